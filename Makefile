@@ -1,0 +1,46 @@
+# Arena: `make demo` runs a Yahtzee knockout of the sample players; `make test` runs every test.
+# Both set up what is missing first (the guest toolchain, the sample players, the host).
+
+CARGO        ?= cargo
+TARGET_DIR   ?= $(shell $(CARGO) metadata --format-version 1 --no-deps 2>/dev/null | python3 -c 'import json,sys; print(json.load(sys.stdin)["target_directory"])' 2>/dev/null || echo target)
+PLAYERS      := $(TARGET_DIR)/players
+RUST_PLAYERS := yahtzee-random yahtzee-greedy yahtzee-loop yahtzee-panic yahtzee-hog yahtzee-cheat yahtzee-sleep
+WAT_PLAYERS  := $(wildcard sample-players/wat/*.wat)
+ARENA        := $(TARGET_DIR)/debug/arena
+
+.PHONY: all setup players build demo test bench clean-players
+
+all: build players
+
+setup:
+	@scripts/setup.sh
+
+# Every sample player as a component in target/players/<name>.wasm (WAT players are copied as text).
+players: setup
+	$(CARGO) build --quiet --profile guest --target wasm32-wasip2 $(addprefix -p ,$(RUST_PLAYERS))
+	@mkdir -p $(PLAYERS)
+	@for p in $(RUST_PLAYERS); do cp $(TARGET_DIR)/wasm32-wasip2/guest/$$(echo $$p | tr - _).wasm $(PLAYERS)/$$p.wasm; done
+	@for f in $(WAT_PLAYERS); do cp $$f $(PLAYERS)/; done
+	@echo "players: $$(ls $(PLAYERS) | tr '\n' ' ')"
+
+build:
+	$(CARGO) build --quiet -p arena
+
+# A knockout of eight sample players, five of them misbehaving: watch them get banned.
+demo: players build
+	$(ARENA) tournament --game yahtzee --format knockout --games-per-match 3 --seed 2026 \
+		--replay-dir $(TARGET_DIR)/demo-replays \
+		$(PLAYERS)/yahtzee-greedy.wasm $(PLAYERS)/yahtzee-loop.wasm \
+		$(PLAYERS)/yahtzee-random.wasm $(PLAYERS)/yahtzee-panic.wasm \
+		$(PLAYERS)/yahtzee-hog.wasm $(PLAYERS)/yahtzee-cheat.wasm \
+		$(PLAYERS)/yahtzee-sleep.wasm $(PLAYERS)/yahtzee-wat-loop.wat
+	@echo "replays of every game: $(TARGET_DIR)/demo-replays/"
+
+test: players
+	$(CARGO) test --workspace
+
+bench: players
+	$(CARGO) bench -p arena --bench yahtzee
+
+clean-players:
+	rm -rf $(PLAYERS) $(TARGET_DIR)/wasm32-wasip2

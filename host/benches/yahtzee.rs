@@ -1,0 +1,139 @@
+//! `make bench`: how fast Arena plays Yahtzee, measured in one run on this machine.
+//! - instantiating a player from its `InstancePre` (fresh store, pooling allocator);
+//! - the per-call overhead of a decision (a component whose `keep` does nothing: lowering the turn
+//!   state, the guarded call, lifting the answer);
+//! - games per second of yahtzee-greedy against itself as components and as the same Rust code
+//!   compiled natively into the host: the ratio is the headline figure.
+//! Each figure is the median of several rounds; run it on a quiet machine.
+
+use arena::games::yahtzee::{Yahtzee, YahtzeePlayer};
+use arena::{Entry, Game, GameSetup, Limits, MatchSoFar, Sandbox};
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+fn players_dir() -> PathBuf {
+    let exe = std::env::current_exe().expect("bench path");
+    // target/<profile>/deps/<bench> → target/players
+    exe.ancestors().nth(3).expect("target dir").join("players")
+}
+
+fn median(mut v: Vec<Duration>) -> Duration {
+    v.sort();
+    v[v.len() / 2]
+}
+
+fn entry(name: &str, p: YahtzeePlayer) -> Arc<Entry<YahtzeePlayer>> {
+    Arc::new(Entry { name: name.into(), source: name.into(), hash: None, player: p })
+}
+
+async fn games_per_second(game: &Arc<Yahtzee>, a: &Arc<Entry<YahtzeePlayer>>, b: &Arc<Entry<YahtzeePlayer>>, games: u64) -> (f64, u64) {
+    let start = Instant::now();
+    let mut fuel = 0;
+    for seed in 0..games {
+        let setup = GameSetup {
+            id: format!("b{seed}"),
+            seed,
+            players: vec![a.clone(), b.clone()],
+            so_far: MatchSoFar { game: 1, games_in_match: 1, wins: vec![0, 0], ..Default::default() },
+        };
+        let o = game.play(setup).await;
+        assert!(o.faults.is_empty(), "{:?}", o.faults);
+        fuel += o.fuel.iter().sum::<u64>();
+    }
+    (games as f64 / start.elapsed().as_secs_f64(), fuel)
+}
+
+#[tokio::main(flavor = "current_thread")]
+async fn main() {
+    let dir = players_dir();
+    let sandbox = Arc::new(Sandbox::new(Limits::default()).expect("sandbox"));
+    let game = Arc::new(Yahtzee::new(sandbox.clone()).expect("game"));
+    let load = |name: &str| {
+        let path = dir.join(name);
+        let t = Instant::now();
+        let (_, p) = game.load(&path).unwrap_or_else(|e| panic!("{e} (run `make players` first)"));
+        (p, t.elapsed())
+    };
+    let (greedy, compile) = load("yahtzee-greedy.wasm");
+    let (noop, _) = load("yahtzee-wat-badenum.wat");
+    println!("machine: {} cores; wasmtime 48, Cranelift, pooling allocator, fuel and epochs on", std::thread::available_parallelism().map_or(1, |n| n.get()));
+    println!("compile yahtzee-greedy.wasm (once per run):      {:>10.2?}", compile);
+
+    // Instantiation from InstancePre, into a fresh store each time.
+    let YahtzeePlayer::Wasm(pre) = &greedy else { unreachable!() };
+    let mut rounds = vec![];
+    for _ in 0..5 {
+        let n = 200;
+        let t = Instant::now();
+        for i in 0..n {
+            let mut store = sandbox.store(i);
+            store.set_fuel(u64::MAX / 2).unwrap();
+            store.set_epoch_deadline(1_000_000);
+            let _p = pre.instantiate_async(&mut store).await.expect("instantiate");
+        }
+        rounds.push(t.elapsed() / n as u32);
+    }
+    println!("instantiate from InstancePre (fresh store):      {:>10.2?}", median(rounds));
+
+    // Per-call overhead: a component whose keep returns an empty list at once.
+    let YahtzeePlayer::Wasm(noop_pre) = &noop else { unreachable!() };
+    let view = yahtzee_rules::PlayerView {
+        turn: 1,
+        dice: [1, 2, 3, 4, 5],
+        rolls_left: 2,
+        mine: Default::default(),
+        theirs: Default::default(),
+        opponent: "x".into(),
+        match_view: Default::default(),
+    };
+    let arg = arena::games::yahtzee::bindings::wit::TurnState::from(&view);
+    let mut store = sandbox.store(1);
+    store.set_fuel(u64::MAX / 2).unwrap();
+    store.set_epoch_deadline(1_000_000);
+    let p = noop_pre.instantiate_async(&mut store).await.unwrap();
+    let mut rounds = vec![];
+    for _ in 0..5 {
+        let n = 20_000;
+        let t = Instant::now();
+        for _ in 0..n {
+            store.set_fuel(1_000_000).unwrap();
+            store.set_epoch_deadline(1_000_000);
+            let _ = p.call_keep(&mut store, &arg).await.unwrap();
+        }
+        rounds.push(t.elapsed() / n);
+    }
+    let overhead = median(rounds);
+    println!("per-call overhead of a decision (no-op keep):    {:>10.2?}", overhead);
+
+    // Native strategy cost of one decision, for scale.
+    let t = Instant::now();
+    let n = 2_000;
+    for _ in 0..n {
+        std::hint::black_box(yahtzee_bots::greedy::keep(std::hint::black_box(&view)));
+    }
+    println!("native greedy keep decision:                     {:>10.2?}", t.elapsed() / n);
+
+    // Games per second, greedy vs greedy.
+    let wa = entry("wasm-a", greedy);
+    let (_, greedy2) = (0, game.load(&dir.join("yahtzee-greedy.wasm")).unwrap().1);
+    let wb = entry("wasm-b", greedy2);
+    let na = entry("native-a", Yahtzee::builtin("greedy").unwrap());
+    let nb = entry("native-b", Yahtzee::builtin("greedy").unwrap());
+    let games = 20;
+    let mut wasm = vec![];
+    let mut native = vec![];
+    let mut fuel = 0;
+    for _ in 0..3 {
+        let (g, f) = games_per_second(&game, &wa, &wb, games).await;
+        wasm.push(g);
+        fuel = f;
+        native.push(games_per_second(&game, &na, &nb, games).await.0);
+    }
+    wasm.sort_by(f64::total_cmp);
+    native.sort_by(f64::total_cmp);
+    let (w, n) = (wasm[1], native[1]);
+    println!("greedy vs greedy, components:                    {:>10.1} games/s ({} fuel per game)", w, fuel / games);
+    println!("greedy vs greedy, native in the host:            {:>10.1} games/s", n);
+    println!("ratio native / wasm:                             {:>10.2}x", n / w);
+}

@@ -1,0 +1,182 @@
+//! Command-line flags, parsed by clap and then validated into settings (two steps, as ripgrep does).
+
+use crate::sandbox::Limits;
+use crate::tournament::Format;
+use clap::{Args, Parser, Subcommand, ValueEnum};
+use std::path::PathBuf;
+use std::time::Duration;
+
+#[derive(Parser, Debug)]
+#[command(name = "arena", version, about = "Sandboxed tournaments between WebAssembly game-playing bots")]
+#[command(after_help = "Examples:\n  arena tournament --game yahtzee --format knockout target/players/*.wasm\n  \
+    arena play --game yahtzee --seed 7 target/players/yahtzee-greedy.wasm builtin:random\n  \
+    arena check --game yahtzee my-player.wasm")]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+pub enum Command {
+    /// Play one game between two players and show the final position.
+    Play {
+        #[arg(long, value_enum)]
+        game: GameName,
+        /// Seed for dice and boards; drawn from the clock (and shown) if absent.
+        #[arg(long)]
+        seed: Option<u64>,
+        /// Print one JSON document instead of text.
+        #[arg(long)]
+        json: bool,
+        #[command(flatten)]
+        limits: LimitArgs,
+        /// Two players: PATH (a .wasm or .wat component), NAME=PATH, or builtin:greedy / builtin:random.
+        #[arg(num_args = 2, required = true)]
+        players: Vec<String>,
+    },
+    /// Run a tournament.
+    Tournament {
+        #[arg(long, value_enum)]
+        game: GameName,
+        #[arg(long, value_enum, default_value = "knockout")]
+        format: Format,
+        /// k in best of k: games per match, odd.
+        #[arg(long, default_value_t = 3)]
+        games_per_match: u32,
+        #[arg(long)]
+        seed: Option<u64>,
+        #[arg(long)]
+        json: bool,
+        /// Write one JSON Lines replay per game into this directory.
+        #[arg(long)]
+        replay_dir: Option<PathBuf>,
+        #[command(flatten)]
+        limits: LimitArgs,
+        /// Players in slot order: PATH, NAME=PATH, or builtin:NAME. The name defaults to the file stem.
+        #[arg(required = true)]
+        players: Vec<String>,
+    },
+    /// Load and validate a component, play one game against the built-in greedy bot, and show what it
+    /// imports and exports and the fuel it used.
+    Check {
+        #[arg(long, value_enum)]
+        game: GameName,
+        #[arg(long)]
+        seed: Option<u64>,
+        #[command(flatten)]
+        limits: LimitArgs,
+        file: PathBuf,
+    },
+}
+
+#[derive(ValueEnum, Debug, Clone, Copy, PartialEq, Eq)]
+pub enum GameName {
+    Yahtzee,
+}
+
+/// Every limit can be overridden; the defaults are `Limits::default()`.
+#[derive(Args, Debug, Clone, Default)]
+pub struct LimitArgs {
+    /// Fuel per call (about one unit per wasm instruction).
+    #[arg(long)]
+    pub fuel: Option<u64>,
+    /// Fuel for the first call of a game (instantiation included).
+    #[arg(long)]
+    pub first_fuel: Option<u64>,
+    /// Wall-clock deadline per call, in milliseconds.
+    #[arg(long)]
+    pub timeout_ms: Option<u64>,
+    /// Wall-clock deadline for the first call of a game, in milliseconds.
+    #[arg(long)]
+    pub first_timeout_ms: Option<u64>,
+    /// Linear memory per player, in MiB.
+    #[arg(long)]
+    pub memory_mb: Option<u64>,
+}
+
+impl LimitArgs {
+    pub fn to_limits(&self) -> anyhow::Result<Limits> {
+        let d = Limits::default();
+        let positive = |name: &str, v: Option<u64>| -> anyhow::Result<Option<u64>> {
+            match v {
+                Some(0) => anyhow::bail!("--{name} must be greater than 0"),
+                v => Ok(v),
+            }
+        };
+        Ok(Limits {
+            fuel: positive("fuel", self.fuel)?.unwrap_or(d.fuel),
+            first_fuel: positive("first-fuel", self.first_fuel)?.unwrap_or(d.first_fuel),
+            timeout: positive("timeout-ms", self.timeout_ms)?.map_or(d.timeout, Duration::from_millis),
+            first_timeout: positive("first-timeout-ms", self.first_timeout_ms)?.map_or(d.first_timeout, Duration::from_millis),
+            memory_bytes: positive("memory-mb", self.memory_mb)?.map_or(d.memory_bytes, |m| m.saturating_mul(1 << 20)),
+            ..d
+        })
+    }
+}
+
+/// A player on the command line: `PATH`, `NAME=PATH` or `builtin:NAME`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PlayerArg {
+    pub name: String,
+    pub source: Source,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Source {
+    File(PathBuf),
+    Builtin(String),
+}
+
+impl PlayerArg {
+    pub fn parse(s: &str) -> anyhow::Result<PlayerArg> {
+        let (name, rest) = match s.split_once('=') {
+            Some((n, r)) if !n.is_empty() && !n.contains('/') => (Some(n.to_string()), r),
+            _ => (None, s),
+        };
+        let source = match rest.strip_prefix("builtin:") {
+            Some(b) => Source::Builtin(b.to_string()),
+            None => Source::File(PathBuf::from(rest)),
+        };
+        let name = match (name, &source) {
+            (Some(n), _) => n,
+            (None, Source::Builtin(b)) => b.clone(),
+            (None, Source::File(p)) => p
+                .file_stem()
+                .and_then(|s| s.to_str())
+                .map(str::to_string)
+                .ok_or_else(|| anyhow::anyhow!("{s}: cannot take a player name from this path; use NAME=PATH"))?,
+        };
+        if name.is_empty() || name.len() > 64 || name.chars().any(|c| c.is_control() || c.is_whitespace()) {
+            anyhow::bail!("{s}: a player name must be 1 to 64 characters without spaces or control characters");
+        }
+        Ok(PlayerArg { name, source })
+    }
+
+    /// Parses every player and refuses duplicate names.
+    pub fn parse_all(raw: &[String]) -> anyhow::Result<Vec<PlayerArg>> {
+        let players = raw.iter().map(|s| PlayerArg::parse(s)).collect::<anyhow::Result<Vec<_>>>()?;
+        for (i, p) in players.iter().enumerate() {
+            if players[..i].iter().any(|q| q.name == p.name) {
+                anyhow::bail!("two players are named `{}`; name them apart with NAME=PATH", p.name);
+            }
+        }
+        Ok(players)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn player_args() {
+        let p = PlayerArg::parse("target/players/yahtzee-greedy.wasm").unwrap();
+        assert_eq!(p.name, "yahtzee-greedy");
+        let p = PlayerArg::parse("g2=a/b.wasm").unwrap();
+        assert_eq!((p.name.as_str(), p.source), ("g2", Source::File("a/b.wasm".into())));
+        let p = PlayerArg::parse("builtin:random").unwrap();
+        assert_eq!((p.name.as_str(), p.source), ("random", Source::Builtin("random".into())));
+        assert!(PlayerArg::parse_all(&["a.wasm".into(), "x/a.wasm".into()]).is_err());
+        assert!(PlayerArg::parse("bad name=a.wasm").is_err());
+    }
+}

@@ -1,0 +1,91 @@
+//! The referee layer's face to the tournaments: a `Game` plays one game between seated players and
+//! reports an outcome; lifecycle calls tell players that a tournament starts and ends. Each game lives
+//! in its own module with its bindings, seats and referee.
+
+pub mod yahtzee;
+
+use crate::fault::Fault;
+use serde::Serialize;
+use std::future::Future;
+use std::sync::Arc;
+
+/// A registered player of some game: its name, where it came from, and the game's handle to it.
+pub struct Entry<P> {
+    pub name: String,
+    /// The file it was loaded from, or `builtin:NAME` for a native bot.
+    pub source: String,
+    /// sha256 of the file, for components.
+    pub hash: Option<String>,
+    pub player: P,
+}
+
+/// The match so far, in the seat order of the game about to be played.
+#[derive(Debug, Clone, Default)]
+pub struct MatchSoFar {
+    /// This game's number in the match, from 1.
+    pub game: u32,
+    pub games_in_match: u32,
+    pub wins: Vec<u32>,
+    pub ties: u32,
+    /// Scores of the earlier games, each in this game's seat order.
+    pub earlier: Vec<Vec<i64>>,
+}
+
+/// What the referee hands a game.
+pub struct GameSetup<P> {
+    pub id: String,
+    pub seed: u64,
+    /// In seat order; seat 0 moves first.
+    pub players: Vec<Arc<Entry<P>>>,
+    pub so_far: MatchSoFar,
+}
+
+/// One call as the replay records it.
+#[derive(Debug, Clone, Serialize)]
+pub struct CallLine {
+    pub seat: usize,
+    pub call: &'static str,
+    /// The turn (or move number) the call belongs to; 0 for calls outside turns.
+    pub turn: u32,
+    pub answer: serde_json::Value,
+    pub fuel: u64,
+}
+
+/// How a game ended.
+#[derive(Debug, Clone, Default)]
+pub struct GameOutcome {
+    /// Per seat.
+    pub scores: Vec<i64>,
+    /// Seats that won: one, several on a tie, none if every player was banned.
+    pub winners: Vec<usize>,
+    /// Faults in the order they happened, with the seat that failed.
+    pub faults: Vec<(usize, Fault)>,
+    /// Fuel used per seat.
+    pub fuel: Vec<u64>,
+    /// Every call, in order.
+    pub calls: Vec<CallLine>,
+    /// The final position as text (score cards, board).
+    pub board: String,
+}
+
+/// Information every player gets when a tournament starts.
+#[derive(Debug, Clone)]
+pub struct TournamentInfo {
+    pub you: String,
+    pub players: Vec<String>,
+    pub games_per_match: u32,
+}
+
+/// A game the tournaments can run.
+pub trait Game: Send + Sync + 'static {
+    /// The game's handle to one player (a pre-instantiated component, or a native bot).
+    type Player: Send + Sync + 'static;
+
+    fn name(&self) -> &'static str;
+    /// How many players one game seats.
+    fn seats(&self) -> std::ops::RangeInclusive<usize>;
+    fn tournament_start(&self, p: &Entry<Self::Player>, info: &TournamentInfo, seed: u64)
+    -> impl Future<Output = Option<Fault>> + Send;
+    fn play(&self, setup: GameSetup<Self::Player>) -> impl Future<Output = GameOutcome> + Send;
+    fn tournament_end(&self, p: &Entry<Self::Player>, won: bool, seed: u64) -> impl Future<Output = Option<Fault>> + Send;
+}

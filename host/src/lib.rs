@@ -1,0 +1,17 @@
+//! Arena runs tournaments between game-playing bots submitted as WebAssembly components.
+//!
+//! Layers, each knowing only the one below it: `cli` → `tournament` (formats, results) → `games`
+//! (a referee per game, seats) → `sandbox` (wasmtime, limits, faults). Game rules are pure crates
+//! (`yahtzee-rules`) shared with Rust guest players.
+
+pub mod cli;
+pub mod fault;
+pub mod games;
+pub mod sandbox;
+pub mod seed;
+pub mod tournament;
+
+pub use fault::{Fault, FaultKind};
+pub use games::{Entry, Game, GameOutcome, GameSetup, MatchSoFar};
+pub use sandbox::{Limits, Sandbox};
+pub use tournament::{Settings, TournamentResult};

@@ -1,0 +1,88 @@
+//! Guarded calls into a player: arm the store with a fuel budget and an epoch deadline, run the call
+//! under a tokio timeout (the backstop for host calls that block), then classify what happened.
+
+use super::{EPOCH_TICK, PlayerState, Sandbox};
+use crate::fault::{Fault, FaultKind};
+use std::time::Duration;
+use wasmtime::{Store, Trap};
+
+/// One call's budget and the means to judge its result. Use as:
+/// `let g = Guard::arm(&sandbox, &mut store, first, "keep"); let r = g.run(fut).await; g.finish(&mut store, r)`.
+pub struct Guard {
+    call: &'static str,
+    fuel: u64,
+    deadline: Duration,
+}
+
+/// What a successful call returns: its value and the fuel it used.
+pub type Called<T> = Result<(T, u64), Fault>;
+
+impl Guard {
+    /// Sets the fuel and epoch deadline for the next call (`first`: the first call of a game, which
+    /// includes instantiation and gets the larger budget).
+    pub fn arm(sandbox: &Sandbox, store: &mut Store<PlayerState>, first: bool, call: &'static str) -> Guard {
+        let (fuel, deadline) = sandbox.limits().budget(first);
+        // A store is created with fuel enabled, so setting it cannot fail.
+        let _ = store.set_fuel(fuel);
+        let ticks = (deadline.as_micros() / EPOCH_TICK.as_micros()).max(1) as u64 + 1;
+        store.set_epoch_deadline(ticks);
+        store.data_mut().limiter.refused = None;
+        Guard { call, fuel, deadline }
+    }
+
+    /// Runs the call's future under the wall-clock backstop (the epoch deadline plus a grace period).
+    pub async fn run<T>(&self, fut: impl Future<Output = wasmtime::Result<T>>) -> Result<wasmtime::Result<T>, Elapsed> {
+        tokio::time::timeout(self.deadline + self.deadline / 2 + Duration::from_millis(50), fut)
+            .await
+            .map_err(|_| Elapsed)
+    }
+
+    /// Turns the outcome into the value and its fuel, or a `Fault` naming the call.
+    pub fn finish<T>(&self, store: &mut Store<PlayerState>, outcome: Result<wasmtime::Result<T>, Elapsed>) -> Called<T> {
+        let used = self.fuel.saturating_sub(store.get_fuel().unwrap_or(0));
+        let refused = store.data_mut().limiter.refused.take();
+        match outcome {
+            Ok(Ok(v)) => Ok((v, used)),
+            Err(Elapsed) => Err(self.fault(FaultKind::Timeout, format!("no answer within {} ms", self.deadline.as_millis()))),
+            Ok(Err(e)) => {
+                if let Some(why) = refused {
+                    return Err(self.fault(FaultKind::Memory, why));
+                }
+                let mut fault = self.classify(&e);
+                if fault.kind == FaultKind::Crash
+                    && let Some(last) = store.data().log().lines().rev().find(|l| !l.trim().is_empty() && !l.starts_with("note: "))
+                {
+                    let last: String = last.chars().take(200).collect();
+                    fault.reason = format!("{}; its last output: {last}", fault.reason);
+                }
+                Err(fault)
+            }
+        }
+    }
+
+    fn classify(&self, e: &wasmtime::Error) -> Fault {
+        match e.downcast_ref::<Trap>() {
+            Some(Trap::OutOfFuel) => self.fault(FaultKind::Fuel, format!("used up its {} fuel", self.fuel)),
+            Some(Trap::Interrupt) => {
+                self.fault(FaultKind::Timeout, format!("still running after {} ms", self.deadline.as_millis()))
+            }
+            Some(Trap::StackOverflow) => self.fault(FaultKind::Crash, "stack overflow"),
+            Some(Trap::UnreachableCodeReached) => {
+                self.fault(FaultKind::Crash, "panicked or aborted (wasm `unreachable` executed)")
+            }
+            Some(trap) => self.fault(FaultKind::Crash, format!("trapped: {trap}")),
+            // Errors that are not traps come from lifting the answer (a bad enum value, a list out of
+            // bounds, invalid UTF-8) or from instantiation.
+            None if self.call == "instantiate" => self.fault(FaultKind::Crash, format!("{e:#}")),
+            None => self.fault(FaultKind::Illegal, format!("malformed answer: {e:#}")),
+        }
+    }
+
+    fn fault(&self, kind: FaultKind, reason: impl Into<String>) -> Fault {
+        Fault::new(kind, self.call, reason)
+    }
+}
+
+/// The wall-clock backstop fired.
+#[derive(Debug)]
+pub struct Elapsed;

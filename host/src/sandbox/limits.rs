@@ -1,0 +1,53 @@
+//! Per-player limits: fuel and wall-clock budgets per call (larger for a game's first call), and the
+//! caps on linear memory, tables and instances. Defaults deny generously but firmly.
+
+use serde::Serialize;
+use std::time::Duration;
+
+/// The limits every player runs under. `Limits::default()` documents the defaults.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct Limits {
+    /// Fuel (about one unit per wasm instruction) for each call after the first of a game.
+    pub fuel: u64,
+    /// Fuel for the first call of a game, instantiation included.
+    pub first_fuel: u64,
+    /// Wall-clock deadline for each call after the first (a backstop: fuel decides bans).
+    #[serde(rename = "timeout_ms", serialize_with = "millis")]
+    pub timeout: Duration,
+    /// Wall-clock deadline for the first call of a game, instantiation included.
+    #[serde(rename = "first_timeout_ms", serialize_with = "millis")]
+    pub first_timeout: Duration,
+    /// Linear memory per player, in bytes, summed over its memories.
+    pub memory_bytes: u64,
+    /// Elements per table.
+    pub table_elements: usize,
+    /// Core instances, memories and tables per player.
+    pub instances: usize,
+}
+
+fn millis<S: serde::Serializer>(d: &Duration, s: S) -> Result<S::Ok, S::Error> {
+    s.serialize_u64(d.as_millis() as u64)
+}
+
+impl Default for Limits {
+    /// 50 M fuel a call (a greedy Yahtzee decision takes well under 5 M; a tight loop burns 100 M in
+    /// about 10 ms), 500 M for the first call; 1 s and 5 s deadlines; 64 MiB of memory.
+    fn default() -> Self {
+        Limits {
+            fuel: 50_000_000,
+            first_fuel: 500_000_000,
+            timeout: Duration::from_millis(1_000),
+            first_timeout: Duration::from_millis(5_000),
+            memory_bytes: 64 << 20,
+            table_elements: 100_000,
+            instances: 100,
+        }
+    }
+}
+
+impl Limits {
+    /// The (fuel, deadline) budget of a call.
+    pub fn budget(&self, first: bool) -> (u64, Duration) {
+        if first { (self.first_fuel, self.first_timeout) } else { (self.fuel, self.timeout) }
+    }
+}

@@ -1,0 +1,100 @@
+//! Loading a submitted file as a player component: read it, tell apart empty files, non-wasm, core
+//! modules and components, compile it once, and refuse imports other than WASI and the game's own.
+
+use super::Sandbox;
+use sha2::{Digest, Sha256};
+use std::path::{Path, PathBuf};
+use wasmtime::component::Component;
+
+/// What a game's world allows a component to import besides WASI.
+#[derive(Debug, Clone, Copy)]
+pub struct WorldSpec {
+    /// The game's name, e.g. `yahtzee`.
+    pub game: &'static str,
+    /// The WIT package whose interfaces the host provides, e.g. `arena:yahtzee`.
+    pub package: &'static str,
+    /// The world a player implements, e.g. `arena:yahtzee/player`.
+    pub world: &'static str,
+}
+
+/// A compiled component and what is known about it.
+pub struct Loaded {
+    pub path: PathBuf,
+    pub component: Component,
+    /// sha256 of the file's bytes, hex.
+    pub hash: String,
+    pub size: usize,
+    pub imports: Vec<String>,
+    pub exports: Vec<String>,
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum LoadError {
+    #[error("{path}: cannot read: {source}")]
+    Read { path: PathBuf, source: std::io::Error },
+    #[error("{path}: the file is empty")]
+    Empty { path: PathBuf },
+    #[error("{path}: not a WebAssembly file (no `\\0asm` header, and not WebAssembly text: {detail})")]
+    NotWasm { path: PathBuf, detail: String },
+    #[error(
+        "{path}: this is a core WebAssembly module, not a component; build a component for the {world} world \
+         (e.g. `cargo build --target wasm32-wasip2`, or `wasm-tools component new`)"
+    )]
+    CoreModule { path: PathBuf, world: String },
+    #[error("{path}: not a valid component: {detail}")]
+    Invalid { path: PathBuf, detail: String },
+    #[error("{path}: imports `{import}`, which players may not use (only WASI and `{package}/…` are provided)")]
+    ForbiddenImport { path: PathBuf, import: String, package: String },
+    #[error("{path}: does not implement the {world} world: {detail}")]
+    WrongWorld { path: PathBuf, world: String, detail: String },
+}
+
+const MAGIC: &[u8; 4] = b"\0asm";
+const CORE_VERSION: [u8; 4] = [1, 0, 0, 0];
+
+impl Sandbox {
+    /// Reads and compiles `path` (binary or text format) and checks its imports against `spec`.
+    pub fn load(&self, path: &Path, spec: &WorldSpec) -> Result<Loaded, LoadError> {
+        let p = || path.to_path_buf();
+        let raw = std::fs::read(path).map_err(|source| LoadError::Read { path: p(), source })?;
+        if raw.is_empty() {
+            return Err(LoadError::Empty { path: p() });
+        }
+        let hash = hex(&Sha256::digest(&raw));
+        let bytes = if raw.starts_with(MAGIC) {
+            raw
+        } else {
+            wat::parse_bytes(&raw)
+                .map_err(|e| LoadError::NotWasm { path: p(), detail: first_line(&e.to_string()) })?
+                .into_owned()
+        };
+        if bytes.len() >= 8 && bytes[4..8] == CORE_VERSION {
+            return Err(LoadError::CoreModule { path: p(), world: spec.world.to_string() });
+        }
+        let component = match self.compiled(&hash) {
+            Some(c) => c,
+            None => {
+                let c = Component::new(self.engine(), &bytes)
+                    .map_err(|e| LoadError::Invalid { path: p(), detail: format!("{e:#}") })?;
+                self.remember(&hash, &c);
+                c
+            }
+        };
+        let ty = component.component_type();
+        let imports: Vec<String> = ty.imports(self.engine()).map(|(n, _)| n.to_string()).collect();
+        let exports: Vec<String> = ty.exports(self.engine()).map(|(n, _)| n.to_string()).collect();
+        let own = format!("{}/", spec.package);
+        if let Some(bad) = imports.iter().find(|i| !i.starts_with("wasi:") && !i.starts_with(&own)) {
+            return Err(LoadError::ForbiddenImport { path: p(), import: bad.clone(), package: spec.package.to_string() });
+        }
+        Ok(Loaded { path: p(), component, hash, size: bytes.len(), imports, exports })
+    }
+}
+
+fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+fn first_line(s: &str) -> String {
+    s.lines().next().unwrap_or_default().to_string()
+}

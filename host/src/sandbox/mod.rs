@@ -1,0 +1,115 @@
+//! The sandbox: one wasmtime engine (pooling allocator, fuel, epoch interruption), loading and
+//! validating components, fresh capability-free stores, and guarded calls that turn every way a call
+//! can fail into a `Fault`. It knows nothing of any game.
+
+mod call;
+mod limits;
+mod load;
+mod store;
+
+pub use call::Guard;
+pub use limits::Limits;
+pub use load::{LoadError, Loaded, WorldSpec};
+pub use store::{LOG_CAPACITY, PlayerState};
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Duration;
+use std::collections::HashMap;
+use std::sync::Mutex;
+use wasmtime::component::{Component, Linker};
+use wasmtime::{Config, Engine, InstanceAllocationStrategy, PoolingAllocationConfig, Store};
+
+/// How often the epoch advances: the resolution of wall-clock deadlines.
+pub const EPOCH_TICK: Duration = Duration::from_millis(2);
+
+/// Instances the pooling allocator keeps room for: enough for every game in flight on this machine.
+const POOL_INSTANCES: u32 = 512;
+
+#[derive(Debug, thiserror::Error)]
+pub enum SandboxError {
+    #[error("could not set up the wasm engine: {0:#}")]
+    Engine(wasmtime::Error),
+    #[error("could not set up WASI for players: {0:#}")]
+    Linker(wasmtime::Error),
+}
+
+/// The engine and the limits every player runs under. Cheap to share behind an `Arc`.
+pub struct Sandbox {
+    engine: Engine,
+    limits: Limits,
+    ticker_stop: Arc<AtomicBool>,
+    /// Components compiled in this run, by the sha256 of their file: each is compiled once.
+    compiled: Mutex<HashMap<String, Component>>,
+}
+
+impl Sandbox {
+    pub fn new(limits: Limits) -> Result<Sandbox, SandboxError> {
+        let mut pool = PoolingAllocationConfig::new();
+        pool.total_component_instances(POOL_INSTANCES)
+            .total_core_instances(POOL_INSTANCES * 4)
+            .total_memories(POOL_INSTANCES * 2)
+            .total_tables(POOL_INSTANCES * 2)
+            .total_stacks(POOL_INSTANCES)
+            .max_memories_per_component(16)
+            .max_tables_per_component(16)
+            .max_component_instance_size(4 << 20)
+            .max_core_instance_size(4 << 20);
+        let mut config = Config::new();
+        config
+            .wasm_component_model(true)
+            .consume_fuel(true)
+            .epoch_interruption(true)
+            .allocation_strategy(InstanceAllocationStrategy::Pooling(pool));
+        let engine = Engine::new(&config).map_err(SandboxError::Engine)?;
+        let ticker_stop = Arc::new(AtomicBool::new(false));
+        let (e, stop) = (engine.clone(), ticker_stop.clone());
+        std::thread::Builder::new()
+            .name("arena-epoch".into())
+            .spawn(move || {
+                while !stop.load(Ordering::Relaxed) {
+                    std::thread::sleep(EPOCH_TICK);
+                    e.increment_epoch();
+                }
+            })
+            .map_err(|e| SandboxError::Engine(e.into()))?;
+        Ok(Sandbox { engine, limits, ticker_stop, compiled: Mutex::default() })
+    }
+
+    pub fn engine(&self) -> &Engine {
+        &self.engine
+    }
+
+    pub fn limits(&self) -> &Limits {
+        &self.limits
+    }
+
+    fn compiled(&self, hash: &str) -> Option<Component> {
+        self.compiled.lock().unwrap_or_else(|e| e.into_inner()).get(hash).cloned()
+    }
+
+    fn remember(&self, hash: &str, c: &Component) {
+        self.compiled.lock().unwrap_or_else(|e| e.into_inner()).insert(hash.to_string(), c.clone());
+    }
+
+    /// A linker with capability-free WASI p2; a game adds its own host interfaces to it.
+    pub fn linker(&self) -> Result<Linker<PlayerState>, SandboxError> {
+        let mut linker = Linker::new(&self.engine);
+        wasmtime_wasi::p2::add_to_linker_async(&mut linker).map_err(SandboxError::Linker)?;
+        Ok(linker)
+    }
+
+    /// A fresh store for one player for one game (or one lifecycle call), armed with the limits.
+    pub fn store(&self, seed: u64) -> Store<PlayerState> {
+        let mut store = Store::new(&self.engine, PlayerState::new(&self.limits, seed));
+        store.limiter(|s| &mut s.limiter);
+        store.epoch_deadline_trap();
+        store
+    }
+}
+
+impl Drop for Sandbox {
+    fn drop(&mut self) {
+        self.ticker_stop.store(true, Ordering::Relaxed);
+    }
+}

@@ -1,0 +1,155 @@
+//! Tournaments: formats that decide who plays whom, run games concurrently through a `Game`, and
+//! collect a deterministic result (ranking, bans in the order they happened, every match and game).
+//! Nothing here knows wasm.
+
+mod knockout;
+pub mod report;
+
+pub use knockout::knockout;
+
+use crate::fault::{Fault, FaultKind};
+use crate::games::{CallLine, GameOutcome};
+use serde::Serialize;
+use std::sync::Arc;
+
+/// A tournament format.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, clap::ValueEnum)]
+#[serde(rename_all = "kebab-case")]
+pub enum Format {
+    /// 2^m slots, byes for empty ones, best-of-k matches; the winner of each match advances.
+    Knockout,
+}
+
+/// What a tournament is run with.
+#[derive(Clone)]
+pub struct Settings {
+    pub format: Format,
+    /// k in best of k (odd).
+    pub games_per_match: u32,
+    pub seed: u64,
+    /// Called after each game, in whatever order games finish (for progress bars).
+    pub on_game: Option<Arc<dyn Fn(&GameRecord) + Send + Sync>>,
+}
+
+/// A player as the result lists it.
+#[derive(Debug, Clone, Serialize)]
+pub struct PlayerInfo {
+    pub name: String,
+    pub source: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub hash: Option<String>,
+}
+
+/// A banned player: why, on which call, in which game (none for lifecycle calls outside games).
+#[derive(Debug, Clone, Serialize)]
+pub struct Ban {
+    pub player: String,
+    pub kind: FaultKind,
+    pub reason: String,
+    pub call: String,
+    pub game: Option<String>,
+}
+
+/// A fault as a game record lists it.
+#[derive(Debug, Clone, Serialize)]
+pub struct GameFault {
+    pub player: String,
+    pub kind: FaultKind,
+    pub reason: String,
+    pub call: String,
+}
+
+/// One played game.
+#[derive(Debug, Clone, Serialize)]
+pub struct GameRecord {
+    pub id: String,
+    pub round: u32,
+    #[serde(rename = "match")]
+    pub match_no: u32,
+    pub number: u32,
+    /// In seat order (the first moves first).
+    pub players: Vec<String>,
+    pub seed: u64,
+    pub scores: Vec<i64>,
+    /// One name, several on a tie, none if everyone was banned.
+    pub winners: Vec<String>,
+    /// Fuel used per player, in seat order.
+    pub fuel: Vec<u64>,
+    /// Decisions (calls) made per player, in seat order.
+    pub calls: Vec<u32>,
+    pub faults: Vec<GameFault>,
+    #[serde(skip)]
+    pub replay: Vec<CallLine>,
+    #[serde(skip)]
+    pub board: String,
+}
+
+impl GameRecord {
+    pub fn new(id: String, (round, match_no, number): (u32, u32, u32), players: Vec<String>, seed: u64, o: GameOutcome) -> GameRecord {
+        let mut calls = vec![0u32; players.len()];
+        for c in &o.calls {
+            calls[c.seat] += 1;
+        }
+        GameRecord {
+            id,
+            round,
+            match_no,
+            number,
+            seed,
+            scores: o.scores,
+            winners: o.winners.iter().map(|&s| players[s].clone()).collect(),
+            fuel: o.fuel,
+            calls,
+            faults: o
+                .faults
+                .iter()
+                .map(|(s, f)| GameFault { player: players[*s].clone(), kind: f.kind, reason: f.reason.clone(), call: f.call.clone() })
+                .collect(),
+            replay: o.calls,
+            board: o.board,
+            players,
+        }
+    }
+}
+
+/// One match of a knockout.
+#[derive(Debug, Clone, Serialize)]
+pub struct MatchRecord {
+    pub round: u32,
+    #[serde(rename = "match")]
+    pub match_no: u32,
+    /// The two slots: a player's name, or none for a bye or an empty place.
+    pub players: [Option<String>; 2],
+    /// Games won by each.
+    pub wins: [u32; 2],
+    pub ties: u32,
+    pub winner: Option<String>,
+    /// How it was decided: `played`, `bye`, `forfeit` (a player was banned), `tie-break`
+    /// (sudden death), `total-score` or `slot` (see the tie rule).
+    pub decided_by: String,
+    pub games: Vec<String>,
+}
+
+/// Everything a tournament produced. Same inputs and seed → identical value.
+#[derive(Debug, Clone, Serialize)]
+pub struct TournamentResult {
+    pub game: String,
+    pub format: Format,
+    pub seed: u64,
+    pub games_per_match: u32,
+    pub limits: crate::sandbox::Limits,
+    pub players: Vec<PlayerInfo>,
+    pub winner: Option<String>,
+    /// Places, best first; players sharing a place share a list. Banned players are not ranked.
+    pub ranking: Vec<Vec<String>>,
+    /// In the order they failed.
+    pub banned: Vec<Ban>,
+    pub matches: Vec<MatchRecord>,
+    pub games: Vec<GameRecord>,
+}
+
+impl Ban {
+    pub fn new(player: &str, f: &Fault, game: Option<&str>) -> Ban {
+        Ban { player: player.to_string(), kind: f.kind, reason: f.reason.clone(), call: f.call.clone(), game: game.map(str::to_string) }
+    }
+}

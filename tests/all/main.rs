@@ -1,0 +1,63 @@
+//! Arena's integration tests: one binary that drives the real `arena` binary on the real sample
+//! components (built by `make players` into target/players), and the library's referee with native seats.
+
+mod bad_files;
+mod bans;
+mod cli;
+mod knockout;
+mod referee;
+
+use std::path::PathBuf;
+use std::process::{Command, Output};
+
+/// The `arena` binary under test.
+pub fn arena() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_arena"))
+}
+
+/// Where `make players` puts the sample players: beside the binary's profile directory.
+pub fn players_dir() -> PathBuf {
+    let bin = PathBuf::from(env!("CARGO_BIN_EXE_arena"));
+    bin.parent().and_then(|p| p.parent()).expect("target/<profile>/arena").join("players")
+}
+
+/// A sample player's path, failing with a hint if the players were not built.
+pub fn player(name: &str) -> String {
+    let dir = players_dir();
+    let p = [dir.join(format!("{name}.wasm")), dir.join(format!("{name}.wat"))]
+        .into_iter()
+        .find(|p| p.exists())
+        .unwrap_or_else(|| panic!("{name} is not in {}: run `make players` first", dir.display()));
+    p.display().to_string()
+}
+
+/// The source file of a test fixture.
+pub fn fixture(name: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../tests/fixtures").join(name)
+}
+
+pub fn run(args: &[&str]) -> Output {
+    arena().args(args).output().expect("run arena")
+}
+
+/// Runs arena, insists on success, and parses its stdout as JSON.
+pub fn run_json(args: &[&str]) -> serde_json::Value {
+    let out = run(args);
+    assert!(
+        out.status.success(),
+        "arena {args:?} failed ({}):\n{}",
+        out.status,
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("stdout is not JSON ({e}):\n{}", String::from_utf8_lossy(&out.stdout)))
+}
+
+/// The bans of a result, as (player, kind, call).
+pub fn bans(v: &serde_json::Value) -> Vec<(String, String, String)> {
+    v["banned"]
+        .as_array()
+        .expect("banned is a list")
+        .iter()
+        .map(|b| (b["player"].as_str().unwrap().into(), b["kind"].as_str().unwrap().into(), b["call"].as_str().unwrap().into()))
+        .collect()
+}
