@@ -99,7 +99,7 @@ async fn scoring_a_used_box_is_illegal_and_the_card_keeps_its_old_score() {
         .board
         .lines()
         .map(|l| l.split_whitespace().collect::<Vec<_>>())
-        .filter(|w| Category::ALL.iter().any(|c| w.first() == Some(&c.name())) && w.get(1) != Some(&"-"))
+        .filter(|w| w.len() == 3 && Category::ALL.iter().any(|c| w[0] == c.name()) && w[1] != "-")
         .count();
     assert_eq!(scored, 3, "{}", o.board);
 }
