@@ -4,6 +4,7 @@
 //!   state, the guarded call, lifting the answer);
 //! - games per second of yahtzee-greedy against itself as components and as the same Rust code
 //!   compiled natively into the host: the ratio is the headline figure.
+//!
 //! Each figure is the median of several rounds; run it on a quiet machine.
 
 use arena::games::yahtzee::{Yahtzee, YahtzeePlayer};
@@ -27,7 +28,12 @@ fn entry(name: &str, p: YahtzeePlayer) -> Arc<Entry<YahtzeePlayer>> {
     Arc::new(Entry { name: name.into(), source: name.into(), hash: None, player: p })
 }
 
-async fn games_per_second(game: &Arc<Yahtzee>, a: &Arc<Entry<YahtzeePlayer>>, b: &Arc<Entry<YahtzeePlayer>>, games: u64) -> (f64, u64) {
+async fn games_per_second(
+    game: &Arc<Yahtzee>,
+    a: &Arc<Entry<YahtzeePlayer>>,
+    b: &Arc<Entry<YahtzeePlayer>>,
+    games: u64,
+) -> (f64, u64) {
     let start = Instant::now();
     let mut fuel = 0;
     for seed in 0..games {
@@ -57,7 +63,10 @@ async fn main() {
     };
     let (greedy, compile) = load("yahtzee-greedy.wasm");
     let (noop, _) = load("yahtzee-wat-badenum.wat");
-    println!("machine: {} cores; wasmtime 48, Cranelift, pooling allocator, fuel and epochs on", std::thread::available_parallelism().map_or(1, |n| n.get()));
+    println!(
+        "machine: {} cores; wasmtime 48, Cranelift, pooling allocator, fuel and epochs on",
+        std::thread::available_parallelism().map_or(1, |n| n.get())
+    );
     println!("compile yahtzee-greedy.wasm (once per run):      {:>10.2?}", compile);
 
     // Instantiation from InstancePre, into a fresh store each time.

@@ -5,11 +5,29 @@ use super::*;
 #[test]
 fn every_misbehaving_player_is_banned_with_its_kind_and_the_tournament_completes() {
     let players = [
-        "yahtzee-greedy", "yahtzee-loop", "yahtzee-random", "yahtzee-panic", "yahtzee-hog", "yahtzee-cheat",
-        "yahtzee-sleep", "yahtzee-wat-loop", "yahtzee-wat-badenum",
+        "yahtzee-greedy",
+        "yahtzee-loop",
+        "yahtzee-random",
+        "yahtzee-panic",
+        "yahtzee-hog",
+        "yahtzee-cheat",
+        "yahtzee-sleep",
+        "yahtzee-wat-loop",
+        "yahtzee-wat-badenum",
     ]
     .map(player);
-    let mut args = vec!["tournament", "--game", "yahtzee", "--format", "knockout", "--seed", "11", "--json", "--timeout-ms", "300"];
+    let mut args = vec![
+        "tournament",
+        "--game",
+        "yahtzee",
+        "--format",
+        "knockout",
+        "--seed",
+        "11",
+        "--json",
+        "--timeout-ms",
+        "300",
+    ];
     args.extend(players.iter().map(String::as_str));
     let v = run_json(&args);
     let mut got = bans(&v);
@@ -27,7 +45,13 @@ fn every_misbehaving_player_is_banned_with_its_kind_and_the_tournament_completes
     assert_eq!(got, want);
     // The well-behaved players were never banned, and the strongest won.
     assert_eq!(v["winner"], "yahtzee-greedy");
-    let ranked: Vec<&str> = v["ranking"].as_array().unwrap().iter().flat_map(|p| p.as_array().unwrap()).map(|n| n.as_str().unwrap()).collect();
+    let ranked: Vec<&str> = v["ranking"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|p| p.as_array().unwrap())
+        .map(|n| n.as_str().unwrap())
+        .collect();
     assert!(ranked.contains(&"yahtzee-random"));
     for (bad, ..) in &want {
         assert!(!ranked.contains(&bad.as_str()), "{bad} is banned and must not be ranked");
@@ -37,7 +61,8 @@ fn every_misbehaving_player_is_banned_with_its_kind_and_the_tournament_completes
         assert!(b["game"].as_str().unwrap().starts_with('R'), "{b}");
         assert!(!b["reason"].as_str().unwrap().is_empty());
     }
-    let reasons: Vec<String> = v["banned"].as_array().unwrap().iter().map(|b| b["reason"].as_str().unwrap().to_string()).collect();
+    let reasons: Vec<String> =
+        v["banned"].as_array().unwrap().iter().map(|b| b["reason"].as_str().unwrap().to_string()).collect();
     assert!(reasons.iter().any(|r| r.contains("already used")), "cheat's reason names the used box: {reasons:?}");
     assert!(reasons.iter().any(|r| r.contains("MiB")), "hog's reason names the cap: {reasons:?}");
 }
@@ -45,8 +70,18 @@ fn every_misbehaving_player_is_banned_with_its_kind_and_the_tournament_completes
 #[test]
 fn a_loop_with_unlimited_fuel_is_stopped_by_the_deadline() {
     let v = run_json(&[
-        "play", "--game", "yahtzee", "--seed", "3", "--json", "--fuel", "1000000000000", "--timeout-ms", "200",
-        &player("yahtzee-loop"), "builtin:greedy",
+        "play",
+        "--game",
+        "yahtzee",
+        "--seed",
+        "3",
+        "--json",
+        "--fuel",
+        "1000000000000",
+        "--timeout-ms",
+        "200",
+        &player("yahtzee-loop"),
+        "builtin:greedy",
     ]);
     let faults = v["result"]["faults"].as_array().unwrap();
     assert_eq!(faults.len(), 1);
@@ -57,7 +92,18 @@ fn a_loop_with_unlimited_fuel_is_stopped_by_the_deadline() {
 
 #[test]
 fn a_smaller_memory_cap_stops_the_hog_sooner_and_the_greedy_player_fits_in_a_small_one() {
-    let v = run_json(&["play", "--game", "yahtzee", "--seed", "3", "--json", "--memory-mb", "4", &player("yahtzee-hog"), &player("yahtzee-greedy")]);
+    let v = run_json(&[
+        "play",
+        "--game",
+        "yahtzee",
+        "--seed",
+        "3",
+        "--json",
+        "--memory-mb",
+        "4",
+        &player("yahtzee-hog"),
+        &player("yahtzee-greedy"),
+    ]);
     let faults = v["result"]["faults"].as_array().unwrap();
     assert_eq!(faults.len(), 1, "{faults:?}");
     assert_eq!((faults[0]["player"].as_str(), faults[0]["kind"].as_str()), (Some("yahtzee-hog"), Some("memory")));
@@ -66,7 +112,18 @@ fn a_smaller_memory_cap_stops_the_hog_sooner_and_the_greedy_player_fits_in_a_sma
 
 #[test]
 fn a_fuel_budget_below_what_a_decision_needs_bans_even_a_good_player() {
-    let v = run_json(&["play", "--game", "yahtzee", "--seed", "3", "--json", "--fuel", "1000", &player("yahtzee-greedy"), "builtin:random"]);
+    let v = run_json(&[
+        "play",
+        "--game",
+        "yahtzee",
+        "--seed",
+        "3",
+        "--json",
+        "--fuel",
+        "1000",
+        &player("yahtzee-greedy"),
+        "builtin:random",
+    ]);
     let faults = v["result"]["faults"].as_array().unwrap();
     assert_eq!(faults[0]["kind"], "fuel");
     assert_eq!(faults[0]["call"], "keep");

@@ -30,14 +30,24 @@ fn play_shows_both_score_cards_and_the_winner() {
     let out = run(&["play", "--game", "yahtzee", "--seed", "8", &player("yahtzee-greedy"), "builtin:random"]);
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    for needle in ["yahtzee-greedy", "random", "full-house", "upper bonus", "total", "Winner: ", "No player was banned"] {
+    for needle in ["yahtzee-greedy", "random", "full-house", "upper bonus", "total", "Winner: ", "No player was banned"]
+    {
         assert!(text.contains(needle), "missing {needle:?} in:\n{text}");
     }
 }
 
 #[test]
 fn tournament_text_shows_the_bracket_winner_and_ban_table() {
-    let out = run(&["tournament", "--game", "yahtzee", "--seed", "2", &player("yahtzee-greedy"), &player("yahtzee-panic"), "builtin:random"]);
+    let out = run(&[
+        "tournament",
+        "--game",
+        "yahtzee",
+        "--seed",
+        "2",
+        &player("yahtzee-greedy"),
+        &player("yahtzee-panic"),
+        "builtin:random",
+    ]);
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     assert!(text.contains("Round 1") && text.contains("Round 2"), "{text}");
@@ -52,8 +62,16 @@ fn tournament_text_shows_the_bracket_winner_and_ban_table() {
 fn replays_have_a_header_every_call_and_a_footer() {
     let dir = tempfile::tempdir().unwrap();
     let v = run_json(&[
-        "tournament", "--game", "yahtzee", "--seed", "3", "--json", "--replay-dir", dir.path().to_str().unwrap(),
-        &player("yahtzee-greedy"), &player("yahtzee-cheat"),
+        "tournament",
+        "--game",
+        "yahtzee",
+        "--seed",
+        "3",
+        "--json",
+        "--replay-dir",
+        dir.path().to_str().unwrap(),
+        &player("yahtzee-greedy"),
+        &player("yahtzee-cheat"),
     ]);
     let games = v["games"].as_array().unwrap();
     assert!(!games.is_empty());

@@ -9,8 +9,17 @@ fn names(v: &serde_json::Value) -> Vec<Option<String>> {
 #[test]
 fn five_players_fill_eight_slots_with_three_byes() {
     let v = run_json(&[
-        "tournament", "--game", "yahtzee", "--seed", "5", "--json", "g1=builtin:greedy", "r1=builtin:random",
-        "g2=builtin:greedy", "r2=builtin:random", "r3=builtin:random",
+        "tournament",
+        "--game",
+        "yahtzee",
+        "--seed",
+        "5",
+        "--json",
+        "g1=builtin:greedy",
+        "r1=builtin:random",
+        "g2=builtin:greedy",
+        "r2=builtin:random",
+        "r3=builtin:random",
     ]);
     let matches = v["matches"].as_array().unwrap();
     assert_eq!(matches.len(), 7, "8 slots make 4 + 2 + 1 matches");
@@ -37,7 +46,18 @@ fn five_players_fill_eight_slots_with_three_byes() {
 fn identical_players_tie_every_game_and_the_earlier_slot_advances() {
     // The same strategy on the same dice scores the same: every game is a tie, sudden death ties too,
     // the totals are level, so the tie rule falls through to the slot order.
-    let v = run_json(&["tournament", "--game", "yahtzee", "--seed", "9", "--json", "--games-per-match", "3", "a=builtin:greedy", "b=builtin:greedy"]);
+    let v = run_json(&[
+        "tournament",
+        "--game",
+        "yahtzee",
+        "--seed",
+        "9",
+        "--json",
+        "--games-per-match",
+        "3",
+        "a=builtin:greedy",
+        "b=builtin:greedy",
+    ]);
     let m = &v["matches"][0];
     assert_eq!(m["ties"], 6, "3 games and 3 sudden-death games: {m}");
     assert_eq!(m["decided_by"], "slot");
@@ -70,7 +90,18 @@ fn the_same_seed_gives_byte_identical_json() {
 #[test]
 fn greedy_beats_random_as_components() {
     // Best of 9 between the two sample components: the greedy one takes the match.
-    let v = run_json(&["tournament", "--game", "yahtzee", "--seed", "1", "--json", "--games-per-match", "9", &player("yahtzee-greedy"), &player("yahtzee-random")]);
+    let v = run_json(&[
+        "tournament",
+        "--game",
+        "yahtzee",
+        "--seed",
+        "1",
+        "--json",
+        "--games-per-match",
+        "9",
+        &player("yahtzee-greedy"),
+        &player("yahtzee-random"),
+    ]);
     let m = &v["matches"][0];
     assert_eq!(m["winner"], "yahtzee-greedy");
     assert_eq!(m["wins"][0], 5, "{m}");

@@ -43,13 +43,9 @@ pub fn run(args: &[&str]) -> Output {
 /// Runs arena, insists on success, and parses its stdout as JSON.
 pub fn run_json(args: &[&str]) -> serde_json::Value {
     let out = run(args);
-    assert!(
-        out.status.success(),
-        "arena {args:?} failed ({}):\n{}",
-        out.status,
-        String::from_utf8_lossy(&out.stderr)
-    );
-    serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("stdout is not JSON ({e}):\n{}", String::from_utf8_lossy(&out.stdout)))
+    assert!(out.status.success(), "arena {args:?} failed ({}):\n{}", out.status, String::from_utf8_lossy(&out.stderr));
+    serde_json::from_slice(&out.stdout)
+        .unwrap_or_else(|e| panic!("stdout is not JSON ({e}):\n{}", String::from_utf8_lossy(&out.stdout)))
 }
 
 /// The bans of a result, as (player, kind, call).
@@ -58,6 +54,12 @@ pub fn bans(v: &serde_json::Value) -> Vec<(String, String, String)> {
         .as_array()
         .expect("banned is a list")
         .iter()
-        .map(|b| (b["player"].as_str().unwrap().into(), b["kind"].as_str().unwrap().into(), b["call"].as_str().unwrap().into()))
+        .map(|b| {
+            (
+                b["player"].as_str().unwrap().into(),
+                b["kind"].as_str().unwrap().into(),
+                b["call"].as_str().unwrap().into(),
+            )
+        })
         .collect()
 }

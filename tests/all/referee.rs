@@ -141,7 +141,8 @@ async fn failing_a_lifecycle_call_is_a_ban_like_any_other() {
         entry("late-quitter", YahtzeePlayer::Native(|| Box::new(Quitter { at_start: false }))),
         entry("random2", Yahtzee::builtin("random").unwrap()),
     ];
-    let settings = arena::Settings { format: arena::tournament::Format::Knockout, games_per_match: 3, seed: 4, on_game: None };
+    let settings =
+        arena::Settings { format: arena::tournament::Format::Knockout, games_per_match: 3, seed: 4, progress: None };
     let r = arena::tournament::knockout(game, entries, Limits::default(), &settings).await;
     let bans: Vec<(&str, FaultKind, &str, Option<&str>)> =
         r.banned.iter().map(|b| (b.player.as_str(), b.kind, b.call.as_str(), b.game.as_deref())).collect();
@@ -149,7 +150,10 @@ async fn failing_a_lifecycle_call_is_a_ban_like_any_other() {
     // the final against a random player) fails at the end and loses its title.
     assert_eq!(
         bans,
-        vec![("early-quitter", FaultKind::Crash, "tournament-start", None), ("late-quitter", FaultKind::Timeout, "tournament-end", None)]
+        vec![
+            ("early-quitter", FaultKind::Crash, "tournament-start", None),
+            ("late-quitter", FaultKind::Timeout, "tournament-end", None)
+        ]
     );
     assert_eq!(r.matches[0].decided_by, "bye");
     assert_eq!(r.matches[0].winner.as_deref(), Some("random"));

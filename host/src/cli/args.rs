@@ -107,7 +107,8 @@ impl LimitArgs {
             fuel: positive("fuel", self.fuel)?.unwrap_or(d.fuel),
             first_fuel: positive("first-fuel", self.first_fuel)?.unwrap_or(d.first_fuel),
             timeout: positive("timeout-ms", self.timeout_ms)?.map_or(d.timeout, Duration::from_millis),
-            first_timeout: positive("first-timeout-ms", self.first_timeout_ms)?.map_or(d.first_timeout, Duration::from_millis),
+            first_timeout: positive("first-timeout-ms", self.first_timeout_ms)?
+                .map_or(d.first_timeout, Duration::from_millis),
             memory_bytes: positive("memory-mb", self.memory_mb)?.map_or(d.memory_bytes, |m| m.saturating_mul(1 << 20)),
             ..d
         })

@@ -6,7 +6,7 @@ pub mod args;
 use crate::games::yahtzee::{SPEC, Yahtzee, YahtzeePlayer};
 use crate::games::{Entry, Game, GameSetup, MatchSoFar};
 use crate::sandbox::{Limits, Sandbox};
-use crate::tournament::{self, GameRecord, Settings, report};
+use crate::tournament::{self, GameRecord, Observer, Progress, Settings, report};
 use anyhow::{Context, bail};
 use args::{Cli, Command, GameName, PlayerArg, Source};
 use indicatif::{ProgressBar, ProgressStyle};
@@ -21,7 +21,16 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             Command::Play { game: GameName::Yahtzee, seed, json, limits, players } => {
                 play(limits.to_limits()?, seed_or_clock(seed), json, &players).await
             }
-            Command::Tournament { game: GameName::Yahtzee, format, games_per_match, seed, json, replay_dir, limits, players } => {
+            Command::Tournament {
+                game: GameName::Yahtzee,
+                format,
+                games_per_match,
+                seed,
+                json,
+                replay_dir,
+                limits,
+                players,
+            } => {
                 if games_per_match == 0 || games_per_match % 2 == 0 {
                     bail!("--games-per-match must be odd (best of k), got {games_per_match}");
                 }
@@ -29,10 +38,12 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                     bail!("a tournament needs at least 2 players, got {}", players.len());
                 }
                 let limits = limits.to_limits()?;
-                let settings = Settings { format, games_per_match, seed: seed_or_clock(seed), on_game: None };
+                let settings = Settings { format, games_per_match, seed: seed_or_clock(seed), progress: None };
                 run_tournament(limits, settings, json, replay_dir.as_deref(), &players).await
             }
-            Command::Check { game: GameName::Yahtzee, seed, limits, file } => check(limits.to_limits()?, seed_or_clock(seed), &file).await,
+            Command::Check { game: GameName::Yahtzee, seed, limits, file } => {
+                check(limits.to_limits()?, seed_or_clock(seed), &file).await
+            }
         }
     })
 }
@@ -78,13 +89,31 @@ async fn load_players(game: &Arc<Yahtzee>, raw: &[String]) -> anyhow::Result<Vec
     Ok(entries)
 }
 
-fn progress() -> ProgressBar {
-    let bar = ProgressBar::new_spinner();
+/// A bar of matches on stderr (hidden when stderr is not a terminal), with games played and the last ban.
+fn progress_bar() -> (ProgressBar, Observer) {
+    let bar = ProgressBar::new(0);
     bar.set_style(
-        ProgressStyle::with_template("{spinner} {elapsed} {pos} games played {msg}").unwrap_or_else(|_| ProgressStyle::default_spinner()),
+        ProgressStyle::with_template("{elapsed:>4} [{bar:30}] {pos}/{len} matches {msg}")
+            .map(|s| s.progress_chars("=> "))
+            .unwrap_or_else(|_| ProgressStyle::default_bar()),
     );
-    bar.enable_steady_tick(std::time::Duration::from_millis(120));
-    bar
+    bar.enable_steady_tick(std::time::Duration::from_millis(200));
+    let b = bar.clone();
+    let games = Arc::new(std::sync::atomic::AtomicU64::new(0));
+    let last_ban = Arc::new(std::sync::Mutex::new(String::new()));
+    let observe = move |p: Progress<'_>| match p {
+        Progress::Matches(n) => b.set_length(n),
+        Progress::Match(_) => b.inc(1),
+        Progress::Game(g) => {
+            let n = games.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
+            let mut ban = last_ban.lock().unwrap_or_else(|e| e.into_inner());
+            if let Some(f) = g.faults.first() {
+                *ban = format!(", last ban: {} ({})", f.player, f.kind);
+            }
+            b.set_message(format!("{n} games played{ban}"));
+        }
+    };
+    (bar, Arc::new(observe))
 }
 
 async fn run_tournament(
@@ -96,14 +125,8 @@ async fn run_tournament(
 ) -> anyhow::Result<ExitCode> {
     let game = yahtzee(limits)?;
     let entries = load_players(&game, players).await?;
-    let bar = progress();
-    let b = bar.clone();
-    settings.on_game = Some(Arc::new(move |g: &GameRecord| {
-        b.inc(1);
-        if !g.faults.is_empty() {
-            b.set_message(format!("(last ban: {})", g.faults[0].player));
-        }
-    }));
+    let (bar, observe) = progress_bar();
+    settings.progress = Some(observe);
     let result = tournament::knockout(game, entries, limits, &settings).await;
     bar.finish_and_clear();
     if let Some(dir) = replay_dir {
@@ -127,7 +150,8 @@ async fn play(limits: Limits, seed: u64, json: bool, players: &[String]) -> anyh
         so_far: MatchSoFar { game: 1, games_in_match: 1, wins: vec![0, 0], ..Default::default() },
     };
     let outcome = game.play(setup).await;
-    let record = GameRecord::new("game".into(), (1, 1, 1), entries.iter().map(|e| e.name.clone()).collect(), seed, outcome);
+    let record =
+        GameRecord::new("game".into(), (1, 1, 1), entries.iter().map(|e| e.name.clone()).collect(), seed, outcome);
     if json {
         let doc = serde_json::json!({"game": "yahtzee", "seed": seed, "limits": limits, "result": record, "board": record.board});
         println!("{}", serde_json::to_string_pretty(&doc)?);
@@ -164,7 +188,8 @@ async fn check(limits: Limits, seed: u64, file: &std::path::Path) -> anyhow::Res
     println!("  imports: {}", if loaded.imports.is_empty() { "nothing".into() } else { loaded.imports.join(", ") });
     println!("  exports: {}", loaded.exports.join(", "));
     let name = file.file_stem().and_then(|s| s.to_str()).unwrap_or("player").to_string();
-    let me = Arc::new(Entry { name: name.clone(), source: file.display().to_string(), hash: Some(loaded.hash), player });
+    let me =
+        Arc::new(Entry { name: name.clone(), source: file.display().to_string(), hash: Some(loaded.hash), player });
     let greedy = Arc::new(Entry {
         name: "builtin-greedy".into(),
         source: "builtin:greedy".into(),

@@ -66,6 +66,8 @@ pub struct GameOutcome {
     pub calls: Vec<CallLine>,
     /// The final position as text (score cards, board).
     pub board: String,
+    /// What each seat printed (bounded), for replays.
+    pub logs: Vec<String>,
 }
 
 /// Information every player gets when a tournament starts.
@@ -84,8 +86,17 @@ pub trait Game: Send + Sync + 'static {
     fn name(&self) -> &'static str;
     /// How many players one game seats.
     fn seats(&self) -> std::ops::RangeInclusive<usize>;
-    fn tournament_start(&self, p: &Entry<Self::Player>, info: &TournamentInfo, seed: u64)
-    -> impl Future<Output = Option<Fault>> + Send;
+    fn tournament_start(
+        &self,
+        p: &Entry<Self::Player>,
+        info: &TournamentInfo,
+        seed: u64,
+    ) -> impl Future<Output = Option<Fault>> + Send;
     fn play(&self, setup: GameSetup<Self::Player>) -> impl Future<Output = GameOutcome> + Send;
-    fn tournament_end(&self, p: &Entry<Self::Player>, won: bool, seed: u64) -> impl Future<Output = Option<Fault>> + Send;
+    fn tournament_end(
+        &self,
+        p: &Entry<Self::Player>,
+        won: bool,
+        seed: u64,
+    ) -> impl Future<Output = Option<Fault>> + Send;
 }

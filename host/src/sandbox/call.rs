@@ -38,19 +38,26 @@ impl Guard {
     }
 
     /// Turns the outcome into the value and its fuel, or a `Fault` naming the call.
-    pub fn finish<T>(&self, store: &mut Store<PlayerState>, outcome: Result<wasmtime::Result<T>, Elapsed>) -> Called<T> {
+    pub fn finish<T>(
+        &self,
+        store: &mut Store<PlayerState>,
+        outcome: Result<wasmtime::Result<T>, Elapsed>,
+    ) -> Called<T> {
         let used = self.fuel.saturating_sub(store.get_fuel().unwrap_or(0));
         let refused = store.data_mut().limiter.refused.take();
         match outcome {
             Ok(Ok(v)) => Ok((v, used)),
-            Err(Elapsed) => Err(self.fault(FaultKind::Timeout, format!("no answer within {} ms", self.deadline.as_millis()))),
+            Err(Elapsed) => {
+                Err(self.fault(FaultKind::Timeout, format!("no answer within {} ms", self.deadline.as_millis())))
+            }
             Ok(Err(e)) => {
                 if let Some(why) = refused {
                     return Err(self.fault(FaultKind::Memory, why));
                 }
                 let mut fault = self.classify(&e);
                 if fault.kind == FaultKind::Crash
-                    && let Some(last) = store.data().log().lines().rev().find(|l| !l.trim().is_empty() && !l.starts_with("note: "))
+                    && let Some(last) =
+                        store.data().log().lines().rev().find(|l| !l.trim().is_empty() && !l.starts_with("note: "))
                 {
                     let last: String = last.chars().take(200).collect();
                     fault.reason = format!("{}; its last output: {last}", fault.reason);

@@ -85,7 +85,11 @@ impl Sandbox {
         let exports: Vec<String> = ty.exports(self.engine()).map(|(n, _)| n.to_string()).collect();
         let own = format!("{}/", spec.package);
         if let Some(bad) = imports.iter().find(|i| !i.starts_with("wasi:") && !i.starts_with(&own)) {
-            return Err(LoadError::ForbiddenImport { path: p(), import: bad.clone(), package: spec.package.to_string() });
+            return Err(LoadError::ForbiddenImport {
+                path: p(),
+                import: bad.clone(),
+                package: spec.package.to_string(),
+            });
         }
         Ok(Loaded { path: p(), component, hash, size: bytes.len(), imports, exports })
     }

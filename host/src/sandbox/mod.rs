@@ -12,11 +12,11 @@ pub use limits::Limits;
 pub use load::{LoadError, Loaded, WorldSpec};
 pub use store::{LOG_CAPACITY, PlayerState};
 
+use std::collections::HashMap;
 use std::sync::Arc;
+use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
-use std::collections::HashMap;
-use std::sync::Mutex;
 use wasmtime::component::{Component, Linker};
 use wasmtime::{Config, Engine, InstanceAllocationStrategy, PoolingAllocationConfig, Store};
 

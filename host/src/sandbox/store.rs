@@ -42,12 +42,7 @@ impl PlayerState {
             .allow_ip_name_lookup(false)
             .allow_tcp(false)
             .allow_udp(false);
-        PlayerState {
-            wasi: b.build(),
-            table: ResourceTable::new(),
-            limiter: Limiter::new(limits),
-            log,
-        }
+        PlayerState { wasi: b.build(), table: ResourceTable::new(), limiter: Limiter::new(limits), log }
     }
 
     /// What the player printed so far (bounded), as lossy UTF-8.
@@ -104,8 +99,9 @@ impl ResourceLimiter for Limiter {
 
     fn table_growing(&mut self, _current: usize, desired: usize, _max: Option<usize>) -> wasmtime::Result<bool> {
         if desired > self.table_cap {
-            self.refused
-                .get_or_insert_with(|| format!("asked for a table of {desired} elements; the cap is {}", self.table_cap));
+            self.refused.get_or_insert_with(|| {
+                format!("asked for a table of {desired} elements; the cap is {}", self.table_cap)
+            });
             return Ok(false);
         }
         Ok(true)
@@ -215,10 +211,16 @@ impl tokio::io::AsyncWrite for BoundedLog {
         self.push(buf);
         std::task::Poll::Ready(Ok(buf.len()))
     }
-    fn poll_flush(self: std::pin::Pin<&mut Self>, _: &mut std::task::Context<'_>) -> std::task::Poll<std::io::Result<()>> {
+    fn poll_flush(
+        self: std::pin::Pin<&mut Self>,
+        _: &mut std::task::Context<'_>,
+    ) -> std::task::Poll<std::io::Result<()>> {
         std::task::Poll::Ready(Ok(()))
     }
-    fn poll_shutdown(self: std::pin::Pin<&mut Self>, _: &mut std::task::Context<'_>) -> std::task::Poll<std::io::Result<()>> {
+    fn poll_shutdown(
+        self: std::pin::Pin<&mut Self>,
+        _: &mut std::task::Context<'_>,
+    ) -> std::task::Poll<std::io::Result<()>> {
         std::task::Poll::Ready(Ok(()))
     }
 }

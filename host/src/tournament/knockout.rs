@@ -6,7 +6,7 @@
 //! games wins; still level, the player in the earlier slot advances. A player banned during a match
 //! loses it (its opponent advances, `decided_by: forfeit`) and is out of the tournament.
 
-use super::{Ban, GameRecord, MatchRecord, PlayerInfo, Settings, TournamentResult};
+use super::{Ban, GameRecord, MatchRecord, Observer, PlayerInfo, Progress, Settings, TournamentResult};
 use crate::games::{Entry, Game, GameSetup, MatchSoFar, TournamentInfo};
 use crate::seed::derive;
 use std::sync::Arc;
@@ -17,7 +17,12 @@ use tokio::sync::Semaphore;
 pub const GAMES_IN_FLIGHT: usize = 64;
 
 /// Runs a knockout tournament of `entries` (in slot order) and returns its result.
-pub async fn knockout<G: Game>(game: Arc<G>, entries: Vec<Arc<Entry<G::Player>>>, limits: crate::sandbox::Limits, s: &Settings) -> TournamentResult {
+pub async fn knockout<G: Game>(
+    game: Arc<G>,
+    entries: Vec<Arc<Entry<G::Player>>>,
+    limits: crate::sandbox::Limits,
+    s: &Settings,
+) -> TournamentResult {
     let n = entries.len();
     let names: Vec<String> = entries.iter().map(|e| e.name.clone()).collect();
     let mut banned: Vec<Ban> = Vec::new();
@@ -25,7 +30,8 @@ pub async fn knockout<G: Game>(game: Arc<G>, entries: Vec<Arc<Entry<G::Player>>>
     let permits = Arc::new(Semaphore::new(GAMES_IN_FLIGHT));
 
     // Tournament start, to everyone at once; a failure there is a ban before any game.
-    let info = |i: usize| TournamentInfo { you: names[i].clone(), players: names.clone(), games_per_match: s.games_per_match };
+    let info =
+        |i: usize| TournamentInfo { you: names[i].clone(), players: names.clone(), games_per_match: s.games_per_match };
     let starts = (0..n).map(|i| {
         let (g, e, info) = (game.clone(), entries[i].clone(), info(i));
         let seed = derive(s.seed, &[0, i as u64]);
@@ -43,11 +49,15 @@ pub async fn knockout<G: Game>(game: Arc<G>, entries: Vec<Arc<Entry<G::Player>>>
     }
 
     let slots = n.next_power_of_two().max(2);
+    if let Some(p) = &s.progress {
+        p(Progress::Matches(slots as u64 - 1));
+    }
     let mut alive: Vec<Option<usize>> = (0..slots).map(|i| (i < n && !is_banned[i]).then_some(i)).collect();
     // The round each player went out in (for the ranking).
     let mut out_in: Vec<u32> = vec![0; n];
     let mut matches = Vec::new();
     let mut games = Vec::new();
+    let ctx = MatchCtx { seed: s.seed, k: s.games_per_match, progress: s.progress.clone(), permits: permits.clone() };
     let mut round = 1u32;
     while alive.len() > 1 {
         let handles: Vec<_> = alive
@@ -56,8 +66,15 @@ pub async fn knockout<G: Game>(game: Arc<G>, entries: Vec<Arc<Entry<G::Player>>>
             .map(|(m, pair)| {
                 let (g, pair) = (game.clone(), [pair[0], pair[1]]);
                 let players = pair.map(|p| p.map(|i| entries[i].clone()));
-                let (seed, k, on_game, permits) = (s.seed, s.games_per_match, s.on_game.clone(), permits.clone());
-                tokio::spawn(async move { play_match(g, players, pair, (round, m as u32 + 1), seed, k, on_game, permits).await })
+                let ctx = ctx.clone();
+                tokio::spawn(async move {
+                    let progress = ctx.progress.clone();
+                    let r = play_match(g, players, pair, (round, m as u32 + 1), ctx).await;
+                    if let Some(p) = &progress {
+                        p(Progress::Match(&r.record));
+                    }
+                    r
+                })
             })
             .collect();
         let mut next = Vec::new();
@@ -104,8 +121,10 @@ pub async fn knockout<G: Game>(game: Arc<G>, entries: Vec<Arc<Entry<G::Player>>>
         ranking.push(vec![names[c].clone()]);
     }
     for r in (1..round).rev() {
-        let place: Vec<String> =
-            (0..n).filter(|&i| out_in[i] == r && !is_banned[i] && Some(i) != champion).map(|i| names[i].clone()).collect();
+        let place: Vec<String> = (0..n)
+            .filter(|&i| out_in[i] == r && !is_banned[i] && Some(i) != champion)
+            .map(|i| names[i].clone())
+            .collect();
         if !place.is_empty() {
             ranking.push(place);
         }
@@ -117,7 +136,10 @@ pub async fn knockout<G: Game>(game: Arc<G>, entries: Vec<Arc<Entry<G::Player>>>
         seed: s.seed,
         games_per_match: s.games_per_match,
         limits,
-        players: entries.iter().map(|e| PlayerInfo { name: e.name.clone(), source: e.source.clone(), hash: e.hash.clone() }).collect(),
+        players: entries
+            .iter()
+            .map(|e| PlayerInfo { name: e.name.clone(), source: e.source.clone(), hash: e.hash.clone() })
+            .collect(),
         winner,
         ranking,
         banned,
@@ -148,16 +170,24 @@ struct MatchResult {
     faults: Vec<(usize, crate::fault::Fault, String)>,
 }
 
+/// What every match of a tournament shares.
+#[derive(Clone)]
+struct MatchCtx {
+    seed: u64,
+    /// Best of k.
+    k: u32,
+    progress: Option<Observer>,
+    permits: Arc<Semaphore>,
+}
+
 async fn play_match<G: Game>(
     game: Arc<G>,
     players: [Option<Arc<Entry<G::Player>>>; 2],
     pair: [Option<usize>; 2],
     (round, m): (u32, u32),
-    seed: u64,
-    k: u32,
-    on_game: Option<Arc<dyn Fn(&GameRecord) + Send + Sync>>,
-    permits: Arc<Semaphore>,
+    ctx: MatchCtx,
 ) -> MatchResult {
+    let MatchCtx { seed, k, progress, permits } = ctx;
     let name = |j: usize| players[j].as_ref().map(|e| e.name.clone());
     let mut rec = MatchRecord {
         round,
@@ -204,9 +234,15 @@ async fn play_match<G: Game>(
             let _permit = permits.acquire().await;
             game.play(GameSetup { id: id.clone(), seed: gseed, players: seated.to_vec(), so_far }).await
         };
-        let record = GameRecord::new(id.clone(), (round, m, number), seated.iter().map(|e| e.name.clone()).collect(), gseed, outcome.clone());
-        if let Some(cb) = &on_game {
-            cb(&record);
+        let record = GameRecord::new(
+            id.clone(),
+            (round, m, number),
+            seated.iter().map(|e| e.name.clone()).collect(),
+            gseed,
+            outcome.clone(),
+        );
+        if let Some(p) = &progress {
+            p(Progress::Game(&record));
         }
         rec.games.push(id.clone());
         res.games.push(record);
@@ -223,7 +259,13 @@ async fn play_match<G: Game>(
                 failed[j] = true;
                 res.faults.push((pair[j].expect("a seated player has an index"), f.clone(), id.clone()));
             }
-            res.winner = if failed[0] && failed[1] { None } else if failed[0] { pair[1] } else { pair[0] };
+            res.winner = if failed[0] && failed[1] {
+                None
+            } else if failed[0] {
+                pair[1]
+            } else {
+                pair[0]
+            };
             rec.winner = if failed[0] && failed[1] { None } else { name(if failed[0] { 1 } else { 0 }) };
             rec.decided_by = "forfeit".into();
             res.record = rec;

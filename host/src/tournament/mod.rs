@@ -27,8 +27,19 @@ pub struct Settings {
     /// k in best of k (odd).
     pub games_per_match: u32,
     pub seed: u64,
-    /// Called after each game, in whatever order games finish (for progress bars).
-    pub on_game: Option<Arc<dyn Fn(&GameRecord) + Send + Sync>>,
+    /// Told of every finished game and match, in whatever order they finish (for progress bars).
+    pub progress: Option<Observer>,
+}
+
+/// A progress observer.
+pub type Observer = Arc<dyn Fn(Progress<'_>) + Send + Sync>;
+
+/// What a progress observer is told.
+pub enum Progress<'a> {
+    /// The tournament has this many matches (byes included).
+    Matches(u64),
+    Game(&'a GameRecord),
+    Match(&'a MatchRecord),
 }
 
 /// A player as the result lists it.
@@ -71,6 +82,8 @@ pub struct GameRecord {
     pub players: Vec<String>,
     pub seed: u64,
     pub scores: Vec<i64>,
+    /// The sole winner, or none on a tie (or if everyone was banned).
+    pub winner: Option<String>,
     /// One name, several on a tie, none if everyone was banned.
     pub winners: Vec<String>,
     /// Fuel used per player, in seat order.
@@ -82,10 +95,19 @@ pub struct GameRecord {
     pub replay: Vec<CallLine>,
     #[serde(skip)]
     pub board: String,
+    /// What each player printed (bounded), in seat order; for replays.
+    #[serde(skip)]
+    pub logs: Vec<String>,
 }
 
 impl GameRecord {
-    pub fn new(id: String, (round, match_no, number): (u32, u32, u32), players: Vec<String>, seed: u64, o: GameOutcome) -> GameRecord {
+    pub fn new(
+        id: String,
+        (round, match_no, number): (u32, u32, u32),
+        players: Vec<String>,
+        seed: u64,
+        o: GameOutcome,
+    ) -> GameRecord {
         let mut calls = vec![0u32; players.len()];
         for c in &o.calls {
             calls[c.seat] += 1;
@@ -97,16 +119,26 @@ impl GameRecord {
             number,
             seed,
             scores: o.scores,
+            winner: match o.winners.as_slice() {
+                [w] => Some(players[*w].clone()),
+                _ => None,
+            },
             winners: o.winners.iter().map(|&s| players[s].clone()).collect(),
             fuel: o.fuel,
             calls,
             faults: o
                 .faults
                 .iter()
-                .map(|(s, f)| GameFault { player: players[*s].clone(), kind: f.kind, reason: f.reason.clone(), call: f.call.clone() })
+                .map(|(s, f)| GameFault {
+                    player: players[*s].clone(),
+                    kind: f.kind,
+                    reason: f.reason.clone(),
+                    call: f.call.clone(),
+                })
                 .collect(),
             replay: o.calls,
             board: o.board,
+            logs: o.logs,
             players,
         }
     }
@@ -150,6 +182,12 @@ pub struct TournamentResult {
 
 impl Ban {
     pub fn new(player: &str, f: &Fault, game: Option<&str>) -> Ban {
-        Ban { player: player.to_string(), kind: f.kind, reason: f.reason.clone(), call: f.call.clone(), game: game.map(str::to_string) }
+        Ban {
+            player: player.to_string(),
+            kind: f.kind,
+            reason: f.reason.clone(),
+            call: f.call.clone(),
+            game: game.map(str::to_string),
+        }
     }
 }

@@ -81,14 +81,16 @@ pub fn write_replays(dir: &Path, r: &TournamentResult) -> std::io::Result<()> {
 
 pub fn write_replay(path: &Path, game: &str, g: &GameRecord, limits: &crate::sandbox::Limits) -> std::io::Result<()> {
     let mut f = std::io::BufWriter::new(std::fs::File::create(path)?);
-    let header = json!({"type": "header", "game": game, "id": g.id, "players": g.players, "seed": g.seed, "limits": limits});
+    let header =
+        json!({"type": "header", "game": game, "id": g.id, "players": g.players, "seed": g.seed, "limits": limits});
     writeln!(f, "{header}")?;
     for c in &g.replay {
         let line = json!({"type": "call", "seat": c.seat, "player": g.players[c.seat], "call": c.call,
             "turn": c.turn, "answer": c.answer, "fuel": c.fuel});
         writeln!(f, "{line}")?;
     }
-    let footer = json!({"type": "footer", "scores": g.scores, "winners": g.winners, "fuel": g.fuel, "faults": g.faults});
+    let footer = json!({"type": "footer", "scores": g.scores, "winners": g.winners, "fuel": g.fuel, "faults": g.faults,
+        "logs": g.logs});
     writeln!(f, "{footer}")?;
     f.flush()
 }

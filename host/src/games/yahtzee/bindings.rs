@@ -10,7 +10,7 @@ wasmtime::component::bindgen!({
     additional_derives: [PartialEq],
 });
 
-pub use arena::yahtzee::types as wit;
+pub use self::arena::yahtzee::types as wit;
 
 impl From<rules::Category> for wit::Category {
     fn from(c: rules::Category) -> Self {
@@ -100,7 +100,7 @@ impl From<&rules::PlayerView> for wit::TurnState {
 }
 
 /// The rule checker players may import: pure, and free of fuel (host code burns none).
-impl arena::yahtzee::rules::Host for crate::sandbox::PlayerState {
+impl self::arena::yahtzee::rules::Host for crate::sandbox::PlayerState {
     fn score(&mut self, card: wit::Scorecard, dice: Vec<u8>, category: wit::Category) -> Option<u16> {
         let card = card_from_wit(&card)?;
         let dice = rules::dice_from_slice(&dice).ok()?;
@@ -108,9 +108,31 @@ impl arena::yahtzee::rules::Host for crate::sandbox::PlayerState {
     }
 }
 
-impl arena::yahtzee::types::Host for crate::sandbox::PlayerState {}
+impl self::arena::yahtzee::types::Host for crate::sandbox::PlayerState {}
 
 /// Adds the Yahtzee host interfaces to a player linker.
 pub fn add_to_linker(linker: &mut wasmtime::component::Linker<crate::sandbox::PlayerState>) -> wasmtime::Result<()> {
     Player::add_to_linker::<_, wasmtime::component::HasSelf<_>>(linker, |s| s)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::arena::yahtzee::rules::Host as _;
+    use super::*;
+    use crate::sandbox::{Limits, PlayerState};
+
+    #[test]
+    fn the_rule_checker_scores_like_the_rules_and_refuses_nonsense() {
+        let mut state = PlayerState::new(&Limits::default(), 0);
+        let mut card = rules::Scorecard::default();
+        card.boxes[rules::Category::Chance.index()] = Some(20);
+        let wcard = wit::Scorecard::from(&card);
+        assert_eq!(state.score(wcard.clone(), vec![3, 3, 3, 5, 5], wit::Category::FullHouse), Some(25));
+        assert_eq!(state.score(wcard.clone(), vec![3, 3, 3, 5, 5], wit::Category::Threes), Some(9));
+        assert_eq!(state.score(wcard.clone(), vec![3, 3, 3, 5, 5], wit::Category::Chance), None, "used box");
+        assert_eq!(state.score(wcard.clone(), vec![3, 3, 9, 5, 5], wit::Category::Chance), None, "not a die");
+        assert_eq!(state.score(wcard.clone(), vec![3, 3], wit::Category::Twos), None, "two dice");
+        let short = wit::Scorecard { boxes: vec![None; 3], ..wcard };
+        assert_eq!(state.score(short, vec![1, 2, 3, 4, 5], wit::Category::LargeStraight), None, "a card of 3 boxes");
+    }
 }

@@ -77,7 +77,7 @@ impl Yahtzee {
     /// A fresh seat for one game or lifecycle call.
     pub fn seat(&self, p: &YahtzeePlayer, seed: u64) -> Seat {
         match p {
-            YahtzeePlayer::Wasm(pre) => Seat::Wasm(WasmSeat::new(self.sandbox.clone(), pre.clone(), seed)),
+            YahtzeePlayer::Wasm(pre) => Seat::Wasm(Box::new(WasmSeat::new(self.sandbox.clone(), pre.clone(), seed))),
             YahtzeePlayer::Native(make) => Seat::Native(make()),
         }
     }

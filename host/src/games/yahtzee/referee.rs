@@ -23,7 +23,10 @@ fn match_view(setup: &GameSetup<YahtzeePlayer>, i: usize) -> MatchView {
         earlier: s
             .earlier
             .iter()
-            .map(|g| GameScore { mine: g[i].clamp(0, u16::MAX as i64) as u16, theirs: g[o].clamp(0, u16::MAX as i64) as u16 })
+            .map(|g| GameScore {
+                mine: g[i].clamp(0, u16::MAX as i64) as u16,
+                theirs: g[o].clamp(0, u16::MAX as i64) as u16,
+            })
             .collect(),
     }
 }
@@ -36,7 +39,14 @@ struct Table {
 
 impl Table {
     /// Records an answer's call line and fuel, or the fault; `Err(())` ends the game.
-    fn note<T>(&mut self, seat: usize, call: &'static str, turn: u8, r: Result<(T, u64), Fault>, show: impl Fn(&T) -> serde_json::Value) -> Result<T, ()> {
+    fn note<T>(
+        &mut self,
+        seat: usize,
+        call: &'static str,
+        turn: u8,
+        r: Result<(T, u64), Fault>,
+        show: impl Fn(&T) -> serde_json::Value,
+    ) -> Result<T, ()> {
         match r {
             Ok((v, fuel)) => {
                 self.out.fuel[seat] += fuel;
@@ -55,10 +65,24 @@ impl Table {
         Err(())
     }
 
-    async fn turn(&mut self, seat: usize, turn: u8, dice: &TurnDice, theirs: &Scorecard, base: &PlayerView) -> Result<(), ()> {
+    async fn turn(
+        &mut self,
+        seat: usize,
+        turn: u8,
+        dice: &TurnDice,
+        theirs: &Scorecard,
+        base: &PlayerView,
+    ) -> Result<(), ()> {
         let mut roll = Roll::first(dice);
         for _ in 0..2 {
-            let view = PlayerView { dice: roll.dice, rolls_left: roll.rolls_left, mine: self.cards[seat].clone(), theirs: theirs.clone(), turn, ..base.clone() };
+            let view = PlayerView {
+                dice: roll.dice,
+                rolls_left: roll.rolls_left,
+                mine: self.cards[seat].clone(),
+                theirs: theirs.clone(),
+                turn,
+                ..base.clone()
+            };
             let r = self.seats[seat].keep(&view).await;
             let keep = self.note(seat, "keep", turn, r, |k| json!(k))?;
             match roll.reroll(dice, &keep) {
@@ -66,9 +90,17 @@ impl Table {
                 Err(e) => return self.illegal(seat, "keep", e),
             }
         }
-        let view = PlayerView { dice: roll.dice, rolls_left: 0, mine: self.cards[seat].clone(), theirs: theirs.clone(), turn, ..base.clone() };
+        let view = PlayerView {
+            dice: roll.dice,
+            rolls_left: 0,
+            mine: self.cards[seat].clone(),
+            theirs: theirs.clone(),
+            turn,
+            ..base.clone()
+        };
         let r = self.seats[seat].choose(&view).await;
-        let category = self.note(seat, "choose", turn, r, |c: &Category| json!({ "box": c.name(), "dice": roll.dice }))?;
+        let category =
+            self.note(seat, "choose", turn, r, |c: &Category| json!({ "box": c.name(), "dice": roll.dice }))?;
         match self.cards[seat].play(&roll.dice, category) {
             Ok(card) => self.cards[seat] = card,
             Err(e) => return self.illegal(seat, "choose", e),
@@ -92,7 +124,8 @@ pub async fn play(seats: [Seat; 2], setup: &GameSetup<YahtzeePlayer>) -> GameOut
     });
     let finished = async {
         for i in 0..2 {
-            let info = GameInfo { opponent: names[1 - i].clone(), you_start: i == 0, match_view: views[i].match_view.clone() };
+            let info =
+                GameInfo { opponent: names[1 - i].clone(), you_start: i == 0, match_view: views[i].match_view.clone() };
             let r = t.seats[i].game_start(&info).await;
             t.note(i, "game-start", 0, r, |_| serde_json::Value::Null)?;
         }
@@ -118,6 +151,7 @@ pub async fn play(seats: [Seat; 2], setup: &GameSetup<YahtzeePlayer>) -> GameOut
         Ok(()) => vec![if out.scores[0] > out.scores[1] { 0 } else { 1 }],
     };
     out.board = render(&names, &t.cards);
+    out.logs = t.seats.iter().map(Seat::log).collect();
     out
 }
 

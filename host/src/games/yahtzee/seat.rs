@@ -52,7 +52,7 @@ impl NativeBot for Random {
 
 /// One player in one game (or one lifecycle call).
 pub enum Seat {
-    Wasm(WasmSeat),
+    Wasm(Box<WasmSeat>),
     Native(Box<dyn NativeBot>),
 }
 

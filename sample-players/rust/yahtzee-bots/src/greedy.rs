@@ -13,7 +13,6 @@
 //! are identical natively and in WebAssembly. Pure and deterministic: the same view gives the same
 //! answer.
 
-
 use yahtzee_rules::{Category, Dice, PlayerView, Scorecard};
 
 // ---------------------------------------------------------------------------------------------------
@@ -99,11 +98,7 @@ const TRANS: Trans = {
         dice_index[key6(&DICE[i])] = i as u8;
         i += 1;
     }
-    let mut t = Trans {
-        off: [0; N_KEEP + 1],
-        dice: [0; N_TRANS],
-        weight: [0; N_TRANS],
-    };
+    let mut t = Trans { off: [0; N_KEEP + 1], dice: [0; N_TRANS], weight: [0; N_TRANS] };
     let mut n = 0;
     let mut k = 0;
     while k < N_KEEP {
@@ -169,10 +164,7 @@ struct Subs {
 }
 
 const SUBS: Subs = {
-    let mut s = Subs {
-        off: [0; N_DICE + 1],
-        keep: [0; N_SUB],
-    };
+    let mut s = Subs { off: [0; N_DICE + 1], keep: [0; N_SUB] };
     let mut n = 0;
     let mut d = 0;
     while d < N_DICE {
@@ -298,8 +290,7 @@ impl<'a> Valuer<'a> {
         let mut par = [0.0; 13];
         par[6..].copy_from_slice(&p.lower_par);
         let turns_left = open.count_ones().saturating_sub(1);
-        par[Category::Yahtzee.index()] +=
-            50.0 * (p.yahtzee_per_turn * f64::from(turns_left)).min(0.6);
+        par[Category::Yahtzee.index()] += 50.0 * (p.yahtzee_per_turn * f64::from(turns_left)).min(0.6);
         Valuer { card, upper, par }
     }
 

@@ -2,7 +2,6 @@
 //! uniformly random legal box. The randomness is a splitmix64 hash of the view, so the player is pure
 //! and deterministic: the same view always gets the same answer, natively and in WebAssembly.
 
-
 use yahtzee_rules::{Category, PlayerView};
 
 /// One splitmix64 step: mixes `x` into a well-spread 64-bit value.
@@ -38,12 +37,7 @@ fn hash_view(view: &PlayerView, salt: u64) -> u64 {
 /// Keeps each die with probability 1/2 (kept dice in their current order).
 pub fn keep(view: &PlayerView) -> Vec<u8> {
     let h = hash_view(view, 1);
-    view.dice
-        .iter()
-        .enumerate()
-        .filter(|&(i, _)| h >> i & 1 == 1)
-        .map(|(_, &d)| d)
-        .collect()
+    view.dice.iter().enumerate().filter(|&(i, _)| h >> i & 1 == 1).map(|(_, &d)| d).collect()
 }
 
 /// A uniformly random legal box (`Chance` on a full card, where nothing is legal).

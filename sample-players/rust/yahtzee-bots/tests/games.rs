@@ -1,8 +1,6 @@
 //! Whole games against the random player, and legality of both bots over many random views.
 
-use yahtzee_rules::{
-    Category, GameScore, MatchView, PlayerView, Roll, Scorecard, TurnDice, keep_is_valid,
-};
+use yahtzee_rules::{Category, GameScore, MatchView, PlayerView, Roll, Scorecard, TurnDice, keep_is_valid};
 
 type Bot = (fn(&PlayerView) -> Vec<u8>, fn(&PlayerView) -> Category);
 
@@ -24,11 +22,7 @@ fn play_game(seed: u64, game: u32, bots: [Bot; 2]) -> [u16; 2] {
                 mine: start[p].clone(),
                 theirs: start[1 - p].clone(),
                 opponent: format!("player-{}", 1 - p),
-                match_view: MatchView {
-                    game,
-                    games_in_match: 100,
-                    ..MatchView::default()
-                },
+                match_view: MatchView { game, games_in_match: 100, ..MatchView::default() },
             };
             let mut roll = Roll::first(&turn);
             while roll.rolls_left > 0 {
@@ -122,10 +116,7 @@ fn random_view(rng: &mut u64) -> Option<PlayerView> {
         match_view: MatchView {
             game: (splitmix64(rng) % 5) as u32 + 1,
             games_in_match: 5,
-            earlier: vec![GameScore {
-                mine: 200,
-                theirs: 150,
-            }],
+            earlier: vec![GameScore { mine: 200, theirs: 150 }],
             ..MatchView::default()
         },
     })
@@ -143,10 +134,7 @@ fn bots_always_answer_legally() {
         let legal = view.mine.legal_boxes(&view.dice);
         for (name, (keep, choose)) in [("greedy", GREEDY), ("random", RANDOM)] {
             let k = keep(&view);
-            assert!(
-                keep_is_valid(&k, &view.dice),
-                "{name} kept {k:?} of {view:?}"
-            );
+            assert!(keep_is_valid(&k, &view.dice), "{name} kept {k:?} of {view:?}");
             assert_eq!(k, keep(&view), "{name} keep is not deterministic");
             let c = choose(&view);
             assert!(legal.contains(&c), "{name} chose {c:?} for {view:?}");

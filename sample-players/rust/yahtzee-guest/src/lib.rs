@@ -24,8 +24,19 @@ pub fn category(c: wit::Category) -> rules::Category {
 pub fn to_wit(c: rules::Category) -> wit::Category {
     use wit::Category as W;
     const ALL: [W; 13] = [
-        W::Ones, W::Twos, W::Threes, W::Fours, W::Fives, W::Sixes, W::ThreeOfAKind, W::FourOfAKind, W::FullHouse,
-        W::SmallStraight, W::LargeStraight, W::Yahtzee, W::Chance,
+        W::Ones,
+        W::Twos,
+        W::Threes,
+        W::Fours,
+        W::Fives,
+        W::Sixes,
+        W::ThreeOfAKind,
+        W::FourOfAKind,
+        W::FullHouse,
+        W::SmallStraight,
+        W::LargeStraight,
+        W::Yahtzee,
+        W::Chance,
     ];
     ALL[c.index()]
 }
