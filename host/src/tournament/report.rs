@@ -13,9 +13,9 @@ pub fn human(r: &TournamentResult) -> String {
     let slots = r.players.len().next_power_of_two().max(2);
     let _ = writeln!(
         s,
-        "{} {:?} tournament: {} players in {} slots, best of {}, seed {}",
+        "{} {} tournament: {} players in {} slots, best of {}, seed {}",
         r.game,
-        r.format,
+        format!("{:?}", r.format).to_lowercase(),
         r.players.len(),
         slots,
         r.games_per_match,
