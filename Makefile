@@ -13,13 +13,13 @@ ARENA        := $(TARGET_DIR)/debug/arena
 all: build players
 
 setup:
-	@scripts/setup.sh
+	@CARGO="$(CARGO)" TARGET_DIR="$(TARGET_DIR)" scripts/setup.sh
 
 # Every sample player as a component in target/players/<name>.wasm (WAT players are copied as text).
-players: setup
-	$(CARGO) build --quiet --profile guest --target wasm32-wasip2 $(addprefix -p ,$(RUST_PLAYERS))
-	@mkdir -p $(PLAYERS)
-	@for p in $(RUST_PLAYERS); do cp $(TARGET_DIR)/wasm32-wasip2/guest/$$(echo $$p | tr - _).wasm $(PLAYERS)/$$p.wasm; done
+# build-guests.sh installs its toolchain itself: rustup's wasm32-wasip2 target, or a Debian fallback
+# when rustup cannot add it (ARENA_GUEST_FALLBACK=1 forces the fallback).
+players:
+	CARGO="$(CARGO)" TARGET_DIR="$(TARGET_DIR)" scripts/build-guests.sh $(PLAYERS) $(RUST_PLAYERS)
 	@for f in $(WAT_PLAYERS); do cp $$f $(PLAYERS)/; done
 	@echo "players: $$(ls $(PLAYERS) | tr '\n' ' ')"
 
@@ -43,4 +43,4 @@ bench: players
 	$(CARGO) bench -p arena --bench yahtzee
 
 clean-players:
-	rm -rf $(PLAYERS) $(TARGET_DIR)/wasm32-wasip2
+	rm -rf $(PLAYERS) $(TARGET_DIR)/wasm32-wasip2 $(TARGET_DIR)/guest-fallback

