@@ -127,8 +127,8 @@ async fn main() {
     let wa = entry("wasm-a", greedy);
     let (_, greedy2) = (0, game.load(&dir.join("yahtzee-greedy.wasm")).unwrap().1);
     let wb = entry("wasm-b", greedy2);
-    let na = entry("native-a", Yahtzee::builtin("greedy").unwrap());
-    let nb = entry("native-b", Yahtzee::builtin("greedy").unwrap());
+    let na = entry("native-a", Yahtzee::native("greedy").unwrap());
+    let nb = entry("native-b", Yahtzee::native("greedy").unwrap());
     let games = 20;
     let mut wasm = vec![];
     let mut native = vec![];

@@ -66,7 +66,7 @@ fn staged(turn: u8, act: Act) -> YahtzeePlayer {
 
 #[tokio::test]
 async fn a_clean_game_fills_both_cards_and_the_higher_total_wins() {
-    let o = play(Yahtzee::builtin("greedy").unwrap(), Yahtzee::builtin("random").unwrap(), 21).await;
+    let o = play(Yahtzee::native("greedy").unwrap(), Yahtzee::native("random").unwrap(), 21).await;
     assert!(o.faults.is_empty());
     // 13 turns of keep, keep, choose for each seat, after one game-start each.
     assert_eq!(o.calls.len(), 2 + 13 * 3 * 2);
@@ -77,7 +77,7 @@ async fn a_clean_game_fills_both_cards_and_the_higher_total_wins() {
 
 #[tokio::test]
 async fn keeping_dice_you_do_not_have_is_illegal_and_forfeits() {
-    let o = play(Yahtzee::builtin("greedy").unwrap(), staged(2, Act::KeepAbsent), 5).await;
+    let o = play(Yahtzee::native("greedy").unwrap(), staged(2, Act::KeepAbsent), 5).await;
     assert_eq!(o.faults.len(), 1);
     let (seat, f) = &o.faults[0];
     assert_eq!((*seat, f.kind, f.call.as_str()), (1, FaultKind::Illegal, "keep"));
@@ -89,7 +89,7 @@ async fn keeping_dice_you_do_not_have_is_illegal_and_forfeits() {
 
 #[tokio::test]
 async fn scoring_a_used_box_is_illegal_and_the_card_keeps_its_old_score() {
-    let o = play(staged(4, Act::ReuseBox), Yahtzee::builtin("random").unwrap(), 6).await;
+    let o = play(staged(4, Act::ReuseBox), Yahtzee::native("random").unwrap(), 6).await;
     let (seat, f) = &o.faults[0];
     assert_eq!((*seat, f.kind, f.call.as_str()), (0, FaultKind::Illegal, "choose"));
     assert!(f.reason.contains("already used"), "{}", f.reason);
@@ -106,7 +106,7 @@ async fn scoring_a_used_box_is_illegal_and_the_card_keeps_its_old_score() {
 
 #[tokio::test]
 async fn a_failing_seat_is_recorded_with_its_kind_and_the_other_wins() {
-    let o = play(Yahtzee::builtin("random").unwrap(), staged(6, Act::Fail(FaultKind::Crash)), 7).await;
+    let o = play(Yahtzee::native("random").unwrap(), staged(6, Act::Fail(FaultKind::Crash)), 7).await;
     assert_eq!(o.faults.len(), 1);
     assert_eq!(o.faults[0].1.kind, FaultKind::Crash);
     assert_eq!(o.winners, vec![0]);
@@ -137,9 +137,9 @@ async fn failing_a_lifecycle_call_is_a_ban_like_any_other() {
     let game = Arc::new(game());
     let entries = vec![
         entry("early-quitter", YahtzeePlayer::Native(|| Box::new(Quitter { at_start: true }))),
-        entry("random", Yahtzee::builtin("random").unwrap()),
+        entry("random", Yahtzee::native("random").unwrap()),
         entry("late-quitter", YahtzeePlayer::Native(|| Box::new(Quitter { at_start: false }))),
-        entry("random2", Yahtzee::builtin("random").unwrap()),
+        entry("random2", Yahtzee::native("random").unwrap()),
     ];
     let settings =
         arena::Settings { format: arena::tournament::Format::Knockout, games_per_match: 3, seed: 4, progress: None };

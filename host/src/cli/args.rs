@@ -30,8 +30,8 @@ pub enum Command {
         json: bool,
         #[command(flatten)]
         limits: LimitArgs,
-        /// Two players: PATH (a .wasm or .wat component), NAME=PATH, or builtin:greedy / builtin:random.
-        #[arg(num_args = 2, required = true)]
+        /// The players in seat order: PATH (a .wasm or .wat component), NAME=PATH, or builtin:NAME.
+        #[arg(required = true)]
         players: Vec<String>,
     },
     /// Run a tournament.
@@ -40,7 +40,7 @@ pub enum Command {
         game: GameName,
         #[arg(long, value_enum, default_value = "knockout")]
         format: Format,
-        /// k in best of k: games per match, odd.
+        /// Games per match: k in best of k for a knockout (odd), the series length in a round robin.
         #[arg(long, default_value_t = 3)]
         games_per_match: u32,
         #[arg(long)]

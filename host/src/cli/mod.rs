@@ -3,49 +3,54 @@
 
 pub mod args;
 
-use crate::games::yahtzee::{SPEC, Yahtzee, YahtzeePlayer};
+use crate::games::yahtzee::Yahtzee;
 use crate::games::{Entry, Game, GameSetup, MatchSoFar};
 use crate::sandbox::{Limits, Sandbox};
-use crate::tournament::{self, GameRecord, Observer, Progress, Settings, report};
+use crate::tournament::{self, Ban, Format, GameRecord, Observer, Progress, Settings, report};
 use anyhow::{Context, bail};
 use args::{Cli, Command, GameName, PlayerArg, Source};
 use indicatif::{ProgressBar, ProgressStyle};
+use std::path::Path;
 use std::process::ExitCode;
 use std::sync::Arc;
 
 /// Runs a parsed command line; `Ok` carries the exit code (1 when `check` finds a fault).
 pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
+    let (game, limits) = match &cli.command {
+        Command::Play { game, limits, .. }
+        | Command::Tournament { game, limits, .. }
+        | Command::Check { game, limits, .. } => (*game, limits.to_limits()?),
+    };
     let rt = tokio::runtime::Builder::new_multi_thread().enable_all().build().context("starting the runtime")?;
     rt.block_on(async move {
-        match cli.command {
-            Command::Play { game: GameName::Yahtzee, seed, json, limits, players } => {
-                play(limits.to_limits()?, seed_or_clock(seed), json, &players).await
-            }
-            Command::Tournament {
-                game: GameName::Yahtzee,
-                format,
-                games_per_match,
-                seed,
-                json,
-                replay_dir,
-                limits,
-                players,
-            } => {
-                if games_per_match == 0 || games_per_match % 2 == 0 {
-                    bail!("--games-per-match must be odd (best of k), got {games_per_match}");
-                }
-                if players.len() < 2 {
-                    bail!("a tournament needs at least 2 players, got {}", players.len());
-                }
-                let limits = limits.to_limits()?;
-                let settings = Settings { format, games_per_match, seed: seed_or_clock(seed), progress: None };
-                run_tournament(limits, settings, json, replay_dir.as_deref(), &players).await
-            }
-            Command::Check { game: GameName::Yahtzee, seed, limits, file } => {
-                check(limits.to_limits()?, seed_or_clock(seed), &file).await
-            }
+        let sandbox = Arc::new(Sandbox::new(limits)?);
+        match game {
+            GameName::Yahtzee => command(Arc::new(Yahtzee::new(sandbox)?), limits, cli.command).await,
         }
     })
+}
+
+async fn command<G: Game>(game: Arc<G>, limits: Limits, cmd: Command) -> anyhow::Result<ExitCode> {
+    match cmd {
+        Command::Play { seed, json, players, .. } => play(game, limits, seed_or_clock(seed), json, &players).await,
+        Command::Tournament { format, games_per_match, seed, json, replay_dir, players, .. } => {
+            if games_per_match == 0 {
+                bail!("--games-per-match must be at least 1");
+            }
+            if format == Format::Knockout && games_per_match % 2 == 0 {
+                bail!("--games-per-match must be odd for a knockout (best of k), got {games_per_match}");
+            }
+            if players.len() < 2 {
+                bail!("a tournament needs at least 2 players, got {}", players.len());
+            }
+            if format != Format::Rounds && !game.seats().contains(&2) {
+                bail!("{} is not a two-player game: use --format rounds", game.name());
+            }
+            let settings = Settings { format, games_per_match, seed: seed_or_clock(seed), progress: None };
+            run_tournament(game, limits, settings, json, replay_dir.as_deref(), &players).await
+        }
+        Command::Check { seed, file, .. } => check(game, limits, seed_or_clock(seed), &file).await,
+    }
 }
 
 fn seed_or_clock(seed: Option<u64>) -> u64 {
@@ -54,23 +59,22 @@ fn seed_or_clock(seed: Option<u64>) -> u64 {
     })
 }
 
-fn yahtzee(limits: Limits) -> anyhow::Result<Arc<Yahtzee>> {
-    let sandbox = Arc::new(Sandbox::new(limits)?);
-    Ok(Arc::new(Yahtzee::new(sandbox)?))
-}
-
 /// Loads every player (each distinct file compiled once, in parallel on the blocking pool).
-async fn load_players(game: &Arc<Yahtzee>, raw: &[String]) -> anyhow::Result<Vec<Arc<Entry<YahtzeePlayer>>>> {
+async fn load_players<G: Game>(game: &Arc<G>, raw: &[String]) -> anyhow::Result<Vec<Arc<Entry<G::Player>>>> {
     let args = PlayerArg::parse_all(raw)?;
     let loads: Vec<_> = args
         .into_iter()
         .map(|a| {
             let game = game.clone();
-            tokio::task::spawn_blocking(move || -> anyhow::Result<Entry<YahtzeePlayer>> {
+            tokio::task::spawn_blocking(move || -> anyhow::Result<Entry<G::Player>> {
                 match &a.source {
                     Source::Builtin(b) => {
-                        let player = Yahtzee::builtin(b).with_context(|| {
-                            format!("builtin:{b}: no such built-in {} player (there are: greedy, random)", SPEC.game)
+                        let player = game.builtin(b).with_context(|| {
+                            format!(
+                                "builtin:{b}: no such built-in {} player (there are: {})",
+                                game.name(),
+                                game.builtin_names().join(", ")
+                            )
                         })?;
                         Ok(Entry { name: a.name, source: format!("builtin:{b}"), hash: None, player })
                     }
@@ -90,10 +94,11 @@ async fn load_players(game: &Arc<Yahtzee>, raw: &[String]) -> anyhow::Result<Vec
 }
 
 /// A bar of matches on stderr (hidden when stderr is not a terminal), with games played and the last ban.
-fn progress_bar() -> (ProgressBar, Observer) {
+fn progress_bar(unit: &'static str) -> (ProgressBar, Observer) {
     let bar = ProgressBar::new(0);
+    let template = format!("{{elapsed:>4}} [{{bar:30}}] {{pos}}/{{len}} {unit} {{msg}}");
     bar.set_style(
-        ProgressStyle::with_template("{elapsed:>4} [{bar:30}] {pos}/{len} matches {msg}")
+        ProgressStyle::with_template(&template)
             .map(|s| s.progress_chars("=> "))
             .unwrap_or_else(|_| ProgressStyle::default_bar()),
     );
@@ -104,6 +109,10 @@ fn progress_bar() -> (ProgressBar, Observer) {
     let observe = move |p: Progress<'_>| match p {
         Progress::Matches(n) => b.set_length(n),
         Progress::Match(_) => b.inc(1),
+        Progress::Round(r) => {
+            b.set_length(b.length().unwrap_or(0).max(u64::from(r)));
+            b.set_position(u64::from(r));
+        }
         Progress::Game(g) => {
             let n = games.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
             let mut ban = last_ban.lock().unwrap_or_else(|e| e.into_inner());
@@ -116,18 +125,18 @@ fn progress_bar() -> (ProgressBar, Observer) {
     (bar, Arc::new(observe))
 }
 
-async fn run_tournament(
+async fn run_tournament<G: Game>(
+    game: Arc<G>,
     limits: Limits,
     mut settings: Settings,
     json: bool,
-    replay_dir: Option<&std::path::Path>,
+    replay_dir: Option<&Path>,
     players: &[String],
 ) -> anyhow::Result<ExitCode> {
-    let game = yahtzee(limits)?;
     let entries = load_players(&game, players).await?;
-    let (bar, observe) = progress_bar();
+    let (bar, observe) = progress_bar(if settings.format == Format::Rounds { "rounds" } else { "matches" });
     settings.progress = Some(observe);
-    let result = tournament::knockout(game, entries, limits, &settings).await;
+    let result = tournament::run(game, entries, limits, &settings).await;
     bar.finish_and_clear();
     if let Some(dir) = replay_dir {
         report::write_replays(dir, &result).with_context(|| format!("{}: cannot write replays", dir.display()))?;
@@ -140,32 +149,41 @@ async fn run_tournament(
     Ok(ExitCode::SUCCESS)
 }
 
-async fn play(limits: Limits, seed: u64, json: bool, players: &[String]) -> anyhow::Result<ExitCode> {
-    let game = yahtzee(limits)?;
+/// One game of the players in the order given.
+async fn one_game<G: Game>(game: &G, seed: u64, entries: Vec<Arc<Entry<G::Player>>>) -> GameRecord {
+    let n = entries.len();
+    let names = entries.iter().map(|e| e.name.clone()).collect();
+    let so_far = MatchSoFar { game: 1, games_in_match: 1, wins: vec![0; n], ..Default::default() };
+    let outcome = game.play(GameSetup { id: "game".into(), seed, players: entries, so_far }).await;
+    GameRecord::new("game".into(), (1, 1, 1), names, seed, outcome)
+}
+
+async fn play<G: Game>(
+    game: Arc<G>,
+    limits: Limits,
+    seed: u64,
+    json: bool,
+    players: &[String],
+) -> anyhow::Result<ExitCode> {
+    if !game.seats().contains(&players.len()) {
+        bail!("a game of {} seats {:?} players, got {}", game.name(), game.seats(), players.len());
+    }
     let entries = load_players(&game, players).await?;
-    let setup = GameSetup {
-        id: "game".into(),
-        seed,
-        players: entries.clone(),
-        so_far: MatchSoFar { game: 1, games_in_match: 1, wins: vec![0, 0], ..Default::default() },
-    };
-    let outcome = game.play(setup).await;
-    let record =
-        GameRecord::new("game".into(), (1, 1, 1), entries.iter().map(|e| e.name.clone()).collect(), seed, outcome);
+    let record = one_game(&*game, seed, entries).await;
     if json {
-        let doc = serde_json::json!({"game": "yahtzee", "seed": seed, "limits": limits, "result": record, "board": record.board});
+        let doc = serde_json::json!({"game": game.name(), "seed": seed, "limits": limits, "result": record, "board": record.board});
         println!("{}", serde_json::to_string_pretty(&doc)?);
     } else {
-        println!("yahtzee, seed {seed}\n\n{}\n", record.board);
+        println!("{}, seed {seed}\n\n{}\n", game.name(), record.board);
         match record.winners.as_slice() {
             [w] => println!("Winner: {w}"),
             [] => println!("No winner"),
             _ => println!("Tie: {}", record.winners.join(", ")),
         }
-        let bans: Vec<_> = record
+        let bans: Vec<Ban> = record
             .faults
             .iter()
-            .map(|f| tournament::Ban {
+            .map(|f| Ban {
                 player: f.player.clone(),
                 kind: f.kind,
                 reason: f.reason.clone(),
@@ -178,34 +196,27 @@ async fn play(limits: Limits, seed: u64, json: bool, players: &[String]) -> anyh
     Ok(ExitCode::SUCCESS)
 }
 
-async fn check(limits: Limits, seed: u64, file: &std::path::Path) -> anyhow::Result<ExitCode> {
-    let game = yahtzee(limits)?;
+async fn check<G: Game>(game: Arc<G>, limits: Limits, seed: u64, file: &Path) -> anyhow::Result<ExitCode> {
     let g = game.clone();
     let f = file.to_path_buf();
     let (loaded, player) = tokio::task::spawn_blocking(move || g.load(&f)).await.context("loading")??;
-    println!("{}: a component implementing {}", file.display(), SPEC.world);
+    println!("{}: a component implementing {}", file.display(), game.spec().world);
     println!("  size {} bytes, sha256 {}", loaded.size, loaded.hash);
     println!("  imports: {}", if loaded.imports.is_empty() { "nothing".into() } else { loaded.imports.join(", ") });
     println!("  exports: {}", loaded.exports.join(", "));
     let name = file.file_stem().and_then(|s| s.to_str()).unwrap_or("player").to_string();
-    let me =
-        Arc::new(Entry { name: name.clone(), source: file.display().to_string(), hash: Some(loaded.hash), player });
-    let greedy = Arc::new(Entry {
-        name: "builtin-greedy".into(),
-        source: "builtin:greedy".into(),
+    let me = Arc::new(Entry { name, source: file.display().to_string(), hash: Some(loaded.hash), player });
+    let best = game.builtin_names()[0];
+    let opponent = Arc::new(Entry {
+        name: format!("builtin-{best}"),
+        source: format!("builtin:{best}"),
         hash: None,
-        player: Yahtzee::builtin("greedy").expect("greedy is built in"),
+        player: game.builtin(best).expect("the first built-in exists"),
     });
-    let setup = GameSetup {
-        id: "check".into(),
-        seed,
-        players: vec![me, greedy],
-        so_far: MatchSoFar { game: 1, games_in_match: 1, wins: vec![0, 0], ..Default::default() },
-    };
-    let o = game.play(setup).await;
-    let mine: Vec<u64> = o.calls.iter().filter(|c| c.seat == 0).map(|c| c.fuel).collect();
+    let o = one_game(&*game, seed, vec![me, opponent]).await;
+    let mine: Vec<u64> = o.replay.iter().filter(|c| c.seat == 0).map(|c| c.fuel).collect();
     let max = mine.iter().copied().max().unwrap_or(0);
-    println!("  played one game against builtin:greedy (seed {seed}): {} to {}", o.scores[0], o.scores[1]);
+    println!("  played one game against builtin:{best} (seed {seed}): {} to {}", o.scores[0], o.scores[1]);
     println!(
         "  fuel: {} over {} calls, at most {} in one call (limits: {} per call, {} for the first)",
         o.fuel[0],
@@ -214,9 +225,9 @@ async fn check(limits: Limits, seed: u64, file: &std::path::Path) -> anyhow::Res
         limits.fuel,
         limits.first_fuel
     );
-    match o.faults.iter().find(|(s, _)| *s == 0) {
-        Some((_, f)) => {
-            println!("  FAULT: {f}");
+    match o.faults.iter().find(|f| f.player == o.players[0]) {
+        Some(f) => {
+            println!("  FAULT: {} in `{}`: {}", f.kind, f.call, f.reason);
             println!("  this player would be banned");
             Ok(ExitCode::from(1))
         }

@@ -5,8 +5,10 @@
 pub mod yahtzee;
 
 use crate::fault::Fault;
+use crate::sandbox::{LoadError, Loaded, WorldSpec};
 use serde::Serialize;
 use std::future::Future;
+use std::path::Path;
 use std::sync::Arc;
 
 /// A registered player of some game: its name, where it came from, and the game's handle to it.
@@ -86,6 +88,14 @@ pub trait Game: Send + Sync + 'static {
     fn name(&self) -> &'static str;
     /// How many players one game seats.
     fn seats(&self) -> std::ops::RangeInclusive<usize>;
+    /// The world a player component implements.
+    fn spec(&self) -> &'static WorldSpec;
+    /// Loads, compiles and pre-instantiates a component, checking it implements the world.
+    fn load(&self, path: &Path) -> Result<(Loaded, Self::Player), LoadError>;
+    /// The native bots built into the host, by name (`builtin:NAME` on the command line).
+    fn builtin(&self, name: &str) -> Option<Self::Player>;
+    /// Their names; the first is the strongest (the opponent `arena check` plays against).
+    fn builtin_names(&self) -> &'static [&'static str];
     fn tournament_start(
         &self,
         p: &Entry<Self::Player>,

@@ -1,10 +1,10 @@
 //! Loading a submitted file as a player component: read it, tell apart empty files, non-wasm, core
 //! modules and components, compile it once, and refuse imports other than WASI and the game's own.
 
-use super::Sandbox;
+use super::{PlayerState, Sandbox};
 use sha2::{Digest, Sha256};
 use std::path::{Path, PathBuf};
-use wasmtime::component::Component;
+use wasmtime::component::{Component, InstancePre, Linker};
 
 /// What a game's world allows a component to import besides WASI.
 #[derive(Debug, Clone, Copy)]
@@ -92,6 +92,27 @@ impl Sandbox {
             });
         }
         Ok(Loaded { path: p(), component, hash, size: bytes.len(), imports, exports })
+    }
+}
+
+impl LoadError {
+    /// The component does not fit the world (a missing export, an import the linker cannot satisfy).
+    pub fn wrong_world(path: &Path, spec: &WorldSpec, e: wasmtime::Error) -> LoadError {
+        LoadError::WrongWorld { path: path.to_path_buf(), world: spec.world.to_string(), detail: format!("{e:#}") }
+    }
+}
+
+impl Sandbox {
+    /// Loads `path` and pre-instantiates it with `linker` (which holds WASI and the game's interfaces).
+    pub fn load_world(
+        &self,
+        path: &Path,
+        spec: &WorldSpec,
+        linker: &Linker<PlayerState>,
+    ) -> Result<(Loaded, InstancePre<PlayerState>), LoadError> {
+        let loaded = self.load(path, spec)?;
+        let pre = linker.instantiate_pre(&loaded.component).map_err(|e| LoadError::wrong_world(path, spec, e))?;
+        Ok((loaded, pre))
     }
 }
 

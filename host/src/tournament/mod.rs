@@ -2,10 +2,30 @@
 //! collect a deterministic result (ranking, bans in the order they happened, every match and game).
 //! Nothing here knows wasm.
 
+mod common;
 mod knockout;
 pub mod report;
+mod round_robin;
+mod rounds;
 
+pub use common::GAMES_IN_FLIGHT;
 pub use knockout::knockout;
+pub use round_robin::{round_robin, schedule};
+pub use rounds::{rounds, split};
+
+/// Runs a tournament of the format in `s`.
+pub async fn run<G: crate::games::Game>(
+    game: Arc<G>,
+    entries: Vec<Arc<crate::games::Entry<G::Player>>>,
+    limits: crate::sandbox::Limits,
+    s: &Settings,
+) -> TournamentResult {
+    match s.format {
+        Format::Knockout => knockout(game, entries, limits, s).await,
+        Format::RoundRobin => round_robin(game, entries, limits, s).await,
+        Format::Rounds => rounds(game, entries, limits, s).await,
+    }
+}
 
 use crate::fault::{Fault, FaultKind};
 use crate::games::{CallLine, GameOutcome};
@@ -18,6 +38,10 @@ use std::sync::Arc;
 pub enum Format {
     /// 2^m slots, byes for empty ones, best-of-k matches; the winner of each match advances.
     Knockout,
+    /// Every pair plays a series of k games, alternating who starts; ranked by games won.
+    RoundRobin,
+    /// Elimination rounds of games as large as the game allows; the winners of each game advance.
+    Rounds,
 }
 
 /// What a tournament is run with.
@@ -40,6 +64,8 @@ pub enum Progress<'a> {
     Matches(u64),
     Game(&'a GameRecord),
     Match(&'a MatchRecord),
+    /// A round of an elimination-rounds tournament is over.
+    Round(u32),
 }
 
 /// A player as the result lists it.

@@ -1,27 +1,59 @@
 //! Showing results to people and to files: the human summary (bracket, winner, ban table) and the
 //! replay files (one JSON Lines file per game: header, one line per call, footer).
 
-use super::{GameRecord, TournamentResult};
+use super::{Format, GameRecord, TournamentResult};
 use serde_json::json;
 use std::fmt::Write as _;
 use std::io::Write as _;
 use std::path::Path;
 
-/// The bracket, the winner and the ban table.
+/// The summary a person reads: the bracket (knockout), the standings (round robin) or the rounds'
+/// games (elimination rounds), then the winner, the ranking and the ban table.
 pub fn human(r: &TournamentResult) -> String {
     let mut s = String::new();
-    let slots = r.players.len().next_power_of_two().max(2);
-    let _ = writeln!(
-        s,
-        "{} {} tournament: {} players in {} slots, best of {}, seed {}",
-        r.game,
-        format!("{:?}", r.format).to_lowercase(),
-        r.players.len(),
-        slots,
-        r.games_per_match,
-        r.seed
-    );
-    let width = r.players.iter().map(|p| p.name.chars().count()).max().unwrap_or(4).max(4);
+    let format = format!("{:?}", r.format).to_lowercase();
+    let _ = match r.format {
+        Format::Knockout => writeln!(
+            s,
+            "{} knockout: {} players in {} slots, best of {}, seed {}",
+            r.game,
+            r.players.len(),
+            r.players.len().next_power_of_two().max(2),
+            r.games_per_match,
+            r.seed
+        ),
+        Format::RoundRobin => writeln!(
+            s,
+            "{} round robin: {} players, {} games per pair, seed {}",
+            r.game,
+            r.players.len(),
+            r.games_per_match,
+            r.seed
+        ),
+        Format::Rounds => writeln!(s, "{} {format}: {} players, seed {}", r.game, r.players.len(), r.seed),
+    };
+    match r.format {
+        Format::Knockout => bracket(&mut s, r),
+        Format::RoundRobin => standings(&mut s, r),
+        Format::Rounds => rounds(&mut s, r),
+    }
+    let _ = writeln!(s, "\nWinner: {}", r.winner.as_deref().unwrap_or("none"));
+    if r.ranking.len() > 1 {
+        let _ = writeln!(s, "Ranking:");
+        for (i, place) in r.ranking.iter().enumerate() {
+            let _ = writeln!(s, "  {}. {}", i + 1, place.join(", "));
+        }
+    }
+    s.push_str(&ban_table(&r.banned));
+    s
+}
+
+fn name_width(r: &TournamentResult) -> usize {
+    r.players.iter().map(|p| p.name.chars().count()).max().unwrap_or(4).max(6)
+}
+
+fn bracket(s: &mut String, r: &TournamentResult) {
+    let width = name_width(r);
     let mut round = 0;
     for m in &r.matches {
         if m.round != round {
@@ -41,15 +73,41 @@ pub fn human(r: &TournamentResult) -> String {
         let winner = m.winner.clone().unwrap_or_else(|| "nobody".into());
         let _ = writeln!(s, "  {a:>width$} {score} {b:<width$}  -> {winner}{how}");
     }
-    let _ = writeln!(s, "\nWinner: {}", r.winner.as_deref().unwrap_or("none"));
-    if r.ranking.len() > 1 {
-        let _ = writeln!(s, "Ranking:");
-        for (i, place) in r.ranking.iter().enumerate() {
-            let _ = writeln!(s, "  {}. {}", i + 1, place.join(", "));
+}
+
+/// Games won, tied and lost per player over every series (forfeited games count), best first.
+fn standings(s: &mut String, r: &TournamentResult) {
+    let width = name_width(r);
+    let mut rows: Vec<(String, u32, u32, u32)> = r.players.iter().map(|p| (p.name.clone(), 0, 0, 0)).collect();
+    for m in &r.matches {
+        let total = m.wins[0] + m.wins[1] + m.ties;
+        for (j, p) in m.players.iter().enumerate() {
+            if let Some(row) = rows.iter_mut().find(|row| Some(&row.0) == p.as_ref()) {
+                row.1 += m.wins[j];
+                row.2 += m.ties;
+                row.3 += total - m.wins[j] - m.ties;
+            }
         }
     }
-    s.push_str(&ban_table(&r.banned));
-    s
+    rows.sort_by(|a, b| b.1.cmp(&a.1).then(a.3.cmp(&b.3)));
+    let _ = writeln!(s, "\n  {:<width$}  {:>4}  {:>4}  {:>4}", "player", "won", "tied", "lost");
+    for (name, w, t, l) in rows {
+        let banned = if r.banned.iter().any(|b| b.player == name) { "  (banned)" } else { "" };
+        let _ = writeln!(s, "  {name:<width$}  {w:>4}  {t:>4}  {l:>4}{banned}");
+    }
+}
+
+fn rounds(s: &mut String, r: &TournamentResult) {
+    let mut round = 0;
+    for g in &r.games {
+        if g.round != round {
+            round = g.round;
+            let _ = writeln!(s, "\nRound {round}");
+        }
+        let seats: Vec<String> = g.players.iter().zip(&g.scores).map(|(p, sc)| format!("{p} {sc}")).collect();
+        let winners = if g.winners.is_empty() { "nobody".to_string() } else { g.winners.join(", ") };
+        let _ = writeln!(s, "  {}: {}  -> {winners}", g.id, seats.join(", "));
+    }
 }
 
 /// The banned players in the order they failed, or a line saying there were none.

@@ -51,21 +51,8 @@ impl Yahtzee {
         &self.sandbox
     }
 
-    /// Loads, compiles and pre-instantiates a component, checking it implements the player world.
-    pub fn load(&self, path: &Path) -> Result<(Loaded, YahtzeePlayer), LoadError> {
-        let loaded = self.sandbox.load(path, &SPEC)?;
-        let wrong = |e: wasmtime::Error| LoadError::WrongWorld {
-            path: path.to_path_buf(),
-            world: SPEC.world.to_string(),
-            detail: format!("{e:#}"),
-        };
-        let pre = self.linker.instantiate_pre(&loaded.component).map_err(wrong)?;
-        let pre = PlayerPre::new(pre).map_err(wrong)?;
-        Ok((loaded, YahtzeePlayer::Wasm(pre)))
-    }
-
     /// The native bots built into the host, by name.
-    pub fn builtin(name: &str) -> Option<YahtzeePlayer> {
+    pub fn native(name: &str) -> Option<YahtzeePlayer> {
         let make: fn() -> Box<dyn NativeBot> = match name {
             "greedy" => || Box::new(Greedy),
             "random" => || Box::new(Random),
@@ -92,6 +79,24 @@ impl Game for Yahtzee {
 
     fn seats(&self) -> std::ops::RangeInclusive<usize> {
         2..=2
+    }
+
+    fn spec(&self) -> &'static WorldSpec {
+        &SPEC
+    }
+
+    fn load(&self, path: &Path) -> Result<(Loaded, YahtzeePlayer), LoadError> {
+        let (loaded, pre) = self.sandbox.load_world(path, &SPEC, &self.linker)?;
+        let pre = PlayerPre::new(pre).map_err(|e| LoadError::wrong_world(path, &SPEC, e))?;
+        Ok((loaded, YahtzeePlayer::Wasm(pre)))
+    }
+
+    fn builtin(&self, name: &str) -> Option<YahtzeePlayer> {
+        Yahtzee::native(name)
+    }
+
+    fn builtin_names(&self) -> &'static [&'static str] {
+        &["greedy", "random"]
     }
 
     async fn tournament_start(&self, p: &Entry<YahtzeePlayer>, info: &TournamentInfo, seed: u64) -> Option<Fault> {

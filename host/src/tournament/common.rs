@@ -1,0 +1,219 @@
+//! What every format shares: telling players the tournament starts and ends (a failure there is a ban
+//! like any other), playing one game under the in-flight limit, and awaiting spawned work in order.
+
+use super::{Ban, GameRecord, Observer, PlayerInfo, Progress, Settings, TournamentResult};
+use crate::fault::Fault;
+use crate::games::{Entry, Game, GameSetup, MatchSoFar, TournamentInfo};
+use crate::seed::derive;
+use std::sync::Arc;
+use tokio::sync::Semaphore;
+
+/// Games (and lifecycle calls) in flight at once: enough to keep every core busy, few enough that the
+/// pooling allocator always has room, so a big tournament never makes a player fail for the host's sake.
+pub const GAMES_IN_FLIGHT: usize = 64;
+
+/// What playing a game needs, cheap to clone into tasks.
+pub struct Table<G: Game> {
+    pub game: Arc<G>,
+    pub entries: Arc<Vec<Arc<Entry<G::Player>>>>,
+    pub names: Arc<Vec<String>>,
+    pub permits: Arc<Semaphore>,
+    pub seed: u64,
+    pub progress: Option<Observer>,
+}
+
+impl<G: Game> Clone for Table<G> {
+    fn clone(&self) -> Self {
+        Table {
+            game: self.game.clone(),
+            entries: self.entries.clone(),
+            names: self.names.clone(),
+            permits: self.permits.clone(),
+            seed: self.seed,
+            progress: self.progress.clone(),
+        }
+    }
+}
+
+impl<G: Game> Table<G> {
+    /// Plays one game of `seated` (entry indices, seat order), under the in-flight limit, and reports it.
+    pub async fn play(&self, seated: &[usize], (round, m, number): (u32, u32, u32), so_far: MatchSoFar) -> GameRecord {
+        let players: Vec<_> = seated.iter().map(|&i| self.entries[i].clone()).collect();
+        let names: Vec<String> = seated.iter().map(|&i| self.names[i].clone()).collect();
+        let id = game_id(round, m, number);
+        let seed = derive(self.seed, &[u64::from(round), u64::from(m), u64::from(number)]);
+        let outcome = {
+            let _permit = self.permits.acquire().await;
+            self.game.play(GameSetup { id: id.clone(), seed, players, so_far }).await
+        };
+        let record = GameRecord::new(id, (round, m, number), names, seed, outcome);
+        if let Some(p) = &self.progress {
+            p(Progress::Game(&record));
+        }
+        record
+    }
+
+    pub fn report(&self, p: Progress<'_>) {
+        if let Some(o) = &self.progress {
+            o(p);
+        }
+    }
+}
+
+/// The players of one tournament and what is known about their standing.
+pub struct Roster<G: Game> {
+    pub table: Table<G>,
+    pub names: Vec<String>,
+    pub banned: Vec<Ban>,
+    pub is_banned: Vec<bool>,
+}
+
+impl<G: Game> Roster<G> {
+    pub fn new(game: Arc<G>, entries: Vec<Arc<Entry<G::Player>>>, s: &Settings) -> Roster<G> {
+        let names: Vec<String> = entries.iter().map(|e| e.name.clone()).collect();
+        Roster {
+            table: Table {
+                game,
+                entries: Arc::new(entries),
+                names: Arc::new(names.clone()),
+                permits: Arc::new(Semaphore::new(GAMES_IN_FLIGHT)),
+                seed: s.seed,
+                progress: s.progress.clone(),
+            },
+            is_banned: vec![false; names.len()],
+            names,
+            banned: vec![],
+        }
+    }
+
+    pub fn ban(&mut self, i: usize, f: &Fault, game: Option<&str>) {
+        if !self.is_banned[i] {
+            self.banned.push(Ban::new(&self.names[i], f, game));
+            self.is_banned[i] = true;
+        }
+    }
+
+    /// Players in good standing, in entry order.
+    pub fn alive(&self) -> Vec<usize> {
+        (0..self.names.len()).filter(|&i| !self.is_banned[i]).collect()
+    }
+
+    /// `tournament-start` to everyone at once; failures are bans, in entry order.
+    pub async fn start(&mut self, games_per_match: u32) {
+        let t = &self.table;
+        let starts: Vec<_> = (0..self.names.len())
+            .map(|i| {
+                let (g, e, permits) = (t.game.clone(), t.entries[i].clone(), t.permits.clone());
+                let info = TournamentInfo { you: self.names[i].clone(), players: self.names.clone(), games_per_match };
+                let seed = derive(t.seed, &[0, i as u64]);
+                tokio::spawn(async move {
+                    let _permit = permits.acquire_owned().await;
+                    g.tournament_start(&e, &info, seed).await
+                })
+            })
+            .collect();
+        for (i, f) in join_in_order(starts).await.into_iter().enumerate() {
+            if let Some(f) = f {
+                self.ban(i, &f, None);
+            }
+        }
+    }
+
+    /// `tournament-end(won)` to every player in good standing; failures are bans.
+    pub async fn end(&mut self, won: impl Fn(usize) -> bool) {
+        let t = &self.table;
+        let ends: Vec<_> = self
+            .alive()
+            .into_iter()
+            .map(|i| {
+                let (g, e, permits) = (t.game.clone(), t.entries[i].clone(), t.permits.clone());
+                let seed = derive(t.seed, &[u64::MAX, i as u64]);
+                let won = won(i);
+                tokio::spawn(async move {
+                    let _permit = permits.acquire_owned().await;
+                    (i, g.tournament_end(&e, won, seed).await)
+                })
+            })
+            .collect();
+        for (i, f) in join_in_order(ends).await {
+            if let Some(f) = f {
+                self.ban(i, &f, None);
+            }
+        }
+    }
+
+    /// Bans everyone who failed in `record`, in the order they failed.
+    pub fn ban_faults(&mut self, record: &GameRecord) {
+        for f in &record.faults {
+            if let Some(i) = self.names.iter().position(|n| *n == f.player) {
+                let fault = Fault::new(f.kind, f.call.clone(), f.reason.clone());
+                self.ban(i, &fault, Some(&record.id));
+            }
+        }
+    }
+
+    /// The result, once the format has decided the ranking and played everything.
+    pub fn result(
+        self,
+        s: &Settings,
+        limits: crate::sandbox::Limits,
+        ranking: Vec<Vec<String>>,
+        matches: Vec<super::MatchRecord>,
+        games: Vec<GameRecord>,
+    ) -> TournamentResult {
+        let winner = ranking.first().filter(|p| p.len() == 1).map(|p| p[0].clone());
+        TournamentResult {
+            game: self.table.game.name().to_string(),
+            format: s.format,
+            seed: s.seed,
+            games_per_match: s.games_per_match,
+            limits,
+            players: self
+                .table
+                .entries
+                .iter()
+                .map(|e| PlayerInfo { name: e.name.clone(), source: e.source.clone(), hash: e.hash.clone() })
+                .collect(),
+            winner,
+            ranking,
+            banned: self.banned,
+            matches,
+            games,
+        }
+    }
+}
+
+pub fn game_id(round: u32, m: u32, number: u32) -> String {
+    format!("R{round}-M{m}-G{number}")
+}
+
+/// Groups players by a key, best (highest) first, leaving out banned ones: the ranking's places.
+pub fn places(names: &[String], is_banned: &[bool], key: impl Fn(usize) -> i64) -> Vec<Vec<String>> {
+    let mut order: Vec<usize> = (0..names.len()).filter(|&i| !is_banned[i]).collect();
+    order.sort_by_key(|&i| std::cmp::Reverse(key(i)));
+    let mut out: Vec<Vec<String>> = vec![];
+    let mut last = None;
+    for i in order {
+        let k = key(i);
+        if last == Some(k) {
+            out.last_mut().expect("a place exists").push(names[i].clone());
+        } else {
+            out.push(vec![names[i].clone()]);
+            last = Some(k);
+        }
+    }
+    out
+}
+
+/// Awaits spawned tasks in order. A task that panicked is a bug in Arena, not in a player: it is
+/// reported loudly rather than hidden.
+pub async fn join_in_order<T>(handles: impl IntoIterator<Item = tokio::task::JoinHandle<T>>) -> Vec<T> {
+    let mut out = Vec::new();
+    for h in handles {
+        match h.await {
+            Ok(v) => out.push(v),
+            Err(e) => std::panic::resume_unwind(e.into_panic()),
+        }
+    }
+    out
+}
