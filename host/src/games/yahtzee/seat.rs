@@ -5,9 +5,8 @@
 use super::bindings::{Player, PlayerPre, wit};
 use super::{GameInfo, TournamentInfo};
 use crate::fault::Fault;
-use crate::sandbox::{Guard, PlayerState, Sandbox};
-use std::sync::Arc;
-use wasmtime::Store;
+use crate::games::wasm_seat::{guarded, instantiate_pre, native};
+use crate::sandbox::PlayerState;
 use yahtzee_rules::{Category, PlayerView};
 
 /// A call's answer and the fuel it used (0 for native bots).
@@ -56,68 +55,10 @@ pub enum Seat {
     Native(Box<dyn NativeBot>),
 }
 
-/// A component seat: instantiated on its first call, never called again after a fault.
-pub struct WasmSeat {
-    sandbox: Arc<Sandbox>,
-    pre: PlayerPre<PlayerState>,
-    seed: u64,
-    live: Option<(Store<PlayerState>, Player)>,
-    instantiated: bool,
-}
+/// A Yahtzee component seat.
+pub type WasmSeat = crate::games::wasm_seat::WasmSeat<PlayerPre<PlayerState>>;
 
-impl WasmSeat {
-    pub fn new(sandbox: Arc<Sandbox>, pre: PlayerPre<PlayerState>, seed: u64) -> WasmSeat {
-        WasmSeat { sandbox, pre, seed, live: None, instantiated: false }
-    }
-
-    /// What the player printed in this game so far.
-    pub fn log(&self) -> String {
-        self.live.as_ref().map(|(s, _)| s.data().log()).unwrap_or_default()
-    }
-
-    /// Instantiates on first use; returns the fuel instantiation used and whether this is the first call.
-    async fn ready(&mut self) -> Result<(u64, bool), Fault> {
-        if self.live.is_some() {
-            return Ok((0, false));
-        }
-        if self.instantiated {
-            return Err(Fault::new(crate::fault::FaultKind::Crash, "instantiate", "called again after a fault"));
-        }
-        self.instantiated = true;
-        let mut store = self.sandbox.store(self.seed);
-        let guard = Guard::arm(&self.sandbox, &mut store, true, "instantiate");
-        let out = guard.run(self.pre.instantiate_async(&mut store)).await;
-        let (player, fuel) = guard.finish(&mut store, out)?;
-        self.live = Some((store, player));
-        Ok((fuel, true))
-    }
-}
-
-/// Runs one guarded export call on a wasm seat; a fault drops the instance (it is never called again).
-macro_rules! guarded {
-    ($seat:expr, $name:literal, |$player:ident, $store:ident| $call:expr) => {{
-        let seat: &mut WasmSeat = $seat;
-        let (setup_fuel, first) = seat.ready().await?;
-        let (store, player) = seat.live.as_mut().expect("ready() left an instance");
-        let guard = Guard::arm(&seat.sandbox, store, first, $name);
-        let out = {
-            let $player = &*player;
-            let $store = &mut *store;
-            guard.run($call).await
-        };
-        match guard.finish(store, out) {
-            Ok((v, fuel)) => Ok((v, fuel + setup_fuel)),
-            Err(f) => {
-                seat.live = None;
-                Err(f)
-            }
-        }
-    }};
-}
-
-fn native<T>(r: Result<T, Fault>) -> Answer<T> {
-    r.map(|v| (v, 0))
-}
+instantiate_pre!(PlayerPre<PlayerState>, Player);
 
 impl Seat {
     pub async fn tournament_start(&mut self, info: &TournamentInfo) -> Answer<()> {
