@@ -4,7 +4,9 @@
 CARGO        ?= cargo
 TARGET_DIR   ?= $(shell $(CARGO) metadata --format-version 1 --no-deps 2>/dev/null | python3 -c 'import json,sys; print(json.load(sys.stdin)["target_directory"])' 2>/dev/null || echo target)
 PLAYERS      := $(TARGET_DIR)/players
-RUST_PLAYERS := yahtzee-random yahtzee-greedy yahtzee-loop yahtzee-panic yahtzee-hog yahtzee-cheat yahtzee-sleep
+RUST_PLAYERS := yahtzee-random yahtzee-greedy yahtzee-loop yahtzee-panic yahtzee-hog yahtzee-cheat yahtzee-sleep \
+                santorini-random santorini-minimax santorini-loop santorini-panic santorini-hog santorini-cheat \
+                santorini-quitter
 WAT_PLAYERS  := $(wildcard sample-players/wat/*.wat)
 ARENA        := $(TARGET_DIR)/debug/arena
 

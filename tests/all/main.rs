@@ -7,6 +7,7 @@ mod cli;
 mod formats;
 mod knockout;
 mod referee;
+mod santorini;
 
 use std::path::PathBuf;
 use std::process::{Command, Output};

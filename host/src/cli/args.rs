@@ -72,6 +72,7 @@ pub enum Command {
 #[derive(ValueEnum, Debug, Clone, Copy, PartialEq, Eq)]
 pub enum GameName {
     Yahtzee,
+    Santorini,
 }
 
 /// Every limit can be overridden; the defaults are `Limits::default()`.

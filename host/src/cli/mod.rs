@@ -3,6 +3,7 @@
 
 pub mod args;
 
+use crate::games::santorini::Santorini;
 use crate::games::yahtzee::Yahtzee;
 use crate::games::{Entry, Game, GameSetup, MatchSoFar};
 use crate::sandbox::{Limits, Sandbox};
@@ -26,6 +27,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         let sandbox = Arc::new(Sandbox::new(limits)?);
         match game {
             GameName::Yahtzee => command(Arc::new(Yahtzee::new(sandbox)?), limits, cli.command).await,
+            GameName::Santorini => command(Arc::new(Santorini::new(sandbox)?), limits, cli.command).await,
         }
     })
 }

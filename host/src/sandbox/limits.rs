@@ -30,12 +30,13 @@ fn millis<S: serde::Serializer>(d: &Duration, s: S) -> Result<S::Ok, S::Error> {
 }
 
 impl Default for Limits {
-    /// 50 M fuel a call (a greedy Yahtzee decision takes well under 5 M; a tight loop burns 100 M in
-    /// about 10 ms), 500 M for the first call; 1 s and 5 s deadlines; 64 MiB of memory.
+    /// 200 M fuel a call (a greedy Yahtzee decision takes under 5 M, a depth-3 Santorini minimax turn up
+    /// to about 100 M; a tight loop burns 200 M in about 20 ms), 1 G for the first call; 1 s and 5 s
+    /// deadlines; 64 MiB of memory.
     fn default() -> Self {
         Limits {
-            fuel: 50_000_000,
-            first_fuel: 500_000_000,
+            fuel: 200_000_000,
+            first_fuel: 1_000_000_000,
             timeout: Duration::from_millis(1_000),
             first_timeout: Duration::from_millis(5_000),
             memory_bytes: 64 << 20,

@@ -1,0 +1,77 @@
+//! Santorini on the real binary: every misbehaving sample player is banned with its kind (the quitter
+//! only at the end), the strong player wins, knockouts work for it, and results are reproducible.
+
+use super::*;
+
+fn santorini_players() -> Vec<String> {
+    ["santorini-minimax", "santorini-random", "santorini-loop", "santorini-panic", "santorini-hog", "santorini-cheat", "santorini-quitter"]
+        .map(player)
+        .to_vec()
+}
+
+#[test]
+fn every_misbehaving_santorini_player_is_banned_with_its_kind() {
+    let players = santorini_players();
+    let mut args = vec!["tournament", "--game", "santorini", "--format", "round-robin", "--games-per-match", "2", "--seed", "5", "--json"];
+    args.extend(players.iter().map(String::as_str));
+    let v = run_json(&args);
+    let mut got = bans(&v);
+    got.sort();
+    let want = [
+        ("santorini-cheat", "illegal", "take-turn"),
+        ("santorini-hog", "memory", "take-turn"),
+        ("santorini-loop", "fuel", "take-turn"),
+        ("santorini-panic", "crash", "take-turn"),
+        ("santorini-quitter", "crash", "tournament-end"),
+    ]
+    .map(|(a, b, c)| (a.to_string(), b.to_string(), c.to_string()));
+    assert_eq!(got, want);
+    // The quitter played well and failed only in a lifecycle call: no game names it.
+    let quitter = v["banned"].as_array().unwrap().iter().find(|b| b["player"] == "santorini-quitter").unwrap();
+    assert!(quitter["game"].is_null());
+    assert_eq!(v["winner"], "santorini-minimax");
+    let cheat = v["banned"].as_array().unwrap().iter().find(|b| b["player"] == "santorini-cheat").unwrap();
+    assert!(cheat["reason"].as_str().unwrap().contains("not adjacent"), "{cheat}");
+    // Banned players' later series are forfeits: every series accounts for its 2 games, unless both
+    // of its players were banned before it (then nobody wins anything).
+    let banned: Vec<String> = got.iter().map(|b| b.0.clone()).collect();
+    for m in v["matches"].as_array().unwrap() {
+        let total = m["wins"][0].as_u64().unwrap() + m["wins"][1].as_u64().unwrap() + m["ties"].as_u64().unwrap();
+        let both_out = (0..2).all(|j| banned.iter().any(|b| m["players"][j] == b.as_str()));
+        if total == 0 {
+            assert!(both_out && m["games"].as_array().unwrap().is_empty() && m["winner"].is_null(), "{m}");
+        } else {
+            assert_eq!(total, 2, "{m}");
+        }
+    }
+}
+
+#[test]
+fn a_santorini_knockout_is_reproducible_and_won_by_minimax() {
+    let p = santorini_players();
+    let args = ["tournament", "--game", "santorini", "--seed", "8", "--json", &p[1], &p[0], &p[5], &p[2]];
+    let a = run(&args);
+    let b = run(&args);
+    assert!(a.status.success(), "{}", String::from_utf8_lossy(&a.stderr));
+    assert_eq!(a.stdout, b.stdout);
+    let v: serde_json::Value = serde_json::from_slice(&a.stdout).unwrap();
+    assert_eq!(v["winner"], "santorini-minimax");
+    assert_eq!(v["format"], "knockout");
+}
+
+#[test]
+fn play_shows_the_final_board() {
+    let out = run(&["play", "--game", "santorini", "--seed", "2", &player("santorini-minimax"), "builtin:random"]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(text.contains("Winner: santorini-minimax"), "{text}");
+    assert!(text.contains("A1") && text.contains("B1"), "the board shows the workers:\n{text}");
+}
+
+#[test]
+fn a_yahtzee_player_is_refused_as_a_santorini_player() {
+    let out = run(&["check", "--game", "santorini", &player("yahtzee-greedy")]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("imports `arena:yahtzee/types@0.1.0`") || err.contains("does not implement"), "{err}");
+}
