@@ -6,7 +6,7 @@ TARGET_DIR   ?= $(shell $(CARGO) metadata --format-version 1 --no-deps 2>/dev/nu
 PLAYERS      := $(TARGET_DIR)/players
 RUST_PLAYERS := yahtzee-random yahtzee-greedy yahtzee-loop yahtzee-panic yahtzee-hog yahtzee-cheat yahtzee-sleep \
                 santorini-random santorini-minimax santorini-loop santorini-panic santorini-hog santorini-cheat \
-                santorini-quitter
+                santorini-quitter fish-random fish-greedy fish-loop fish-panic fish-hog fish-cheat fish-quitter
 WAT_PLAYERS  := $(wildcard sample-players/wat/*.wat)
 ARENA        := $(TARGET_DIR)/debug/arena
 

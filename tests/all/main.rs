@@ -4,6 +4,7 @@
 mod bad_files;
 mod bans;
 mod cli;
+mod fish;
 mod formats;
 mod knockout;
 mod referee;

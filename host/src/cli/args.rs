@@ -30,6 +30,8 @@ pub enum Command {
         json: bool,
         #[command(flatten)]
         limits: LimitArgs,
+        #[command(flatten)]
+        board: BoardArgs,
         /// The players in seat order: PATH (a .wasm or .wat component), NAME=PATH, or builtin:NAME.
         #[arg(required = true)]
         players: Vec<String>,
@@ -52,6 +54,8 @@ pub enum Command {
         replay_dir: Option<PathBuf>,
         #[command(flatten)]
         limits: LimitArgs,
+        #[command(flatten)]
+        board: BoardArgs,
         /// Players in slot order: PATH, NAME=PATH, or builtin:NAME. The name defaults to the file stem.
         #[arg(required = true)]
         players: Vec<String>,
@@ -65,6 +69,8 @@ pub enum Command {
         seed: Option<u64>,
         #[command(flatten)]
         limits: LimitArgs,
+        #[command(flatten)]
+        board: BoardArgs,
         file: PathBuf,
     },
 }
@@ -72,7 +78,22 @@ pub enum Command {
 #[derive(ValueEnum, Debug, Clone, Copy, PartialEq, Eq)]
 pub enum GameName {
     Yahtzee,
+    Fish,
     Santorini,
+}
+
+/// The Fish board every game of a run is generated on (from each game's seed).
+#[derive(Args, Debug, Clone, Copy)]
+pub struct BoardArgs {
+    /// Fish: rows of the board.
+    #[arg(long, default_value_t = 5)]
+    pub rows: u8,
+    /// Fish: columns of the board.
+    #[arg(long, default_value_t = 5)]
+    pub cols: u8,
+    /// Fish: holes on the board at the start.
+    #[arg(long, default_value_t = 2)]
+    pub holes: u8,
 }
 
 /// Every limit can be overridden; the defaults are `Limits::default()`.

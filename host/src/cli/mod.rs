@@ -3,6 +3,7 @@
 
 pub mod args;
 
+use crate::games::fish;
 use crate::games::santorini::Santorini;
 use crate::games::yahtzee::Yahtzee;
 use crate::games::{Entry, Game, GameSetup, MatchSoFar};
@@ -17,16 +18,20 @@ use std::sync::Arc;
 
 /// Runs a parsed command line; `Ok` carries the exit code (1 when `check` finds a fault).
 pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
-    let (game, limits) = match &cli.command {
-        Command::Play { game, limits, .. }
-        | Command::Tournament { game, limits, .. }
-        | Command::Check { game, limits, .. } => (*game, limits.to_limits()?),
+    let (game, limits, board) = match &cli.command {
+        Command::Play { game, limits, board, .. }
+        | Command::Tournament { game, limits, board, .. }
+        | Command::Check { game, limits, board, .. } => (*game, limits.to_limits()?, *board),
     };
     let rt = tokio::runtime::Builder::new_multi_thread().enable_all().build().context("starting the runtime")?;
     rt.block_on(async move {
         let sandbox = Arc::new(Sandbox::new(limits)?);
         match game {
             GameName::Yahtzee => command(Arc::new(Yahtzee::new(sandbox)?), limits, cli.command).await,
+            GameName::Fish => {
+                let options = fish::Options { rows: board.rows, cols: board.cols, holes: board.holes };
+                command(Arc::new(fish::Fish::new(sandbox, options)?), limits, cli.command).await
+            }
             GameName::Santorini => command(Arc::new(Santorini::new(sandbox)?), limits, cli.command).await,
         }
     })

@@ -2,6 +2,7 @@
 //! reports an outcome; lifecycle calls tell players that a tournament starts and ends. Each game lives
 //! in its own module with its bindings, seats and referee.
 
+pub mod fish;
 pub mod santorini;
 pub mod wasm_seat;
 pub mod yahtzee;

@@ -603,22 +603,34 @@ impl State {
     /// Plays `turn` for the player to act and returns the new state: the game is over if the move
     /// wins, or if the opponent is left without a legal turn. `self` is untouched.
     pub fn play(&self, turn: Turn) -> Result<State, Illegal> {
-        let wins = self.check(turn)?;
+        self.check(turn)?;
+        Ok(self.apply(turn))
+    }
+
+    /// [`State::play`] without checking `turn` first, for searches that only ever apply turns taken
+    /// from [`State::legal_turns`] (or [`State::for_each_turn`]) of this very state: it gives exactly
+    /// what `play` gives for those. It never panics, but for any other turn the state it returns may
+    /// break the rules: anything untrusted goes through `play`.
+    pub fn apply(&self, turn: Turn) -> State {
         let p = self.mover();
         let mut next = *self;
-        next.workers[p][usize::from(turn.worker)] = Some(turn.to);
-        if wins {
+        let slot = &mut next.workers[p][usize::from(turn.worker & 1)];
+        let from = slot.filter(|c| c.is_on_board());
+        *slot = Some(turn.to);
+        let hf = from.map_or(0, |c| self.heights[c.index()]);
+        if self.height(turn.to) == WIN_LEVEL && hf < WIN_LEVEL {
             next.phase = Phase::Over { winner: p as u8 };
-            return Ok(next);
+            return next;
         }
-        if let Some(b) = turn.build {
-            next.heights[b.index()] += 1;
+        if let Some(b) = turn.build.filter(|b| b.is_on_board()) {
+            let h = &mut next.heights[b.index()];
+            *h = h.saturating_add(1);
         }
         next.turn = 1 - p as u8;
         if !next.can_move(next.turn) {
             next.phase = Phase::Over { winner: p as u8 };
         }
-        Ok(next)
+        next
     }
 
     /// The game ended with `player` forfeiting (for instance banned for misbehaving): the other player
@@ -1106,6 +1118,7 @@ mod props {
                             Ok(next) => {
                                 accepted.push(t);
                                 prop_assert!(next.is_valid());
+                                prop_assert_eq!(next, s.apply(t));
                             }
                             Err(e) => prop_assert!(!e.to_string().is_empty()),
                         }
@@ -1167,6 +1180,7 @@ mod props {
             }
             for t in turns {
                 let _ = s.play(t);
+                let _ = s.apply(t);
                 let _ = s.check_turn(t);
             }
         }

@@ -141,3 +141,18 @@ fn decision_cost() {
     );
     assert!(worst.0 < 200_000, "a decision visited {} nodes", worst.0);
 }
+
+/// The most expensive position of `decision_cost` (measure it under `valgrind --tool=callgrind
+/// --toggle-collect='*decide_within*'` to count instructions).
+#[test]
+fn worst_decision() {
+    let mut s = State::new();
+    for cell in [Cell::new(2, 1), Cell::new(1, 2), Cell::new(3, 3), Cell::new(0, 4)] {
+        s = s.place(cell).unwrap();
+    }
+    s.heights[Cell::new(3, 1).index()] = 1;
+    s.heights[Cell::new(4, 4).index()] = 1;
+    let d = minimax::decide_within(&PlayerView { me: 0, state: s }, minimax::DEPTH, minimax::NODE_BUDGET).unwrap();
+    println!("{d:?}");
+    assert!(s.is_legal_turn(d.turn));
+}
