@@ -42,7 +42,7 @@ test: players
 	$(CARGO) test --workspace
 
 bench: players
-	$(CARGO) bench -p arena --bench yahtzee
+	$(CARGO) bench -p arena --bench games
 
 clean-players:
 	rm -rf $(PLAYERS) $(TARGET_DIR)/wasm32-wasip2 $(TARGET_DIR)/guest-fallback

@@ -49,7 +49,8 @@ async fn a_ban_mid_game_removes_the_penguins_and_the_rest_finish(n: usize, banne
     assert!(o.calls[ban_at + 1..].iter().all(|c| c.seat != banned_seat));
     // Its penguins are gone from the final board (its letter is not on it), its fish still count.
     let letter = fish_rules::seat_letter(banned_seat as u8);
-    let board_rows: Vec<&str> = o.board.lines().filter(|l| l.trim_start().chars().next().is_some_and(|c| c.is_ascii_digit())).collect();
+    let board_rows: Vec<&str> =
+        o.board.lines().filter(|l| l.trim_start().chars().next().is_some_and(|c| c.is_ascii_digit())).collect();
     assert!(board_rows.iter().all(|l| !l.contains(letter)), "{}", o.board);
     assert!(o.scores[banned_seat] > 0);
     assert!(!o.winners.contains(&banned_seat));
@@ -69,10 +70,20 @@ async fn a_ban_in_a_four_player_game() {
 
 #[test]
 fn every_misbehaving_fish_player_is_banned_and_the_others_finish() {
-    let p = ["fish-greedy", "fish-random", "fish-loop", "fish-panic", "fish-hog", "fish-cheat", "fish-quitter", "fish-random"]
-        .map(player);
+    let p = [
+        "fish-greedy",
+        "fish-random",
+        "fish-loop",
+        "fish-panic",
+        "fish-hog",
+        "fish-cheat",
+        "fish-quitter",
+        "fish-random",
+    ]
+    .map(player);
     let mut args = vec!["tournament", "--game", "fish", "--format", "rounds", "--seed", "4", "--json"];
-    let named: Vec<String> = p.iter().enumerate().map(|(i, f)| if i == 7 { format!("random2={f}") } else { f.clone() }).collect();
+    let named: Vec<String> =
+        p.iter().enumerate().map(|(i, f)| if i == 7 { format!("random2={f}") } else { f.clone() }).collect();
     args.extend(named.iter().map(String::as_str));
     let v = run_json(&args);
     let mut got = bans(&v);
@@ -95,7 +106,21 @@ fn every_misbehaving_fish_player_is_banned_and_the_others_finish() {
 
 #[test]
 fn fish_in_a_round_robin_and_bad_boards_or_too_many_players_refused() {
-    let v = run_json(&["tournament", "--game", "fish", "--format", "round-robin", "--games-per-match", "2", "--seed", "2", "--json", &player("fish-greedy"), &player("fish-random"), "builtin:random"]);
+    let v = run_json(&[
+        "tournament",
+        "--game",
+        "fish",
+        "--format",
+        "round-robin",
+        "--games-per-match",
+        "2",
+        "--seed",
+        "2",
+        "--json",
+        &player("fish-greedy"),
+        &player("fish-random"),
+        "builtin:random",
+    ]);
     assert_eq!(v["matches"].as_array().unwrap().len(), 3);
     assert_eq!(v["winner"], "fish-greedy");
     // A board too small for four players is refused before anything runs.
@@ -103,12 +128,35 @@ fn fish_in_a_round_robin_and_bad_boards_or_too_many_players_refused() {
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("bad board"), "{}", String::from_utf8_lossy(&out.stderr));
     // Five players do not fit one game.
-    let out = run(&["play", "--game", "fish", "a=builtin:greedy", "b=builtin:greedy", "c=builtin:greedy", "d=builtin:greedy", "e=builtin:greedy"]);
+    let out = run(&[
+        "play",
+        "--game",
+        "fish",
+        "a=builtin:greedy",
+        "b=builtin:greedy",
+        "c=builtin:greedy",
+        "d=builtin:greedy",
+        "e=builtin:greedy",
+    ]);
     assert_eq!(out.status.code(), Some(2));
 }
 
 #[test]
 fn the_same_seed_gives_the_same_fish_tournament() {
-    let args = ["tournament", "--game", "fish", "--format", "rounds", "--seed", "6", "--json", "a=builtin:greedy", "b=builtin:random", "c=builtin:random", "d=builtin:greedy", "e=builtin:random"];
+    let args = [
+        "tournament",
+        "--game",
+        "fish",
+        "--format",
+        "rounds",
+        "--seed",
+        "6",
+        "--json",
+        "a=builtin:greedy",
+        "b=builtin:random",
+        "c=builtin:random",
+        "d=builtin:greedy",
+        "e=builtin:random",
+    ];
     assert_eq!(run(&args).stdout, run(&args).stdout);
 }

@@ -4,15 +4,34 @@
 use super::*;
 
 fn santorini_players() -> Vec<String> {
-    ["santorini-minimax", "santorini-random", "santorini-loop", "santorini-panic", "santorini-hog", "santorini-cheat", "santorini-quitter"]
-        .map(player)
-        .to_vec()
+    [
+        "santorini-minimax",
+        "santorini-random",
+        "santorini-loop",
+        "santorini-panic",
+        "santorini-hog",
+        "santorini-cheat",
+        "santorini-quitter",
+    ]
+    .map(player)
+    .to_vec()
 }
 
 #[test]
 fn every_misbehaving_santorini_player_is_banned_with_its_kind() {
     let players = santorini_players();
-    let mut args = vec!["tournament", "--game", "santorini", "--format", "round-robin", "--games-per-match", "2", "--seed", "5", "--json"];
+    let mut args = vec![
+        "tournament",
+        "--game",
+        "santorini",
+        "--format",
+        "round-robin",
+        "--games-per-match",
+        "2",
+        "--seed",
+        "5",
+        "--json",
+    ];
     args.extend(players.iter().map(String::as_str));
     let v = run_json(&args);
     let mut got = bans(&v);

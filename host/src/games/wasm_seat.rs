@@ -11,7 +11,10 @@ use wasmtime::Store;
 /// A game's pre-instantiated bindings (the `…Pre` type `bindgen!` generates for its world).
 pub trait Instantiate: Clone + Send + Sync + 'static {
     type Bindings: Send + 'static;
-    fn instantiate(&self, store: &mut Store<PlayerState>) -> impl Future<Output = wasmtime::Result<Self::Bindings>> + Send;
+    fn instantiate(
+        &self,
+        store: &mut Store<PlayerState>,
+    ) -> impl Future<Output = wasmtime::Result<Self::Bindings>> + Send;
 }
 
 /// Implements [`Instantiate`] for a `bindgen!`-generated `…Pre` type.

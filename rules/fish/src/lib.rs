@@ -464,7 +464,9 @@ pub struct Seat {
     pub out: bool,
 }
 
-/// A whole game.
+/// A whole game. Made by [`State::new`] and changed only by the actions; a state built by hand must
+/// keep their invariants (a well-formed board, `turn` a seat in the game, penguins on distinct tiles
+/// with fish), or the actions may panic.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct State {
     pub board: Board,

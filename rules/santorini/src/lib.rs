@@ -253,7 +253,9 @@ impl fmt::Display for Illegal {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Illegal::NotPlacing => f.write_str("all workers are already placed: play a turn (move, then build)"),
-            Illegal::StillPlacing => f.write_str("workers are still being placed: place a worker before playing a turn"),
+            Illegal::StillPlacing => {
+                f.write_str("workers are still being placed: place a worker before playing a turn")
+            }
             Illegal::GameOver { winner } => write!(f, "the game is over: player {} won", player_name(*winner)),
             Illegal::NoSuchWorker { worker } => {
                 write!(f, "there is no worker number {worker}: workers are numbered 0 and 1")
@@ -282,10 +284,9 @@ impl fmt::Display for Illegal {
                 f,
                 "{build} is not adjacent to {at}, where worker {worker} moved: build next to the worker you moved"
             ),
-            Illegal::MustBuild { worker, to } => write!(
-                f,
-                "you must build after moving unless you won (worker {worker} moving to {to} does not win)"
-            ),
+            Illegal::MustBuild { worker, to } => {
+                write!(f, "you must build after moving unless you won (worker {worker} moving to {to} does not win)")
+            }
             Illegal::NoBuildAfterWin { worker, at } => write!(
                 f,
                 "worker {worker} wins by moving up to level {WIN_LEVEL} at {at}: there is no build after a win"
@@ -806,7 +807,10 @@ mod tests {
         assert_eq!(e, Illegal::Occupied { action: Action::Place, cell: c(2, 2), by: A1 });
         assert_eq!(e.to_string(), "(2,2) is occupied by worker A1: cannot place a worker there");
         let off = s.place(c(5, 1)).unwrap_err();
-        assert_eq!(off.to_string(), "(5,1) is off the board (rows and columns are 0 to 4): cannot place a worker there");
+        assert_eq!(
+            off.to_string(),
+            "(5,1) is off the board (rows and columns are 0 to 4): cannot place a worker there"
+        );
         let s = s.place(c(2, 3)).unwrap();
         assert_eq!((s.current(), s.next_worker()), (Some(1), Some(B1)));
         let s = s.place(c(0, 0)).unwrap();

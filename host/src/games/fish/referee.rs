@@ -25,14 +25,17 @@ pub async fn play(mut seats: Vec<Seat>, setup: &GameSetup<FishPlayer>, options: 
         failed[seat] = true;
         *state = state.remove(seat as u8);
     };
-    let record = |out: &mut GameOutcome, seat: usize, call: &'static str, turn: u32, answer: serde_json::Value, fuel: u64| {
-        out.fuel[seat] += fuel;
-        out.calls.push(CallLine { seat, call, turn, answer, fuel });
-    };
+    let record =
+        |out: &mut GameOutcome, seat: usize, call: &'static str, turn: u32, answer: serde_json::Value, fuel: u64| {
+            out.fuel[seat] += fuel;
+            out.calls.push(CallLine { seat, call, turn, answer, fuel });
+        };
     // play-as (the first call of a game), then play-with.
     for i in 0..n {
         match seats[i].play_as(i as u8).await {
-            Ok((_, fuel)) => record(&mut out, i, "play-as", 0, json!(fish_rules::seat_letter(i as u8).to_string()), fuel),
+            Ok((_, fuel)) => {
+                record(&mut out, i, "play-as", 0, json!(fish_rules::seat_letter(i as u8).to_string()), fuel)
+            }
             Err(f) => fail(&mut state, &mut failed, &mut out, i, f),
         }
     }

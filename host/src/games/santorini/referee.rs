@@ -18,7 +18,11 @@ pub async fn play(mut seats: [Seat; 2], setup: &GameSetup<SantoriniPlayer>) -> G
     let names = [setup.players[0].name.clone(), setup.players[1].name.clone()];
     let mut out = GameOutcome { fuel: vec![0, 0], ..Default::default() };
     let mut state = State::new();
-    let note = |out: &mut GameOutcome, seat: usize, call: &'static str, turn: u32, r: Result<(serde_json::Value, u64), Fault>| match r {
+    let note = |out: &mut GameOutcome,
+                seat: usize,
+                call: &'static str,
+                turn: u32,
+                r: Result<(serde_json::Value, u64), Fault>| match r {
         Ok((answer, fuel)) => {
             out.fuel[seat] += fuel;
             out.calls.push(CallLine { seat, call, turn, answer, fuel });

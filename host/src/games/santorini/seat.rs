@@ -64,7 +64,9 @@ impl Seat {
     pub async fn tournament_start(&mut self, info: &TournamentInfo) -> Answer<()> {
         match self {
             Seat::Native(b) => native(b.tournament_start(info)),
-            Seat::Wasm(w) => guarded!(w, "tournament-start", |p, s| p.call_tournament_start(s, &info.you, &info.players)),
+            Seat::Wasm(w) => {
+                guarded!(w, "tournament-start", |p, s| p.call_tournament_start(s, &info.you, &info.players))
+            }
         }
     }
 

@@ -16,8 +16,9 @@
 //!   shared with others, and in the way of the other seats' lines.
 //!
 //! Only integer arithmetic; allocations are a few buffers per decision. Pure and deterministic: the
-//! same view gives the same answer, natively and in WebAssembly. On an 8x8 board a decision searches at
-//! most about [`WORK_BUDGET`] tiles, a few million instructions.
+//! same view gives the same answer, natively and in WebAssembly. A decision does at most about
+//! [`WORK_BUDGET`] units of work plus a fixed overhead: measured in the `guest` profile, at most about
+//! 8 M fuel (wasm instructions) on 6x6, 9 M on 8x8 and 12 M on 16x16; natively about 0.3 ms.
 
 use fish_rules::{Move, Phase, PlayerView, Pos, State};
 

@@ -29,9 +29,7 @@ impl Guest for Player {
         }
         to_wit_step(fish_bots::greedy::take_turn(&view(&s, &a)))
     }
-    fn end(_: bool) {
-
-    }
+    fn end(_: bool) {}
 }
 
 export!(Player);

@@ -21,7 +21,6 @@ impl Guest for Player {
         to_wit_pos(fish_bots::greedy::place(&view(&s, &[])))
     }
     fn take_turn(s: State, a: Vec<Action>) -> Step {
-
         to_wit_step(fish_bots::greedy::take_turn(&view(&s, &a)))
     }
     fn end(_: bool) {

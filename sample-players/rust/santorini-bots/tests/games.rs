@@ -112,38 +112,45 @@ fn bots_always_answer_legally() {
     }
 }
 
-/// The cost of a minimax decision over many middle-game positions (run with `--nocapture` to see it;
-/// run in release mode for representative times).
+/// The cost of a minimax decision over many middle-game positions, as `take_turn` makes it (run with
+/// `--nocapture` to see it, in release mode for representative times).
 #[test]
 fn decision_cost() {
     let positions = middle_games();
-    let mut worst = (0u64, State::new());
-    let mut total = 0u64;
-    let start = std::time::Instant::now();
+    let (mut nodes, mut work, mut shallow) = (0, 0, 0);
+    let mut worst = (0u64, 0u64, State::new());
     let mut worst_time = std::time::Duration::ZERO;
+    let start = std::time::Instant::now();
     for s in &positions {
         let t0 = std::time::Instant::now();
-        let d = minimax::decide(&PlayerView { me: s.turn, state: *s }, minimax::DEPTH).unwrap();
+        let view = PlayerView { me: s.turn, state: *s };
+        let d = minimax::decide_within(&view, minimax::DEPTH, minimax::WORK_BUDGET).unwrap();
         worst_time = worst_time.max(t0.elapsed());
-        total += d.nodes;
-        if d.nodes > worst.0 {
-            worst = (d.nodes, *s);
+        assert_eq!(d.turn, minimax::take_turn(&view));
+        nodes += d.nodes;
+        work += d.work;
+        shallow += u32::from(d.depth < minimax::DEPTH && d.score.abs() < minimax::WIN - 100);
+        if d.work > worst.1 {
+            worst = (d.nodes, d.work, *s);
         }
     }
     let n = positions.len() as u64;
     println!(
-        "{n} positions: {} nodes on average, at most {}; {:?} per decision on average, at most {:?}\nworst:\n{}",
-        total / n,
+        "{n} positions: {} nodes and {} work on average, at most {} nodes and {} work; {shallow} searches cut short \
+         by the budget; {:?} per decision on average, at most {:?}; the costliest:\n{}",
+        nodes / n,
+        work / n,
         worst.0,
+        worst.1,
         start.elapsed() / n as u32,
         worst_time,
-        worst.1.render()
+        worst.2.render()
     );
-    assert!(worst.0 < 200_000, "a decision visited {} nodes", worst.0);
+    assert!(worst.1 <= minimax::WORK_BUDGET + 200);
 }
 
-/// The most expensive position of `decision_cost` (measure it under `valgrind --tool=callgrind
-/// --toggle-collect='*decide_within*'` to count instructions).
+/// The costliest position of `decision_cost`, decided alone: measure it under `valgrind
+/// --tool=callgrind --toggle-collect='*measured*'` to count instructions.
 #[test]
 fn worst_decision() {
     let mut s = State::new();
@@ -152,7 +159,43 @@ fn worst_decision() {
     }
     s.heights[Cell::new(3, 1).index()] = 1;
     s.heights[Cell::new(4, 4).index()] = 1;
-    let d = minimax::decide_within(&PlayerView { me: 0, state: s }, minimax::DEPTH, minimax::NODE_BUDGET).unwrap();
+    let d = measured(&s);
     println!("{d:?}");
     assert!(s.is_legal_turn(d.turn));
+}
+
+#[inline(never)]
+fn measured(s: &State) -> minimax::Decision {
+    minimax::decide_within(&PlayerView { me: s.turn, state: *s }, minimax::DEPTH, minimax::WORK_BUDGET).unwrap()
+}
+
+/// Every `STEP`th position of `decision_cost` (default 20), or only the `ONLY`th of those, decided once
+/// each, printing the work: under `valgrind --tool=callgrind --toggle-collect='*measured*'`, the
+/// instructions per unit of work.
+#[test]
+#[ignore]
+fn cost_sample() {
+    let var = |name: &str| std::env::var(name).ok().and_then(|v| v.parse::<usize>().ok());
+    let positions: Vec<State> = middle_games().into_iter().step_by(var("STEP").unwrap_or(20)).collect();
+    let (mut work, mut nodes) = (0, 0);
+    for (i, s) in positions.iter().enumerate() {
+        if var("ONLY").is_some_and(|only| only != i) {
+            continue;
+        }
+        let d = measured(s);
+        println!("{i}: work {} nodes {} depth {}", d.work, d.nodes, d.depth);
+        work += d.work;
+        nodes += d.nodes;
+    }
+    println!("total work {work}, nodes {nodes}");
+}
+
+#[test]
+#[ignore]
+fn tmp_selfplay_work() {
+    let (_, seen) = play_game([MINIMAX, MINIMAX], 0);
+    for s in seen.iter().filter(|s| s.phase == Phase::Playing) {
+        let d = measured(s);
+        println!("work {} nodes {} depth {}", d.work, d.nodes, d.depth);
+    }
 }

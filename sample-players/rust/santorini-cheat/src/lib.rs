@@ -25,15 +25,17 @@ impl Guest for Player {
             let me = usize::from(s.you) * 2;
             if let Some(Some(at)) = s.workers.get(me) {
                 let row = if at.row >= 2 { at.row - 2 } else { at.row + 2 };
-                return Turn { worker: 0, to: Cell { row, col: at.col }, build: Some(Cell { row: at.row, col: at.col }) };
+                return Turn {
+                    worker: 0,
+                    to: Cell { row, col: at.col },
+                    build: Some(Cell { row: at.row, col: at.col }),
+                };
             }
         }
         to_wit_turn(santorini_bots::minimax::take_turn(&view(&s)))
     }
     fn game_over(_: bool) {}
-    fn tournament_end(_: bool) {
-
-    }
+    fn tournament_end(_: bool) {}
 }
 
 export!(Player);

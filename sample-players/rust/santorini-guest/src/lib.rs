@@ -9,6 +9,7 @@ pub mod bindings {
         world: "arena:santorini/player",
         pub_export_macro: true,
         default_bindings_module: "santorini_guest::bindings",
+        additional_derives: [PartialEq],
     });
 }
 

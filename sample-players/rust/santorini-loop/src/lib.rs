@@ -30,9 +30,7 @@ impl Guest for Player {
         to_wit_turn(santorini_bots::minimax::take_turn(&view(&s)))
     }
     fn game_over(_: bool) {}
-    fn tournament_end(_: bool) {
-
-    }
+    fn tournament_end(_: bool) {}
 }
 
 export!(Player);

@@ -21,7 +21,6 @@ impl Guest for Player {
         to_wit_cell(santorini_bots::minimax::place(&view(&s)))
     }
     fn take_turn(s: State) -> Turn {
-
         to_wit_turn(santorini_bots::minimax::take_turn(&view(&s)))
     }
     fn game_over(_: bool) {}

@@ -1,12 +1,14 @@
-//! `make bench`: how fast Arena plays Yahtzee, measured in one run on this machine.
+//! `make bench`: how fast Arena plays, measured in one run on this machine.
 //! - instantiating a player from its `InstancePre` (fresh store, pooling allocator);
 //! - the per-call overhead of a decision (a component whose `keep` does nothing: lowering the turn
 //!   state, the guarded call, lifting the answer);
-//! - games per second of yahtzee-greedy against itself as components and as the same Rust code
-//!   compiled natively into the host: the ratio is the headline figure.
+//! - games per second of each game's strong sample player against itself as components and as the
+//!   same Rust code compiled natively into the host: the ratio is the headline figure.
 //!
 //! Each figure is the median of several rounds; run it on a quiet machine.
 
+use arena::games::fish::{Fish, Options};
+use arena::games::santorini::Santorini;
 use arena::games::yahtzee::{Yahtzee, YahtzeePlayer};
 use arena::{Entry, Game, GameSetup, Limits, MatchSoFar, Sandbox};
 use std::path::PathBuf;
@@ -24,16 +26,11 @@ fn median(mut v: Vec<Duration>) -> Duration {
     v[v.len() / 2]
 }
 
-fn entry(name: &str, p: YahtzeePlayer) -> Arc<Entry<YahtzeePlayer>> {
+fn entry<P>(name: &str, p: P) -> Arc<Entry<P>> {
     Arc::new(Entry { name: name.into(), source: name.into(), hash: None, player: p })
 }
 
-async fn games_per_second(
-    game: &Arc<Yahtzee>,
-    a: &Arc<Entry<YahtzeePlayer>>,
-    b: &Arc<Entry<YahtzeePlayer>>,
-    games: u64,
-) -> (f64, u64) {
+async fn games_per_second<G: Game>(game: &G, [a, b]: [&Arc<Entry<G::Player>>; 2], games: u64) -> (f64, u64) {
     let start = Instant::now();
     let mut fuel = 0;
     for seed in 0..games {
@@ -123,26 +120,44 @@ async fn main() {
     }
     println!("native greedy keep decision:                     {:>10.2?}", t.elapsed() / n);
 
-    // Games per second, greedy vs greedy.
-    let wa = entry("wasm-a", greedy);
-    let (_, greedy2) = (0, game.load(&dir.join("yahtzee-greedy.wasm")).unwrap().1);
-    let wb = entry("wasm-b", greedy2);
-    let na = entry("native-a", Yahtzee::native("greedy").unwrap());
-    let nb = entry("native-b", Yahtzee::native("greedy").unwrap());
-    let games = 20;
-    let mut wasm = vec![];
-    let mut native = vec![];
-    let mut fuel = 0;
+    // Games per second, the strong sample player against itself, as components and natively.
+    println!();
+    println!("{:<10} {:>16} {:>16} {:>8} {:>16}", "game", "wasm games/s", "native games/s", "ratio", "fuel per game");
+    let ya = entry("a", greedy);
+    let yb = entry("b", game.load(&dir.join("yahtzee-greedy.wasm")).unwrap().1);
+    let (na, nb) = (entry("na", Yahtzee::native("greedy").unwrap()), entry("nb", Yahtzee::native("greedy").unwrap()));
+    compare(&*game, "yahtzee", [&ya, &yb], [&na, &nb], 20).await;
+
+    let santorini = Santorini::new(sandbox.clone()).expect("santorini");
+    let load = |name: &str| santorini.load(&dir.join(name)).unwrap_or_else(|e| panic!("{e}")).1;
+    let (sa, sb) = (entry("a", load("santorini-minimax.wasm")), entry("b", load("santorini-minimax.wasm")));
+    let (na, nb) =
+        (entry("na", Santorini::native("minimax").unwrap()), entry("nb", Santorini::native("minimax").unwrap()));
+    compare(&santorini, "santorini", [&sa, &sb], [&na, &nb], 10).await;
+
+    let fish = Fish::new(sandbox.clone(), Options::default()).expect("fish");
+    let load = |name: &str| fish.load(&dir.join(name)).unwrap_or_else(|e| panic!("{e}")).1;
+    let (fa, fb) = (entry("a", load("fish-greedy.wasm")), entry("b", load("fish-greedy.wasm")));
+    let (na, nb) = (entry("na", Fish::native("greedy").unwrap()), entry("nb", Fish::native("greedy").unwrap()));
+    compare(&fish, "fish", [&fa, &fb], [&na, &nb], 20).await;
+}
+
+/// Median games per second of `wasm` and of `native` (three rounds each, interleaved) and their ratio.
+async fn compare<G: Game>(
+    game: &G,
+    name: &str,
+    wasm: [&Arc<Entry<G::Player>>; 2],
+    native: [&Arc<Entry<G::Player>>; 2],
+    games: u64,
+) {
+    let (mut w, mut n, mut fuel) = (vec![], vec![], 0);
     for _ in 0..3 {
-        let (g, f) = games_per_second(&game, &wa, &wb, games).await;
-        wasm.push(g);
+        let (g, f) = games_per_second(game, wasm, games).await;
+        w.push(g);
         fuel = f;
-        native.push(games_per_second(&game, &na, &nb, games).await.0);
+        n.push(games_per_second(game, native, games).await.0);
     }
-    wasm.sort_by(f64::total_cmp);
-    native.sort_by(f64::total_cmp);
-    let (w, n) = (wasm[1], native[1]);
-    println!("greedy vs greedy, components:                    {:>10.1} games/s ({} fuel per game)", w, fuel / games);
-    println!("greedy vs greedy, native in the host:            {:>10.1} games/s", n);
-    println!("ratio native / wasm:                             {:>10.2}x", n / w);
+    w.sort_by(f64::total_cmp);
+    n.sort_by(f64::total_cmp);
+    println!("{name:<10} {:>16.1} {:>16.1} {:>7.2}x {:>16}", w[1], n[1], n[1] / w[1], fuel / games);
 }
