@@ -30,9 +30,9 @@ fn millis<S: serde::Serializer>(d: &Duration, s: S) -> Result<S::Ok, S::Error> {
 }
 
 impl Default for Limits {
-    /// 200 M fuel a call (a greedy Yahtzee decision takes under 5 M, a depth-3 Santorini minimax turn up
-    /// to about 100 M; a tight loop burns 200 M in about 20 ms), 1 G for the first call; 1 s and 5 s
-    /// deadlines; 64 MiB of memory.
+    /// 200 M fuel a call (the sample players' decisions take at most about 5 M in Yahtzee, 12 M in Fish
+    /// and 40 M in Santorini, and interpreted players need more; a tight loop burns 200 M in about 20 ms),
+    /// 1 G for the first call; 1 s and 5 s deadlines; 64 MiB of memory.
     fn default() -> Self {
         Limits {
             fuel: 200_000_000,

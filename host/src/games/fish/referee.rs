@@ -31,8 +31,8 @@ pub async fn play(mut seats: Vec<Seat>, setup: &GameSetup<FishPlayer>, options: 
             out.calls.push(CallLine { seat, call, turn, answer, fuel });
         };
     // play-as (the first call of a game), then play-with.
-    for i in 0..n {
-        match seats[i].play_as(i as u8).await {
+    for (i, seat) in seats.iter_mut().enumerate() {
+        match seat.play_as(i as u8).await {
             Ok((_, fuel)) => {
                 record(&mut out, i, "play-as", 0, json!(fish_rules::seat_letter(i as u8).to_string()), fuel)
             }

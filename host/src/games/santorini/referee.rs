@@ -89,9 +89,9 @@ pub async fn play(mut seats: [Seat; 2], setup: &GameSetup<SantoriniPlayer>) -> G
     }
     let winner = state.winner().map(usize::from);
     // The "game winner" notification, to every seat that has not failed.
-    for i in 0..2 {
+    for (i, seat) in seats.iter_mut().enumerate() {
         if failed != Some(i) {
-            let r = seats[i].game_over(winner == Some(i)).await.map(|(_, f)| (serde_json::Value::Null, f));
+            let r = seat.game_over(winner == Some(i)).await.map(|(_, f)| (serde_json::Value::Null, f));
             if !note(&mut out, i, "game-over", turn + 1, r) && failed.is_none() {
                 failed = Some(i);
             }

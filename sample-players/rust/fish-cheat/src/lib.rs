@@ -1,38 +1,17 @@
-//! A misbehaving player for the test suite: greedy until it has some fish, then it moves a penguin onto a hole (the rules must refuse it).
+//! A misbehaving player for the test suite: greedy until it has some fish, then it moves a penguin onto
+//! a hole (the rules must refuse it).
 #![cfg(target_arch = "wasm32")]
 
-use fish_guest::bindings::{Guest, export};
-use fish_guest::wit::{Action, Colour, Pos, State, Step};
-use fish_guest::{to_wit_pos, to_wit_step, view};
+use fish_guest::wit::{Pos, State, Step};
 
-/// The fish this player has collected so far (every move it makes collects at least one).
-#[allow(dead_code)]
-fn fish(s: &State) -> u32 {
-    s.seats.get(s.turn as usize).map_or(0, |p| p.fish)
+fn onto_a_hole(s: &State) -> Option<Step> {
+    if fish_guest::my_fish(s) == 0 {
+        return None;
+    }
+    let cols = usize::from(s.board.cols);
+    let hole = s.board.tiles.iter().position(|&t| t == 0)?;
+    let from = *s.seats[s.turn as usize].penguins.first()?;
+    Some(Step { from, to: Pos { row: (hole / cols) as u8, col: (hole % cols) as u8 } })
 }
 
-struct Player;
-
-impl Guest for Player {
-    fn start() {}
-    fn play_as(_: Colour) {}
-    fn play_with(_: Vec<Colour>) {}
-    fn setup(s: State) -> Pos {
-        to_wit_pos(fish_bots::greedy::place(&view(&s, &[])))
-    }
-    fn take_turn(s: State, a: Vec<Action>) -> Step {
-        if fish(&s) > 0 {
-            let me = s.turn as usize;
-            let cols = usize::from(s.board.cols);
-            let hole = s.board.tiles.iter().position(|&t| t == 0);
-            if let (Some(from), Some(h)) = (s.seats[me].penguins.first(), hole) {
-                let to = Pos { row: (h / cols) as u8, col: (h % cols) as u8 };
-                return Step { from: *from, to };
-            }
-        }
-        to_wit_step(fish_bots::greedy::take_turn(&view(&s, &a)))
-    }
-    fn end(_: bool) {}
-}
-
-export!(Player);
+fish_guest::player!(fish_bots::greedy::place, fish_bots::greedy::take_turn, turn: onto_a_hole);

@@ -3,6 +3,7 @@
 //! against `fish_rules::PlayerView`. Only compiled for wasm32.
 #![cfg(target_arch = "wasm32")]
 
+#[allow(clippy::too_many_arguments)]
 pub mod bindings {
     wit_bindgen::generate!({
         path: "../../../wit/fish",
@@ -59,10 +60,17 @@ pub fn view(s: &wit::State, actions: &[wit::Action]) -> rules::PlayerView {
 }
 
 /// Exports a player whose `setup` and `take-turn` are the given functions of `&PlayerView`; the
-/// lifecycle calls do nothing.
+/// lifecycle calls do nothing. The misbehaving sample players add hooks: `turn` sees the state first
+/// and may answer instead (`Some(step)`), and `end` runs in the tournament-end call.
 #[macro_export]
 macro_rules! player {
     ($place:path, $take_turn:path) => {
+        $crate::player!($place, $take_turn, turn: |_: &$crate::wit::State| None, end: |_: bool| ());
+    };
+    ($place:path, $take_turn:path, turn: $turn:expr) => {
+        $crate::player!($place, $take_turn, turn: $turn, end: |_: bool| ());
+    };
+    ($place:path, $take_turn:path, turn: $turn:expr, end: $end:expr) => {
         struct Player;
         impl $crate::bindings::Guest for Player {
             fn start() {}
@@ -72,10 +80,37 @@ macro_rules! player {
                 $crate::to_wit_pos($place(&$crate::view(&s, &[])))
             }
             fn take_turn(s: $crate::wit::State, a: Vec<$crate::wit::Action>) -> $crate::wit::Step {
-                $crate::to_wit_step($take_turn(&$crate::view(&s, &a)))
+                let hook: fn(&$crate::wit::State) -> Option<$crate::wit::Step> = $turn;
+                hook(&s).unwrap_or_else(|| $crate::to_wit_step($take_turn(&$crate::view(&s, &a))))
             }
-            fn end(_: bool) {}
+            fn end(won: bool) {
+                let hook: fn(bool) = $end;
+                hook(won)
+            }
         }
         $crate::bindings::export!(Player with_types_in $crate::bindings);
     };
+}
+
+/// The fish the player to act has collected (every move it makes collects at least one).
+pub fn my_fish(s: &wit::State) -> u32 {
+    s.seats.get(s.turn as usize).map_or(0, |p| p.fish)
+}
+
+/// Never returns: spins without allocating (for the `-loop` sample players).
+pub fn spin() -> ! {
+    let mut x: u64 = 1;
+    loop {
+        x = core::hint::black_box(x.wrapping_mul(6364136223846793005).wrapping_add(1));
+    }
+}
+
+/// Reserves 1 MiB after 1 MiB without touching it, until the memory cap stops it (the `-hog` players).
+pub fn hoard() -> ! {
+    let mut hoard: Vec<Vec<u8>> = Vec::new();
+    loop {
+        let mut block = Vec::<u8>::with_capacity(1 << 20);
+        block.push(7);
+        hoard.push(core::hint::black_box(block));
+    }
 }

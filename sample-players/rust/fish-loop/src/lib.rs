@@ -1,35 +1,4 @@
 //! A misbehaving player for the test suite: greedy until it has some fish, then a move that never returns.
 #![cfg(target_arch = "wasm32")]
 
-use fish_guest::bindings::{Guest, export};
-use fish_guest::wit::{Action, Colour, Pos, State, Step};
-use fish_guest::{to_wit_pos, to_wit_step, view};
-
-/// The fish this player has collected so far (every move it makes collects at least one).
-#[allow(dead_code)]
-fn fish(s: &State) -> u32 {
-    s.seats.get(s.turn as usize).map_or(0, |p| p.fish)
-}
-
-struct Player;
-
-impl Guest for Player {
-    fn start() {}
-    fn play_as(_: Colour) {}
-    fn play_with(_: Vec<Colour>) {}
-    fn setup(s: State) -> Pos {
-        to_wit_pos(fish_bots::greedy::place(&view(&s, &[])))
-    }
-    fn take_turn(s: State, a: Vec<Action>) -> Step {
-        if fish(&s) > 0 {
-            let mut x: u64 = 1;
-            loop {
-                x = core::hint::black_box(x.wrapping_mul(6364136223846793005).wrapping_add(1));
-            }
-        }
-        to_wit_step(fish_bots::greedy::take_turn(&view(&s, &a)))
-    }
-    fn end(_: bool) {}
-}
-
-export!(Player);
+fish_guest::player!(fish_bots::greedy::place, fish_bots::greedy::take_turn, turn: |s| (fish_guest::my_fish(s) > 0).then(|| fish_guest::spin()));

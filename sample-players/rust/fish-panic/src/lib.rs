@@ -1,32 +1,9 @@
 //! A misbehaving player for the test suite: greedy until it has 4 fish or more, then it panics.
 #![cfg(target_arch = "wasm32")]
 
-use fish_guest::bindings::{Guest, export};
-use fish_guest::wit::{Action, Colour, Pos, State, Step};
-use fish_guest::{to_wit_pos, to_wit_step, view};
-
-/// The fish this player has collected so far (every move it makes collects at least one).
-#[allow(dead_code)]
-fn fish(s: &State) -> u32 {
-    s.seats.get(s.turn as usize).map_or(0, |p| p.fish)
-}
-
-struct Player;
-
-impl Guest for Player {
-    fn start() {}
-    fn play_as(_: Colour) {}
-    fn play_with(_: Vec<Colour>) {}
-    fn setup(s: State) -> Pos {
-        to_wit_pos(fish_bots::greedy::place(&view(&s, &[])))
+fish_guest::player!(fish_bots::greedy::place, fish_bots::greedy::take_turn, turn: |s| {
+    if fish_guest::my_fish(s) >= 4 {
+        panic!("fish-panic gives up");
     }
-    fn take_turn(s: State, a: Vec<Action>) -> Step {
-        if fish(&s) >= 4 {
-            panic!("fish-panic gives up");
-        }
-        to_wit_step(fish_bots::greedy::take_turn(&view(&s, &a)))
-    }
-    fn end(_: bool) {}
-}
-
-export!(Player);
+    None
+});

@@ -189,13 +189,3 @@ fn cost_sample() {
     }
     println!("total work {work}, nodes {nodes}");
 }
-
-#[test]
-#[ignore]
-fn tmp_selfplay_work() {
-    let (_, seen) = play_game([MINIMAX, MINIMAX], 0);
-    for s in seen.iter().filter(|s| s.phase == Phase::Playing) {
-        let d = measured(s);
-        println!("work {} nodes {} depth {}", d.work, d.nodes, d.depth);
-    }
-}

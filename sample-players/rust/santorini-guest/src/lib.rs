@@ -3,6 +3,7 @@
 //! strategy written against `santorini_rules::PlayerView`. Only compiled for wasm32.
 #![cfg(target_arch = "wasm32")]
 
+#[allow(clippy::too_many_arguments)]
 pub mod bindings {
     wit_bindgen::generate!({
         path: "../../../wit/santorini",
@@ -42,10 +43,17 @@ pub fn view(s: &wit::State) -> rules::PlayerView {
 }
 
 /// Exports a player whose `place` and `take-turn` are the given functions of `&PlayerView`; the
-/// notifications do nothing.
+/// notifications do nothing. The misbehaving sample players add hooks: `turn` sees the state first and
+/// may answer instead (`Some(turn)`), and `end` runs in the tournament-end call.
 #[macro_export]
 macro_rules! player {
     ($place:path, $take_turn:path) => {
+        $crate::player!($place, $take_turn, turn: |_: &$crate::wit::State| None, end: |_: bool| ());
+    };
+    ($place:path, $take_turn:path, turn: $turn:expr) => {
+        $crate::player!($place, $take_turn, turn: $turn, end: |_: bool| ());
+    };
+    ($place:path, $take_turn:path, turn: $turn:expr, end: $end:expr) => {
         struct Player;
         impl $crate::bindings::Guest for Player {
             fn tournament_start(_: String, _: Vec<String>) {}
@@ -54,11 +62,40 @@ macro_rules! player {
                 $crate::to_wit_cell($place(&$crate::view(&s)))
             }
             fn take_turn(s: $crate::wit::State) -> $crate::wit::Turn {
-                $crate::to_wit_turn($take_turn(&$crate::view(&s)))
+                let hook: fn(&$crate::wit::State) -> Option<$crate::wit::Turn> = $turn;
+                hook(&s).unwrap_or_else(|| $crate::to_wit_turn($take_turn(&$crate::view(&s))))
             }
             fn game_over(_: bool) {}
-            fn tournament_end(_: bool) {}
+            fn tournament_end(won: bool) {
+                let hook: fn(bool) = $end;
+                hook(won)
+            }
         }
         $crate::bindings::export!(Player with_types_in $crate::bindings);
     };
+}
+
+/// How many turns the player to act has taken in this game, this one included (one level is built
+/// per turn).
+pub fn my_turn(s: &wit::State) -> u32 {
+    let levels: u32 = s.heights.iter().map(|&h| u32::from(h)).sum();
+    (levels + 1 - u32::from(s.you)) / 2 + 1
+}
+
+/// Never returns: spins without allocating (for the `-loop` sample players).
+pub fn spin() -> ! {
+    let mut x: u64 = 1;
+    loop {
+        x = core::hint::black_box(x.wrapping_mul(6364136223846793005).wrapping_add(1));
+    }
+}
+
+/// Reserves 1 MiB after 1 MiB without touching it, until the memory cap stops it (the `-hog` players).
+pub fn hoard() -> ! {
+    let mut hoard: Vec<Vec<u8>> = Vec::new();
+    loop {
+        let mut block = Vec::<u8>::with_capacity(1 << 20);
+        block.push(7);
+        hoard.push(core::hint::black_box(block));
+    }
 }

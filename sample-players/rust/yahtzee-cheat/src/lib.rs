@@ -1,28 +1,15 @@
 //! A misbehaving player for the test suite: greedy, except that on turn 4 it scores again in the first
 //! box it already used (the rules must refuse it).
 #![cfg(target_arch = "wasm32")]
-use yahtzee_guest::bindings::{Guest, export};
-use yahtzee_guest::wit::{Category, GameInfo, TournamentInfo, TurnState};
-use yahtzee_guest::{to_wit, view};
 
-struct Player;
+use yahtzee_guest::wit::{Category, TurnState};
 
-impl Guest for Player {
-    fn tournament_start(_: TournamentInfo) {}
-    fn game_start(_: GameInfo) {}
-    fn keep(s: TurnState) -> Vec<u8> {
-        yahtzee_bots::greedy::keep(&view(&s))
+fn a_used_box(s: &TurnState) -> Option<Category> {
+    if s.turn != 4 {
+        return None;
     }
-    fn choose(s: TurnState) -> Category {
-        let v = view(&s);
-        if s.turn == 4 {
-            if let Some(used) = yahtzee_rules::Category::ALL.into_iter().find(|c| !v.mine.is_open(*c)) {
-                return to_wit(used);
-            }
-        }
-        to_wit(yahtzee_bots::greedy::choose(&v))
-    }
-    fn tournament_end(_: bool) {}
+    let v = yahtzee_guest::view(s);
+    yahtzee_rules::Category::ALL.into_iter().find(|c| !v.mine.is_open(*c)).map(yahtzee_guest::to_wit)
 }
 
-export!(Player);
+yahtzee_guest::player!(yahtzee_bots::greedy::keep, yahtzee_bots::greedy::choose, choose: a_used_box);

@@ -3,6 +3,7 @@
 //! a strategy written against `yahtzee_rules::PlayerView`. Only compiled for wasm32.
 #![cfg(target_arch = "wasm32")]
 
+#[allow(clippy::too_many_arguments)]
 pub mod bindings {
     wit_bindgen::generate!({
         path: "../../../wit/yahtzee",
@@ -75,22 +76,53 @@ pub fn view(s: &wit::TurnState) -> rules::PlayerView {
 }
 
 /// Exports a player whose `keep` and `choose` are the given functions of `&PlayerView`; the lifecycle
-/// calls do nothing.
+/// calls do nothing. The misbehaving sample players add hooks that see the state first and may answer
+/// instead (`Some(…)`).
 #[macro_export]
 macro_rules! player {
     ($keep:path, $choose:path) => {
+        $crate::player!($keep, $choose, keep: |_: &$crate::wit::TurnState| None, choose: |_: &$crate::wit::TurnState| None);
+    };
+    ($keep:path, $choose:path, keep: $keep_hook:expr) => {
+        $crate::player!($keep, $choose, keep: $keep_hook, choose: |_: &$crate::wit::TurnState| None);
+    };
+    ($keep:path, $choose:path, choose: $choose_hook:expr) => {
+        $crate::player!($keep, $choose, keep: |_: &$crate::wit::TurnState| None, choose: $choose_hook);
+    };
+    ($keep:path, $choose:path, keep: $keep_hook:expr, choose: $choose_hook:expr) => {
         struct Player;
         impl $crate::bindings::Guest for Player {
             fn tournament_start(_: $crate::wit::TournamentInfo) {}
             fn game_start(_: $crate::wit::GameInfo) {}
             fn keep(s: $crate::wit::TurnState) -> Vec<u8> {
-                $keep(&$crate::view(&s))
+                let hook: fn(&$crate::wit::TurnState) -> Option<Vec<u8>> = $keep_hook;
+                hook(&s).unwrap_or_else(|| $keep(&$crate::view(&s)))
             }
             fn choose(s: $crate::wit::TurnState) -> $crate::wit::Category {
-                $crate::to_wit($choose(&$crate::view(&s)))
+                let hook: fn(&$crate::wit::TurnState) -> Option<$crate::wit::Category> = $choose_hook;
+                hook(&s).unwrap_or_else(|| $crate::to_wit($choose(&$crate::view(&s))))
             }
             fn tournament_end(_: bool) {}
         }
         $crate::bindings::export!(Player with_types_in $crate::bindings);
     };
+}
+
+/// Never returns: spins without allocating (for the `-loop` sample players).
+pub fn spin() -> ! {
+    let mut x: u64 = 1;
+    loop {
+        x = core::hint::black_box(x.wrapping_mul(6364136223846793005).wrapping_add(1));
+    }
+}
+
+/// Reserves 1 MiB after 1 MiB without touching it (so it burns little fuel), until the memory cap
+/// stops it (the `-hog` players).
+pub fn hoard() -> ! {
+    let mut hoard: Vec<Vec<u8>> = Vec::new();
+    loop {
+        let mut block = Vec::<u8>::with_capacity(1 << 20);
+        block.push(7);
+        hoard.push(core::hint::black_box(block));
+    }
 }
