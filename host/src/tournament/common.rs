@@ -53,11 +53,48 @@ impl<G: Game> Table<G> {
         record
     }
 
+    /// Game `number` of a two-player series between `pair` (slot order; slot 0 starts the odd games),
+    /// told the series so far (`rec`'s wins and ties, the `earlier` scores in slot order).
+    pub async fn series_game(
+        &self,
+        pair: [usize; 2],
+        (round, m, number): (u32, u32, u32),
+        rec: &super::MatchRecord,
+        earlier: &[[i64; 2]],
+        k: u32,
+    ) -> SeriesGame {
+        let order = if number % 2 == 1 { [0, 1] } else { [1, 0] };
+        let seated = order.map(|j| pair[j]);
+        let so_far = MatchSoFar {
+            game: number,
+            games_in_match: k,
+            wins: order.iter().map(|&j| rec.wins[j]).collect(),
+            ties: rec.ties,
+            earlier: earlier.iter().map(|e| order.iter().map(|&j| e[j]).collect()).collect(),
+        };
+        let record = self.play(&seated, (round, m, number), so_far).await;
+        let mut score = [0i64; 2];
+        for (seat, &j) in order.iter().enumerate() {
+            score[j] = record.scores.get(seat).copied().unwrap_or(0);
+        }
+        let failed = pair.map(|i| record.faults.iter().any(|f| f.player == self.names[i]));
+        let won = pair.map(|i| record.winners.contains(&self.names[i]));
+        SeriesGame { record, score, failed, won }
+    }
+
     pub fn report(&self, p: Progress<'_>) {
         if let Some(o) = &self.progress {
             o(p);
         }
     }
+}
+
+/// One game of a series, in slot order.
+pub struct SeriesGame {
+    pub record: GameRecord,
+    pub score: [i64; 2],
+    pub failed: [bool; 2],
+    pub won: [bool; 2],
 }
 
 /// The players of one tournament and what is known about their standing.

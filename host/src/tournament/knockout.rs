@@ -8,7 +8,7 @@
 
 use super::common::{Roster, Table, join_in_order};
 use super::{GameRecord, MatchRecord, Progress, Settings, TournamentResult};
-use crate::games::{Entry, Game, MatchSoFar};
+use crate::games::{Entry, Game};
 use std::sync::Arc;
 
 /// Runs a knockout tournament of `entries` (in slot order) and returns its result.
@@ -113,26 +113,13 @@ async fn play_match<G: Game>(
             break if totals[0] != totals[1] { "total-score" } else { "slot" };
         }
         // Players alternate who starts: slot a starts the odd games.
-        let order = if number % 2 == 1 { [0, 1] } else { [1, 0] };
-        let seated = order.map(|j| if j == 0 { a } else { b });
-        let so_far = MatchSoFar {
-            game: number,
-            games_in_match: k,
-            wins: order.iter().map(|&j| rec.wins[j]).collect(),
-            ties: rec.ties,
-            earlier: earlier.iter().map(|e| order.iter().map(|&j| e[j]).collect()).collect(),
-        };
-        let record = table.play(&seated, (round, m, number), so_far).await;
-        let mut score = [0i64; 2];
-        for (seat, &j) in order.iter().enumerate() {
-            score[j] = record.scores.get(seat).copied().unwrap_or(0);
-            totals[j] += score[j];
-        }
+        let g = table.series_game([a, b], (round, m, number), &rec, &earlier, k).await;
+        let (score, failed, won) = (g.score, g.failed, g.won);
+        totals[0] += score[0];
+        totals[1] += score[1];
         earlier.push(score);
-        rec.games.push(record.id.clone());
-        let failed = [a, b].map(|i| record.faults.iter().any(|f| f.player == table.names[i]));
-        let won = [a, b].map(|i| record.winners.contains(&table.names[i]));
-        res.games.push(record);
+        rec.games.push(g.record.id.clone());
+        res.games.push(g.record);
         if failed[0] || failed[1] {
             let j = if failed[0] && failed[1] { None } else { Some(usize::from(failed[0])) };
             res.winner = j.map(|j| pair[j].expect("both seated"));

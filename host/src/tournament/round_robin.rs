@@ -6,7 +6,7 @@
 
 use super::common::{Roster, Table, join_in_order, places};
 use super::{GameRecord, MatchRecord, Progress, Settings, TournamentResult};
-use crate::games::{Entry, Game, MatchSoFar};
+use crate::games::{Entry, Game};
 use std::sync::Arc;
 
 /// The circle method: rounds of pairs (indices into `0..n`), each index at most once per round; with
@@ -112,25 +112,11 @@ async fn series<G: Game>(
             }
             continue;
         }
-        let order = if number % 2 == 1 { [0, 1] } else { [1, 0] };
-        let seated = order.map(|j| [a, b][j]);
-        let so_far = MatchSoFar {
-            game: number,
-            games_in_match: k,
-            wins: order.iter().map(|&j| rec.wins[j]).collect(),
-            ties: rec.ties,
-            earlier: earlier.iter().map(|e| order.iter().map(|&j| e[j]).collect()).collect(),
-        };
-        let g = table.play(&seated, (round, m, number), so_far).await;
-        let mut score = [0i64; 2];
-        for (seat, &j) in order.iter().enumerate() {
-            score[j] = g.scores.get(seat).copied().unwrap_or(0);
-        }
-        earlier.push(score);
-        rec.games.push(g.id.clone());
-        let failed = [a, b].map(|i| g.faults.iter().any(|f| f.player == table.names[i]));
-        let won = [a, b].map(|i| g.winners.contains(&table.names[i]));
-        played.push(g);
+        let g = table.series_game([a, b], (round, m, number), &rec, &earlier, k).await;
+        let (failed, won) = (g.failed, g.won);
+        earlier.push(g.score);
+        rec.games.push(g.record.id.clone());
+        played.push(g.record);
         match (failed, won) {
             ([true, _], _) | ([_, true], _) => {
                 out = [out[0] || failed[0], out[1] || failed[1]];

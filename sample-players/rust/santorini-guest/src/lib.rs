@@ -82,20 +82,4 @@ pub fn my_turn(s: &wit::State) -> u32 {
     (levels + 1 - u32::from(s.you)) / 2 + 1
 }
 
-/// Never returns: spins without allocating (for the `-loop` sample players).
-pub fn spin() -> ! {
-    let mut x: u64 = 1;
-    loop {
-        x = core::hint::black_box(x.wrapping_mul(6364136223846793005).wrapping_add(1));
-    }
-}
-
-/// Reserves 1 MiB after 1 MiB without touching it, until the memory cap stops it (the `-hog` players).
-pub fn hoard() -> ! {
-    let mut hoard: Vec<Vec<u8>> = Vec::new();
-    loop {
-        let mut block = Vec::<u8>::with_capacity(1 << 20);
-        block.push(7);
-        hoard.push(core::hint::black_box(block));
-    }
-}
+pub use misbehave::{hoard, spin};
