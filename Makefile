@@ -1,4 +1,4 @@
-# Arena: `make demo` runs a Yahtzee knockout of the sample players; `make test` runs every test.
+# Arena: `make demo` runs a tournament of the sample players for each game; `make test` runs every test.
 # Both set up what is missing first (the guest toolchain, the sample players, the host).
 
 CARGO        ?= cargo
@@ -28,14 +28,26 @@ players:
 build:
 	$(CARGO) build --quiet -p arena
 
-# A knockout of eight sample players, five of them misbehaving: watch them get banned.
+# A tournament of each game, misbehaving sample players included: watch them get banned.
 demo: players build
 	$(ARENA) tournament --game yahtzee --format knockout --games-per-match 3 --seed 2026 \
-		--replay-dir $(TARGET_DIR)/demo-replays \
+		--replay-dir $(TARGET_DIR)/demo-replays/yahtzee \
 		$(PLAYERS)/yahtzee-greedy.wasm $(PLAYERS)/yahtzee-loop.wasm \
 		$(PLAYERS)/yahtzee-random.wasm $(PLAYERS)/yahtzee-panic.wasm \
 		$(PLAYERS)/yahtzee-hog.wasm $(PLAYERS)/yahtzee-cheat.wasm \
 		$(PLAYERS)/yahtzee-sleep.wasm $(PLAYERS)/yahtzee-wat-loop.wat
+	@echo
+	$(ARENA) tournament --game fish --format rounds --seed 2026 \
+		--replay-dir $(TARGET_DIR)/demo-replays/fish \
+		$(PLAYERS)/fish-greedy.wasm $(PLAYERS)/fish-random.wasm $(PLAYERS)/fish-loop.wasm \
+		$(PLAYERS)/fish-panic.wasm $(PLAYERS)/fish-hog.wasm $(PLAYERS)/fish-cheat.wasm \
+		$(PLAYERS)/fish-quitter.wasm random2=builtin:random
+	@echo
+	$(ARENA) tournament --game santorini --format round-robin --games-per-match 2 --seed 2026 \
+		--replay-dir $(TARGET_DIR)/demo-replays/santorini \
+		$(PLAYERS)/santorini-minimax.wasm $(PLAYERS)/santorini-random.wasm $(PLAYERS)/santorini-loop.wasm \
+		$(PLAYERS)/santorini-panic.wasm $(PLAYERS)/santorini-hog.wasm $(PLAYERS)/santorini-cheat.wasm \
+		$(PLAYERS)/santorini-quitter.wasm
 	@echo "replays of every game: $(TARGET_DIR)/demo-replays/"
 
 test: players
