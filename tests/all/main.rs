@@ -3,6 +3,7 @@
 
 mod bad_files;
 mod bans;
+mod cache;
 mod cli;
 mod fish;
 mod formats;
@@ -13,9 +14,11 @@ mod santorini;
 use std::path::PathBuf;
 use std::process::{Command, Output};
 
-/// The `arena` binary under test.
+/// The `arena` binary under test, with a compile cache of the tests' own under the target dir.
 pub fn arena() -> Command {
-    Command::new(env!("CARGO_BIN_EXE_arena"))
+    let mut c = Command::new(env!("CARGO_BIN_EXE_arena"));
+    c.env("ARENA_CACHE_DIR", players_dir().with_file_name("test-compile-cache"));
+    c
 }
 
 /// Where `make players` puts the sample players: beside the binary's profile directory.

@@ -32,6 +32,8 @@ pub enum Command {
         limits: LimitArgs,
         #[command(flatten)]
         board: BoardArgs,
+        #[command(flatten)]
+        cache: CacheArgs,
         /// The players in seat order: PATH (a .wasm or .wat component), NAME=PATH, or builtin:NAME.
         #[arg(required = true)]
         players: Vec<String>,
@@ -56,6 +58,8 @@ pub enum Command {
         limits: LimitArgs,
         #[command(flatten)]
         board: BoardArgs,
+        #[command(flatten)]
+        cache: CacheArgs,
         /// Players in slot order: PATH, NAME=PATH, or builtin:NAME. The name defaults to the file stem.
         #[arg(required = true)]
         players: Vec<String>,
@@ -71,6 +75,8 @@ pub enum Command {
         limits: LimitArgs,
         #[command(flatten)]
         board: BoardArgs,
+        #[command(flatten)]
+        cache: CacheArgs,
         file: PathBuf,
     },
 }
@@ -80,6 +86,33 @@ pub enum GameName {
     Yahtzee,
     Fish,
     Santorini,
+}
+
+/// Where compiled components are kept across runs.
+#[derive(Args, Debug, Clone)]
+pub struct CacheArgs {
+    /// Keep compiled components here [default: $ARENA_CACHE_DIR, else $XDG_CACHE_HOME/arena, else
+    /// ~/.cache/arena].
+    #[arg(long)]
+    pub cache_dir: Option<std::path::PathBuf>,
+    /// Compile every component afresh and keep nothing.
+    #[arg(long)]
+    pub no_cache: bool,
+}
+
+impl CacheArgs {
+    /// The cache directory to use, if any.
+    pub fn dir(&self) -> Option<std::path::PathBuf> {
+        if self.no_cache {
+            return None;
+        }
+        let env = |k: &str| std::env::var_os(k).filter(|v| !v.is_empty()).map(std::path::PathBuf::from);
+        self.cache_dir
+            .clone()
+            .or_else(|| env("ARENA_CACHE_DIR"))
+            .or_else(|| env("XDG_CACHE_HOME").map(|d| d.join("arena")))
+            .or_else(|| env("HOME").map(|h| h.join(".cache").join("arena")))
+    }
 }
 
 /// The Fish board every game of a run is generated on (from each game's seed).

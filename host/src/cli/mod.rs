@@ -7,7 +7,7 @@ use crate::games::fish;
 use crate::games::santorini::Santorini;
 use crate::games::yahtzee::Yahtzee;
 use crate::games::{Entry, Game, GameSetup, MatchSoFar};
-use crate::sandbox::{Limits, Sandbox};
+use crate::sandbox::{Compilation, Limits, Sandbox};
 use crate::tournament::{self, Ban, Format, GameRecord, Observer, Progress, Settings, report};
 use anyhow::{Context, bail};
 use args::{Cli, Command, GameName, PlayerArg, Source};
@@ -18,14 +18,18 @@ use std::sync::Arc;
 
 /// Runs a parsed command line; `Ok` carries the exit code (1 when `check` finds a fault).
 pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
-    let (game, limits, board) = match &cli.command {
-        Command::Play { game, limits, board, .. }
-        | Command::Tournament { game, limits, board, .. }
-        | Command::Check { game, limits, board, .. } => (*game, limits.to_limits()?, *board),
+    let (game, limits, board, cache) = match &cli.command {
+        Command::Play { game, limits, board, cache, .. }
+        | Command::Tournament { game, limits, board, cache, .. }
+        | Command::Check { game, limits, board, cache, .. } => (*game, limits.to_limits()?, *board, cache.dir()),
     };
     let rt = tokio::runtime::Builder::new_multi_thread().enable_all().build().context("starting the runtime")?;
     rt.block_on(async move {
-        let sandbox = Arc::new(Sandbox::new(limits)?);
+        let mut sandbox = Sandbox::new(limits)?;
+        if let Some(dir) = cache {
+            sandbox = sandbox.with_cache_dir(dir);
+        }
+        let sandbox = Arc::new(sandbox);
         match game {
             GameName::Yahtzee => command(Arc::new(Yahtzee::new(sandbox)?), limits, cli.command).await,
             GameName::Fish => {
@@ -56,7 +60,9 @@ async fn command<G: Game>(game: Arc<G>, limits: Limits, cmd: Command) -> anyhow:
             let settings = Settings { format, games_per_match, seed: seed_or_clock(seed), progress: None };
             run_tournament(game, limits, settings, json, replay_dir.as_deref(), &players).await
         }
-        Command::Check { seed, file, .. } => check(game, limits, seed_or_clock(seed), &file).await,
+        Command::Check { seed, file, cache, .. } => {
+            check(game, limits, seed_or_clock(seed), &file, cache.dir().as_deref()).await
+        }
     }
 }
 
@@ -203,12 +209,24 @@ async fn play<G: Game>(
     Ok(ExitCode::SUCCESS)
 }
 
-async fn check<G: Game>(game: Arc<G>, limits: Limits, seed: u64, file: &Path) -> anyhow::Result<ExitCode> {
+async fn check<G: Game>(
+    game: Arc<G>,
+    limits: Limits,
+    seed: u64,
+    file: &Path,
+    cache_dir: Option<&Path>,
+) -> anyhow::Result<ExitCode> {
     let g = game.clone();
     let f = file.to_path_buf();
     let (loaded, player) = tokio::task::spawn_blocking(move || g.load(&f)).await.context("loading")??;
     println!("{}: a component implementing {}", file.display(), game.spec().world);
     println!("  size {} bytes, sha256 {}", loaded.size, loaded.hash);
+    let kept = cache_dir.map(|d| format!(" (kept in {})", d.display())).unwrap_or_default();
+    match loaded.compilation {
+        Compilation::Compiled(t) => println!("  compiled in {} ms{kept}", t.as_millis()),
+        Compilation::FromDisk(t) => println!("  loaded from the compile cache in {} ms{kept}", t.as_millis()),
+        Compilation::InMemory => println!("  already compiled in this run"),
+    }
     println!("  imports: {}", if loaded.imports.is_empty() { "nothing".into() } else { loaded.imports.join(", ") });
     println!("  exports: {}", loaded.exports.join(", "));
     let name = file.file_stem().and_then(|s| s.to_str()).unwrap_or("player").to_string();

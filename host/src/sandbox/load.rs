@@ -26,6 +26,8 @@ pub struct Loaded {
     pub size: usize,
     pub imports: Vec<String>,
     pub exports: Vec<String>,
+    /// Compiled now, or found compiled.
+    pub compilation: super::Compilation,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -71,15 +73,10 @@ impl Sandbox {
         if bytes.len() >= 8 && bytes[4..8] == CORE_VERSION {
             return Err(LoadError::CoreModule { path: p(), world: spec.world.to_string() });
         }
-        let component = match self.compiled(&hash) {
-            Some(c) => c,
-            None => {
-                let c = Component::new(self.engine(), &bytes)
-                    .map_err(|e| LoadError::Invalid { path: p(), detail: format!("{e:#}") })?;
-                self.remember(&hash, &c);
-                c
-            }
-        };
+        let (component, compilation) = self
+            .cache
+            .get(self.engine(), &hash, &bytes)
+            .map_err(|e| LoadError::Invalid { path: p(), detail: format!("{e:#}") })?;
         let ty = component.component_type();
         let imports: Vec<String> = ty.imports(self.engine()).map(|(n, _)| n.to_string()).collect();
         let exports: Vec<String> = ty.exports(self.engine()).map(|(n, _)| n.to_string()).collect();
@@ -91,7 +88,7 @@ impl Sandbox {
                 package: spec.package.to_string(),
             });
         }
-        Ok(Loaded { path: p(), component, hash, size: bytes.len(), imports, exports })
+        Ok(Loaded { path: p(), component, hash, size: bytes.len(), imports, exports, compilation })
     }
 }
 

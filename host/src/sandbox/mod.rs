@@ -2,22 +2,23 @@
 //! validating components, fresh capability-free stores, and guarded calls that turn every way a call
 //! can fail into a `Fault`. It knows nothing of any game.
 
+mod cache;
 mod call;
 mod limits;
 mod load;
 mod store;
 
+pub use cache::Compilation;
 pub use call::Guard;
 pub use limits::Limits;
 pub use load::{LoadError, Loaded, WorldSpec};
 pub use store::{LOG_CAPACITY, PlayerState};
 
-use std::collections::HashMap;
+use std::path::PathBuf;
 use std::sync::Arc;
-use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
-use wasmtime::component::{Component, Linker};
+use wasmtime::component::Linker;
 use wasmtime::{Config, Engine, InstanceAllocationStrategy, PoolingAllocationConfig, Store};
 
 /// How often the epoch advances: the resolution of wall-clock deadlines.
@@ -39,8 +40,8 @@ pub struct Sandbox {
     engine: Engine,
     limits: Limits,
     ticker_stop: Arc<AtomicBool>,
-    /// Components compiled in this run, by the sha256 of their file: each is compiled once.
-    compiled: Mutex<HashMap<String, Component>>,
+    /// Compiled components, in memory and (optionally) on disk.
+    cache: cache::Cache,
 }
 
 impl Sandbox {
@@ -73,7 +74,8 @@ impl Sandbox {
                 }
             })
             .map_err(|e| SandboxError::Engine(e.into()))?;
-        Ok(Sandbox { engine, limits, ticker_stop, compiled: Mutex::default() })
+        let cache = cache::Cache::new(&engine, None);
+        Ok(Sandbox { engine, limits, ticker_stop, cache })
     }
 
     pub fn engine(&self) -> &Engine {
@@ -84,12 +86,15 @@ impl Sandbox {
         &self.limits
     }
 
-    fn compiled(&self, hash: &str) -> Option<Component> {
-        self.compiled.lock().unwrap_or_else(|e| e.into_inner()).get(hash).cloned()
+    /// Keeps compiled components in `dir` too, so later runs load them instead of compiling.
+    pub fn with_cache_dir(mut self, dir: PathBuf) -> Sandbox {
+        self.cache = cache::Cache::new(&self.engine, Some(dir));
+        self
     }
 
-    fn remember(&self, hash: &str, c: &Component) {
-        self.compiled.lock().unwrap_or_else(|e| e.into_inner()).insert(hash.to_string(), c.clone());
+    /// Where compiled components are kept across runs, if anywhere.
+    pub fn cache_dir(&self) -> Option<&std::path::Path> {
+        self.cache.dir()
     }
 
     /// A linker with capability-free WASI p2; a game adds its own host interfaces to it.
