@@ -65,6 +65,17 @@ async fn main() {
         std::thread::available_parallelism().map_or(1, |n| n.get())
     );
     println!("compile yahtzee-greedy.wasm (once per run):      {:>10.2?}", compile);
+    // The same component through a cold and then a warm on-disk compile cache.
+    let cache = std::env::temp_dir().join(format!("arena-bench-cache-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&cache);
+    for run in ["cold", "warm"] {
+        let s = Arc::new(Sandbox::new(Limits::default()).expect("sandbox").with_cache_dir(cache.clone()));
+        let g = Yahtzee::new(s).expect("game");
+        let t = Instant::now();
+        g.load(&dir.join("yahtzee-greedy.wasm")).expect("load");
+        println!("load yahtzee-greedy.wasm, {run} disk cache:           {:>10.2?}", t.elapsed());
+    }
+    let _ = std::fs::remove_dir_all(&cache);
 
     // Instantiation from InstancePre, into a fresh store each time.
     let YahtzeePlayer::Wasm(pre) = &greedy else { unreachable!() };
