@@ -19,9 +19,11 @@ setup:
 
 # Every sample player as a component in target/players/<name>.wasm (WAT players are copied as text).
 # build-guests.sh installs its toolchain itself: rustup's wasm32-wasip2 target, or a Debian fallback
-# when rustup cannot add it (ARENA_GUEST_FALLBACK=1 forces the fallback).
+# when rustup cannot add it (ARENA_GUEST_FALLBACK=1 forces the fallback). build-py-js.sh builds the
+# Python and JavaScript players with componentize-py (PyPI) and componentize-qjs (npm), installed on first use.
 players:
 	CARGO="$(CARGO)" TARGET_DIR="$(TARGET_DIR)" scripts/build-guests.sh $(PLAYERS) $(RUST_PLAYERS)
+	TARGET_DIR="$(TARGET_DIR)" scripts/build-py-js.sh $(PLAYERS)
 	@for f in $(WAT_PLAYERS); do cp $$f $(PLAYERS)/; done
 	@echo "players: $$(ls $(PLAYERS) | tr '\n' ' ')"
 

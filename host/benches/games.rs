@@ -68,12 +68,17 @@ async fn main() {
     // The same component through a cold and then a warm on-disk compile cache.
     let cache = std::env::temp_dir().join(format!("arena-bench-cache-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&cache);
-    for run in ["cold", "warm"] {
-        let s = Arc::new(Sandbox::new(Limits::default()).expect("sandbox").with_cache_dir(cache.clone()));
-        let g = Yahtzee::new(s).expect("game");
-        let t = Instant::now();
-        g.load(&dir.join("yahtzee-greedy.wasm")).expect("load");
-        println!("load yahtzee-greedy.wasm, {run} disk cache:           {:>10.2?}", t.elapsed());
+    for file in ["yahtzee-greedy.wasm", "yahtzee-js.wasm", "yahtzee-py.wasm"] {
+        let mut took = vec![];
+        for _ in ["cold", "warm"] {
+            let s = Arc::new(Sandbox::new(Limits::default()).expect("sandbox").with_cache_dir(cache.clone()));
+            let g = Yahtzee::new(s).expect("game");
+            let t = Instant::now();
+            g.load(&dir.join(file)).unwrap_or_else(|e| panic!("{e}"));
+            took.push(t.elapsed());
+        }
+        let ratio = took[0].as_secs_f64() / took[1].as_secs_f64().max(1e-9);
+        println!("load {file:<22} cold cache {:>10.2?}, warm {:>8.2?} ({ratio:.0}x)", took[0], took[1]);
     }
     let _ = std::fs::remove_dir_all(&cache);
 

@@ -54,17 +54,17 @@ def choose_box(card, dice):
 def keepers(card, dice):
     """The dice to keep: values taken from `dice`."""
     count = counts(dice)
-    top = max(count.values())
+    sizes = sorted(count.values(), reverse=True)  # how many dice show each face, largest first
     run = longest_run(dice)
     straights_open = is_open(card, Category.SMALL_STRAIGHT) or is_open(card, Category.LARGE_STRAIGHT)
 
     # Made hands worth standing on.
     if len(run) == 5 and is_open(card, Category.LARGE_STRAIGHT):
         return dice
-    if sorted(count.values())[-2:] == [2, 3] and is_open(card, Category.FULL_HOUSE):
+    if sizes[:2] == [3, 2] and is_open(card, Category.FULL_HOUSE):
         return dice
     # Four in a row: go for the straight.
-    if len(run) >= 4 and straights_open and top < 3:
+    if len(run) >= 4 and straights_open and sizes[0] < 3:
         return run
 
     # Otherwise gather the most useful face: the most common one, preferring high faces and faces whose

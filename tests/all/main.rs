@@ -8,6 +8,7 @@ mod cli;
 mod fish;
 mod formats;
 mod knockout;
+mod languages;
 mod referee;
 mod santorini;
 

@@ -1,0 +1,109 @@
+#!/usr/bin/env bash
+# Builds the Python and JavaScript sample players as components: `build-py-js.sh OUT_DIR` writes
+# OUT_DIR/yahtzee-py.wasm and yahtzee-py-loop.wasm (sample-players/python, componentize-py from PyPI) and
+# OUT_DIR/yahtzee-js.wasm and yahtzee-js-loop.wasm (sample-players/js, componentize-qjs from npm).
+#
+# The toolchains are installed on first use into $TARGET_DIR/tools (a venv and an npm prefix), pinned to
+# the versions below; later runs only check their versions. A component is rebuilt only when it is
+# missing or older than one of its language's sources or the WIT.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+TARGET_DIR=${TARGET_DIR:-${CARGO_TARGET_DIR:-target}}
+mkdir -p "$TARGET_DIR"
+TARGET_DIR=$(cd "$TARGET_DIR" && pwd)
+TOOLS=$TARGET_DIR/tools
+
+WIT=wit/yahtzee
+WORLD=arena:yahtzee/player
+PY_SRC=sample-players/python
+JS_SRC=sample-players/js
+
+COMPONENTIZE_PY_VERSION=0.25.1
+PY_VENV=$TOOLS/py-venv
+COMPONENTIZE_PY=$PY_VENV/bin/componentize-py
+
+COMPONENTIZE_QJS_VERSION=0.4.5
+NODE_PREFIX=$TOOLS/node
+COMPONENTIZE_QJS=$NODE_PREFIX/node_modules/.bin/componentize-qjs
+
+say() { echo "build-py-js: $*" >&2; }
+
+# --- Toolchains -----------------------------------------------------------------------------------
+
+setup_python() {
+  if [[ $("$COMPONENTIZE_PY" --version 2>/dev/null) == "componentize-py $COMPONENTIZE_PY_VERSION" ]]; then
+    return
+  fi
+  command -v python3 >/dev/null || { say "python3 is missing (Python 3.9+ with venv is needed)"; exit 1; }
+  say "installing componentize-py $COMPONENTIZE_PY_VERSION (PyPI) into $PY_VENV"
+  rm -rf "$PY_VENV"
+  python3 -m venv "$PY_VENV"
+  "$PY_VENV/bin/pip" install -q "componentize-py==$COMPONENTIZE_PY_VERSION"
+}
+
+setup_js() {
+  local installed
+  installed=$(node -p "require('$NODE_PREFIX/node_modules/componentize-qjs/package.json').version" 2>/dev/null || true)
+  if [[ $installed == "$COMPONENTIZE_QJS_VERSION" && -x $COMPONENTIZE_QJS ]]; then
+    return
+  fi
+  command -v npm >/dev/null || { say "npm is missing (Node.js 18+ with npm is needed)"; exit 1; }
+  say "installing componentize-qjs $COMPONENTIZE_QJS_VERSION (npm) into $NODE_PREFIX"
+  mkdir -p "$NODE_PREFIX"
+  npm install --prefix "$NODE_PREFIX" --no-audit --no-fund --loglevel=error \
+    "componentize-qjs@$COMPONENTIZE_QJS_VERSION" >/dev/null
+}
+
+# --- Builds ---------------------------------------------------------------------------------------
+
+# Succeeds when OUT is missing or older than any of the given files and directories.
+stale() {
+  local out=$1; shift
+  [[ ! -e $out ]] || [[ -n $(find "$@" -newer "$out" -print -quit) ]]
+}
+
+# build_py OUT MODULE: the module defines the class `WitWorld`. The sources are copied first, so the
+# Python run at build time writes its __pycache__ under the target directory, not into the source tree.
+build_py() {
+  local out=$1 module=$2 stage=$TARGET_DIR/py-js/python
+  rm -rf "$stage"
+  mkdir -p "$stage"
+  cp "$PY_SRC"/*.py "$stage/"
+  "$COMPONENTIZE_PY" -q -d "$WIT" -w "$WORLD" componentize -p "$stage" "$module" -o "$out.tmp"
+  mv "$out.tmp" "$out"
+}
+
+# build_js OUT FILE: the module exports one function per WIT export (camelCase).
+build_js() {
+  local out=$1 file=$2
+  "$COMPONENTIZE_QJS" -w "$WIT" -n "$WORLD" --sync -j "$file" -o "$out.tmp" >/dev/null
+  mv "$out.tmp" "$out"
+}
+
+# --- Main -----------------------------------------------------------------------------------------
+
+if (($# != 1)); then
+  echo "usage: $0 OUT_DIR" >&2
+  exit 2
+fi
+out=$1
+mkdir -p "$out"
+
+for module in yahtzee_py yahtzee_py_loop; do
+  target=$out/${module//_/-}.wasm
+  if stale "$target" "$PY_SRC" "$WIT"; then
+    setup_python
+    say "componentize-py: $PY_SRC/$module.py -> $target"
+    build_py "$target" "$module"
+  fi
+done
+
+for name in yahtzee-js yahtzee-js-loop; do
+  target=$out/$name.wasm
+  if stale "$target" "$JS_SRC" "$WIT"; then
+    setup_js
+    say "componentize-qjs: $JS_SRC/$name.js -> $target"
+    build_js "$target" "$JS_SRC/$name.js"
+  fi
+done

@@ -1,0 +1,52 @@
+//! Players in other languages: Python (componentize-py) and JavaScript (QuickJS) Yahtzee players play
+//! a mixed tournament without a fault, their looping variants are banned for fuel, and their large
+//! components are compiled once and then loaded from the compile cache.
+
+use super::*;
+
+#[test]
+fn a_mixed_language_yahtzee_tournament_completes_without_a_fault() {
+    let p = ["yahtzee-greedy", "yahtzee-py", "yahtzee-js", "yahtzee-random"].map(player);
+    let v = run_json(&[
+        "tournament", "--game", "yahtzee", "--format", "round-robin", "--games-per-match", "2", "--seed", "11",
+        "--json", &p[0], &p[1], &p[2], &p[3],
+    ]);
+    assert!(v["banned"].as_array().unwrap().is_empty(), "{}", v["banned"]);
+    assert_eq!(v["games"].as_array().unwrap().len(), 12, "6 pairs, 2 games each");
+    // Interpreted players report the fuel they burn like any other.
+    for g in v["games"].as_array().unwrap() {
+        assert!(g["fuel"].as_array().unwrap().iter().any(|f| f.as_u64().unwrap() > 1_000_000), "{g}");
+    }
+    // Both interpreted players are real strategies: they beat random.
+    for m in v["matches"].as_array().unwrap() {
+        let players: Vec<&str> = m["players"].as_array().unwrap().iter().map(|p| p.as_str().unwrap()).collect();
+        if players.contains(&"yahtzee-random") && !players.contains(&"yahtzee-greedy") {
+            assert_ne!(m["winner"], "yahtzee-random", "{m}");
+        }
+    }
+}
+
+#[test]
+fn python_and_javascript_loops_are_banned_for_fuel() {
+    for looper in ["yahtzee-py-loop", "yahtzee-js-loop"] {
+        let v = run_json(&["play", "--game", "yahtzee", "--seed", "3", "--json", &player(looper), "builtin:greedy"]);
+        let faults = v["result"]["faults"].as_array().unwrap();
+        assert_eq!(faults.len(), 1, "{looper}: {faults:?}");
+        assert_eq!((faults[0]["player"].as_str(), faults[0]["kind"].as_str()), (Some(looper), Some("fuel")));
+        assert_eq!(faults[0]["call"], "keep");
+    }
+}
+
+#[test]
+fn the_python_component_is_compiled_once_then_loaded_from_the_cache() {
+    let dir = tempfile::tempdir().unwrap();
+    let check = || {
+        let out = arena().env("ARENA_CACHE_DIR", dir.path()).args(["check", "--game", "yahtzee", &player("yahtzee-py")]).output().unwrap();
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        String::from_utf8_lossy(&out.stdout).to_string()
+    };
+    assert!(check().contains("compiled in"));
+    let second = check();
+    assert!(second.contains("loaded from the compile cache"), "{second}");
+    assert!(second.contains("ok: no fault"), "{second}");
+}
