@@ -25,6 +25,7 @@ players:
 	CARGO="$(CARGO)" TARGET_DIR="$(TARGET_DIR)" scripts/build-guests.sh $(PLAYERS) $(RUST_PLAYERS)
 	TARGET_DIR="$(TARGET_DIR)" scripts/build-py-js.sh $(PLAYERS)
 	@for f in $(WAT_PLAYERS); do cp $$f $(PLAYERS)/; done
+	TARGET_DIR="$(TARGET_DIR)" scripts/build-c.sh $(PLAYERS)
 	@echo "players: $$(ls $(PLAYERS) | tr '\n' ' ')"
 
 build:

