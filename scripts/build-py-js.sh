@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
 # Builds the Python and JavaScript sample players as components: `build-py-js.sh OUT_DIR` writes
-# OUT_DIR/yahtzee-py.wasm and yahtzee-py-loop.wasm (sample-players/python, componentize-py from PyPI) and
-# OUT_DIR/yahtzee-js.wasm and yahtzee-js-loop.wasm (sample-players/js, componentize-qjs from npm).
+# OUT_DIR/yahtzee-py.wasm, yahtzee-py-loop.wasm, fish-py.wasm and santorini-py.wasm (sample-players/python,
+# componentize-py from PyPI) and OUT_DIR/yahtzee-js.wasm, yahtzee-js-loop.wasm, fish-js.wasm and
+# santorini-js.wasm (sample-players/js, componentize-qjs from npm).
 #
 # The toolchains are installed on first use into $TARGET_DIR/tools (a venv and an npm prefix), pinned to
 # the versions below; later runs only check their versions. A component is rebuilt only when it is
-# missing or older than one of its language's sources or the WIT.
+# missing or older than one of its game's sources in its language (the files named after the game) or
+# the game's WIT.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -14,8 +16,7 @@ mkdir -p "$TARGET_DIR"
 TARGET_DIR=$(cd "$TARGET_DIR" && pwd)
 TOOLS=$TARGET_DIR/tools
 
-WIT=wit/yahtzee
-WORLD=arena:yahtzee/player
+GAMES=(yahtzee fish santorini)
 PY_SRC=sample-players/python
 JS_SRC=sample-players/js
 
@@ -63,21 +64,23 @@ stale() {
   [[ ! -e $out ]] || [[ -n $(find "$@" -newer "$out" -print -quit) ]]
 }
 
-# build_py OUT MODULE: the module defines the class `WitWorld`. The sources are copied first, so the
-# Python run at build time writes its __pycache__ under the target directory, not into the source tree.
+# build_py OUT GAME MODULE: the module defines the class `WitWorld`. The game's sources (GAME_*.py) are
+# copied first, so the Python run at build time writes its __pycache__ under the target directory, not
+# into the source tree.
 build_py() {
-  local out=$1 module=$2 stage=$TARGET_DIR/py-js/python
+  local out=$1 game=$2 module=$3 stage=$TARGET_DIR/py-js/python
   rm -rf "$stage"
   mkdir -p "$stage"
-  cp "$PY_SRC"/*.py "$stage/"
-  "$COMPONENTIZE_PY" -q -d "$WIT" -w "$WORLD" componentize -p "$stage" "$module" -o "$out.tmp"
+  cp "$PY_SRC/$game"_*.py "$stage/"
+  "$COMPONENTIZE_PY" -q -d "wit/$game" -w "arena:$game/player" componentize -p "$stage" "$module" \
+    -o "$out.tmp"
   mv "$out.tmp" "$out"
 }
 
-# build_js OUT FILE: the module exports one function per WIT export (camelCase).
+# build_js OUT GAME FILE: the module exports one function per WIT export (camelCase).
 build_js() {
-  local out=$1 file=$2
-  "$COMPONENTIZE_QJS" -w "$WIT" -n "$WORLD" --sync -j "$file" -o "$out.tmp" >/dev/null
+  local out=$1 game=$2 file=$3
+  "$COMPONENTIZE_QJS" -w "wit/$game" -n "arena:$game/player" --sync -j "$file" -o "$out.tmp" >/dev/null
   mv "$out.tmp" "$out"
 }
 
@@ -90,20 +93,23 @@ fi
 out=$1
 mkdir -p "$out"
 
-for module in yahtzee_py yahtzee_py_loop; do
-  target=$out/${module//_/-}.wasm
-  if stale "$target" "$PY_SRC" "$WIT"; then
-    setup_python
-    say "componentize-py: $PY_SRC/$module.py -> $target"
-    build_py "$target" "$module"
-  fi
-done
+for game in "${GAMES[@]}"; do
+  for file in "$PY_SRC/$game"_*.py; do
+    module=$(basename "$file" .py)
+    target=$out/${module//_/-}.wasm
+    if stale "$target" "$PY_SRC/$game"_*.py "wit/$game"; then
+      setup_python
+      say "componentize-py: $file -> $target"
+      build_py "$target" "$game" "$module"
+    fi
+  done
 
-for name in yahtzee-js yahtzee-js-loop; do
-  target=$out/$name.wasm
-  if stale "$target" "$JS_SRC" "$WIT"; then
-    setup_js
-    say "componentize-qjs: $JS_SRC/$name.js -> $target"
-    build_js "$target" "$JS_SRC/$name.js"
-  fi
+  for file in "$JS_SRC/$game"-*.js; do
+    target=$out/$(basename "$file" .js).wasm
+    if stale "$target" "$JS_SRC/$game"-*.js "wit/$game"; then
+      setup_js
+      say "componentize-qjs: $file -> $target"
+      build_js "$target" "$game" "$file"
+    fi
+  done
 done

@@ -8,8 +8,21 @@ use super::*;
 fn a_mixed_language_yahtzee_tournament_completes_without_a_fault() {
     let p = ["yahtzee-greedy", "yahtzee-py", "yahtzee-js", "yahtzee-c", "yahtzee-random"].map(player);
     let v = run_json(&[
-        "tournament", "--game", "yahtzee", "--format", "round-robin", "--games-per-match", "2", "--seed", "11",
-        "--json", &p[0], &p[1], &p[2], &p[3], &p[4],
+        "tournament",
+        "--game",
+        "yahtzee",
+        "--format",
+        "round-robin",
+        "--games-per-match",
+        "2",
+        "--seed",
+        "11",
+        "--json",
+        &p[0],
+        &p[1],
+        &p[2],
+        &p[3],
+        &p[4],
     ]);
     assert!(v["banned"].as_array().unwrap().is_empty(), "{}", v["banned"]);
     assert_eq!(v["games"].as_array().unwrap().len(), 20, "10 pairs, 2 games each");
@@ -41,7 +54,11 @@ fn python_and_javascript_loops_are_banned_for_fuel() {
 fn the_python_component_is_compiled_once_then_loaded_from_the_cache() {
     let dir = tempfile::tempdir().unwrap();
     let check = || {
-        let out = arena().env("ARENA_CACHE_DIR", dir.path()).args(["check", "--game", "yahtzee", &player("yahtzee-py")]).output().unwrap();
+        let out = arena()
+            .env("ARENA_CACHE_DIR", dir.path())
+            .args(["check", "--game", "yahtzee", &player("yahtzee-py")])
+            .output()
+            .unwrap();
         assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
         String::from_utf8_lossy(&out.stdout).to_string()
     };

@@ -11,6 +11,7 @@ mod knockout;
 mod languages;
 mod referee;
 mod santorini;
+mod templates;
 
 use std::path::PathBuf;
 use std::process::{Command, Output};

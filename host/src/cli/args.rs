@@ -10,7 +10,8 @@ use std::time::Duration;
 #[command(name = "arena", version, about = "Sandboxed tournaments between WebAssembly game-playing bots")]
 #[command(after_help = "Examples:\n  arena tournament --game yahtzee --format knockout target/players/*.wasm\n  \
     arena play --game yahtzee --seed 7 target/players/yahtzee-greedy.wasm builtin:random\n  \
-    arena check --game yahtzee my-player.wasm")]
+    arena check --game yahtzee my-player.wasm\n  \
+    arena new --game santorini --lang python my-player")]
 pub struct Cli {
     #[command(subcommand)]
     pub command: Command,
@@ -64,6 +65,14 @@ pub enum Command {
         #[arg(required = true)]
         players: Vec<String>,
     },
+    /// Write a minimal, buildable player project for a game in a language into DIR.
+    New {
+        #[arg(long, value_enum)]
+        game: GameName,
+        #[arg(long, value_enum)]
+        lang: Lang,
+        dir: PathBuf,
+    },
     /// Load and validate a component, play one game against the built-in greedy bot, and show what it
     /// imports and exports and the fuel it used.
     Check {
@@ -79,6 +88,15 @@ pub enum Command {
         cache: CacheArgs,
         file: PathBuf,
     },
+}
+
+/// The languages `arena new` writes players in.
+#[derive(ValueEnum, Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Lang {
+    Rust,
+    Python,
+    Js,
+    C,
 }
 
 #[derive(ValueEnum, Debug, Clone, Copy, PartialEq, Eq)]

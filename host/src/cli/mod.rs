@@ -2,6 +2,7 @@
 //! tokio runtime, and prints text or JSON. The only place that uses `anyhow`.
 
 pub mod args;
+mod new;
 
 use crate::games::fish;
 use crate::games::santorini::Santorini;
@@ -19,6 +20,11 @@ use std::sync::Arc;
 /// Runs a parsed command line; `Ok` carries the exit code (1 when `check` finds a fault).
 pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     let (game, limits, board, cache) = match &cli.command {
+        // Writes files only: no engine, no runtime.
+        Command::New { game, lang, dir } => {
+            new::write(*game, *lang, dir)?;
+            return Ok(ExitCode::SUCCESS);
+        }
         Command::Play { game, limits, board, cache, .. }
         | Command::Tournament { game, limits, board, cache, .. }
         | Command::Check { game, limits, board, cache, .. } => (*game, limits.to_limits()?, *board, cache.dir()),
@@ -60,6 +66,7 @@ async fn command<G: Game>(game: Arc<G>, limits: Limits, cmd: Command) -> anyhow:
             let settings = Settings { format, games_per_match, seed: seed_or_clock(seed), progress: None };
             run_tournament(game, limits, settings, json, replay_dir.as_deref(), &players).await
         }
+        Command::New { .. } => Ok(ExitCode::SUCCESS),
         Command::Check { seed, file, cache, .. } => {
             check(game, limits, seed_or_clock(seed), &file, cache.dir().as_deref()).await
         }

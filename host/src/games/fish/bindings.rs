@@ -68,7 +68,70 @@ pub fn action(a: &rules::Action) -> wit::Action {
     }
 }
 
+/// A state a player sent to the rule checker; `None` unless it is well formed.
+pub fn state_from_wit(s: &wit::State) -> Option<rules::State> {
+    let board = rules::Board::new(s.board.rows, s.board.cols, s.board.tiles.clone()).ok()?;
+    let seat = |c: wit::Colour| COLOURS.iter().position(|&x| x == c).map(|i| i as u8);
+    let players: Vec<rules::Seat> = s
+        .seats
+        .iter()
+        .map(|p| rules::Seat { penguins: p.penguins.iter().map(|&q| q.into()).collect(), fish: p.fish, out: p.out })
+        .collect();
+    if !(2..=4).contains(&players.len()) || players.iter().flat_map(|p| &p.penguins).any(|&q| !board.in_bounds(q)) {
+        return None;
+    }
+    let phase = match s.phase {
+        wit::Phase::Placement => rules::Phase::Placement,
+        wit::Phase::Playing => rules::Phase::Playing,
+        wit::Phase::Over => rules::Phase::Over,
+    };
+    let turn = seat(s.turn).filter(|&t| usize::from(t) < players.len())?;
+    Some(rules::State { board, players, turn, phase })
+}
+
+/// The rule checker: pure, and free of fuel (host code burns none).
+impl self::arena::fish::rules::Host for crate::sandbox::PlayerState {
+    fn legal_placements(&mut self, state: wit::State) -> Vec<wit::Pos> {
+        state_from_wit(&state)
+            .filter(|s| s.phase == rules::Phase::Placement)
+            .map(|s| s.legal_placements().into_iter().map(pos).collect())
+            .unwrap_or_default()
+    }
+    fn legal_moves(&mut self, state: wit::State) -> Vec<wit::Step> {
+        state_from_wit(&state)
+            .filter(|s| s.phase == rules::Phase::Playing)
+            .map(|s| s.legal_moves().into_iter().map(step).collect())
+            .unwrap_or_default()
+    }
+}
+
 impl self::arena::fish::types::Host for crate::sandbox::PlayerState {}
+
+#[cfg(test)]
+mod tests {
+    use self::arena::fish::rules::Host as _;
+    use super::*;
+
+    #[test]
+    fn the_rule_checker_agrees_with_the_rules_and_refuses_nonsense() {
+        let mut host = crate::sandbox::PlayerState::new(&crate::sandbox::Limits::default(), 0);
+        let s = rules::State::new(rules::Board::generate(3, 5, 5, 2).unwrap(), 2).unwrap();
+        let placements: Vec<wit::Pos> = s.legal_placements().into_iter().map(pos).collect();
+        assert_eq!(host.legal_placements(state(&s)), placements);
+        assert!(host.legal_moves(state(&s)).is_empty(), "no moves while placing");
+        let mut playing = s.clone();
+        while playing.phase == rules::Phase::Placement {
+            let at = playing.legal_placements()[0];
+            playing = playing.place(at).unwrap();
+        }
+        let moves: Vec<wit::Step> = playing.legal_moves().into_iter().map(step).collect();
+        assert!(!moves.is_empty());
+        assert_eq!(host.legal_moves(state(&playing)), moves);
+        let mut broken = state(&playing);
+        broken.board.tiles.truncate(3);
+        assert!(host.legal_moves(broken).is_empty());
+    }
+}
 
 /// Adds the Fish host interfaces to a player linker.
 pub fn add_to_linker(linker: &mut wasmtime::component::Linker<crate::sandbox::PlayerState>) -> wasmtime::Result<()> {

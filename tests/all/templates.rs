@@ -1,0 +1,61 @@
+//! `arena new`: every template (game × language) is written, builds with its own build script, and
+//! passes `arena check`. The toolchains are the ones `make players` installed under the target dir.
+
+use super::*;
+
+fn build_and_check(lang: &str) {
+    let target = players_dir().parent().expect("target dir").to_path_buf();
+    let tools = target.join("tools");
+    let path = format!(
+        "{}:{}:{}",
+        tools.join("py-venv/bin").display(),
+        tools.join("node/node_modules/.bin").display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    let root = tempfile::tempdir().unwrap();
+    for game in ["yahtzee", "santorini", "fish"] {
+        let dir = root.path().join(format!("my-{game}-player"));
+        let out = run(&["new", "--game", game, "--lang", lang, dir.to_str().unwrap()]);
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        for file in ["README.md", "build.sh", &format!("wit/{game}.wit")] {
+            assert!(dir.join(file).is_file(), "{lang} {game}: no {file}");
+        }
+        let readme = std::fs::read_to_string(dir.join("README.md")).unwrap();
+        assert!(readme.contains(&format!("arena check --game {game} player.wasm")), "{readme}");
+        let built = std::process::Command::new(dir.join("build.sh"))
+            .env("PATH", &path)
+            .env("CARGO_TARGET_DIR", target.join("template-build"))
+            .output()
+            .unwrap();
+        assert!(
+            built.status.success(),
+            "{lang} {game}: build.sh failed:\n{}{}",
+            String::from_utf8_lossy(&built.stdout),
+            String::from_utf8_lossy(&built.stderr)
+        );
+        let wasm = dir.join("player.wasm");
+        let out = run(&["check", "--game", game, wasm.to_str().unwrap()]);
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert!(out.status.success() && text.contains("ok: no fault"), "{lang} {game}:\n{text}");
+    }
+    // A project is never written over another.
+    let taken = root.path().join("my-yahtzee-player");
+    let out = run(&["new", "--game", "yahtzee", "--lang", lang, taken.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("not empty"));
+}
+
+#[test]
+fn rust_templates_build_and_pass_check() {
+    build_and_check("rust");
+}
+
+#[test]
+fn python_templates_build_and_pass_check() {
+    build_and_check("python");
+}
+
+#[test]
+fn javascript_templates_build_and_pass_check() {
+    build_and_check("js");
+}
