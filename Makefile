@@ -14,6 +14,7 @@ ARENA        := $(TARGET_DIR)/debug/arena
 
 all: build players
 
+# Every language's toolchain (`make players` also installs what it lacks, lazily).
 setup:
 	@CARGO="$(CARGO)" TARGET_DIR="$(TARGET_DIR)" scripts/setup.sh
 

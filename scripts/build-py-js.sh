@@ -86,8 +86,13 @@ build_js() {
 
 # --- Main -----------------------------------------------------------------------------------------
 
+if [[ ${1:-} == --setup ]]; then
+  setup_python
+  setup_js
+  exit 0
+fi
 if (($# != 1)); then
-  echo "usage: $0 OUT_DIR" >&2
+  echo "usage: $0 OUT_DIR | $0 --setup" >&2
   exit 2
 fi
 out=$1

@@ -1,5 +1,9 @@
 #!/usr/bin/env bash
-# Installs what building the sample players needs and is quick when it is already there: rustup's
-# wasm32-wasip2 target, or, when rustup cannot add it, the fallback toolchain (see build-guests.sh).
+# Installs what building players needs, in every language, and is quick when it is already there:
+# rustup's wasm32-wasip2 target (or the Debian fallback, see build-guests.sh), componentize-py and
+# componentize-qjs (build-py-js.sh), clang-19 and wasm-tools (build-c.sh).
 set -euo pipefail
-exec "$(dirname "$0")/build-guests.sh" --setup
+here=$(dirname "$0")
+"$here/build-guests.sh" --setup
+"$here/build-py-js.sh" --setup
+"$here/build-c.sh" --setup

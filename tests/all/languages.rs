@@ -67,3 +67,40 @@ fn the_python_component_is_compiled_once_then_loaded_from_the_cache() {
     assert!(second.contains("loaded from the compile cache"), "{second}");
     assert!(second.contains("ok: no fault"), "{second}");
 }
+
+#[test]
+fn python_and_javascript_players_play_fish_and_santorini_legally() {
+    let fish = ["fish-py", "fish-js"].map(player);
+    let v = run_json(&[
+        "tournament",
+        "--game",
+        "fish",
+        "--format",
+        "rounds",
+        "--seed",
+        "3",
+        "--json",
+        &fish[0],
+        &fish[1],
+        "builtin:random",
+        "r2=builtin:random",
+    ]);
+    assert!(v["banned"].as_array().unwrap().is_empty(), "{}", v["banned"]);
+    assert_eq!(v["games"][0]["players"].as_array().unwrap().len(), 4, "one game of four");
+    let santorini = ["santorini-py", "santorini-js"].map(player);
+    let v = run_json(&[
+        "tournament",
+        "--game",
+        "santorini",
+        "--format",
+        "round-robin",
+        "--seed",
+        "3",
+        "--json",
+        &santorini[0],
+        &santorini[1],
+        "builtin:random",
+    ]);
+    assert!(v["banned"].as_array().unwrap().is_empty(), "{}", v["banned"]);
+    assert_ne!(v["winner"], "random", "the rule-checker players beat random");
+}
