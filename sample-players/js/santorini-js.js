@@ -15,6 +15,8 @@ const height = (state, cell) => state.heights[cell.row * 5 + cell.col];
 
 export function tournamentStart(you, players) {}
 
+export function matchStart(opponent, number, total) {}
+
 export function gameStart(info) {}
 
 export function place(state) {

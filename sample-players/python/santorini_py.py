@@ -20,6 +20,9 @@ class WitWorld(wit_world.WitWorld):
     def tournament_start(self, you, players):
         pass
 
+    def match_start(self, opponent, number, total):
+        pass
+
     def game_start(self, info):
         pass
 

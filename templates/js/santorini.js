@@ -4,6 +4,8 @@ import { isLegalPlace, legalTurns } from "arena:santorini/rules@0.1.0";
 
 export function tournamentStart(you, players) {}
 
+export function matchStart(opponent, number, total) {}
+
 export function gameStart(info) {}
 
 export function place(state) {

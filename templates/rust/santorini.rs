@@ -9,6 +9,7 @@ struct Player;
 
 impl Guest for Player {
     fn tournament_start(_you: String, _players: Vec<String>) {}
+    fn match_start(_opponent: String, _number: u32, _total: u32) {}
     fn game_start(_info: GameInfo) {}
     fn place(state: State) -> Cell {
         let cells = (0..25u8).map(|i| Cell { row: i / 5, col: i % 5 });

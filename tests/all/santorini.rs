@@ -94,3 +94,48 @@ fn a_yahtzee_player_is_refused_as_a_santorini_player() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("imports `arena:yahtzee/types@0.1.0`") || err.contains("does not implement"), "{err}");
 }
+
+#[test]
+fn both_players_hear_that_a_match_starts_before_its_first_game() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = santorini_players();
+    let v = run_json(&[
+        "tournament",
+        "--game",
+        "santorini",
+        "--format",
+        "round-robin",
+        "--games-per-match",
+        "2",
+        "--seed",
+        "4",
+        "--json",
+        "--replay-dir",
+        dir.path().to_str().unwrap(),
+        &p[0],
+        &p[1],
+        "builtin:random",
+    ]);
+    let calls = |id: &str| -> Vec<serde_json::Value> {
+        let text = std::fs::read_to_string(dir.path().join(format!("{id}.jsonl"))).unwrap();
+        text.lines()
+            .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
+            .filter(|l| l["call"] == "match-start")
+            .collect()
+    };
+    for m in v["matches"].as_array().unwrap() {
+        let games: Vec<&str> = m["games"].as_array().unwrap().iter().map(|g| g.as_str().unwrap()).collect();
+        let first = calls(games[0]);
+        // Components and built-in bots alike: one match-start per seat, with the match's number of 3.
+        assert_eq!(first.len(), 2, "{}", games[0]);
+        assert!(first.iter().all(|c| c["answer"][1] == 3), "{first:?}");
+        assert!(calls(games[1]).is_empty(), "only before a match's first game");
+    }
+    let numbers: std::collections::BTreeSet<u64> = v["matches"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| calls(m["games"][0].as_str().unwrap())[0]["answer"][0].as_u64().unwrap())
+        .collect();
+    assert_eq!(numbers, [1, 2, 3].into_iter().collect());
+}

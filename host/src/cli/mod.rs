@@ -173,7 +173,8 @@ async fn run_tournament<G: Game>(
 async fn one_game<G: Game>(game: &G, seed: u64, entries: Vec<Arc<Entry<G::Player>>>) -> GameRecord {
     let n = entries.len();
     let names = entries.iter().map(|e| e.name.clone()).collect();
-    let so_far = MatchSoFar { game: 1, games_in_match: 1, wins: vec![0; n], ..Default::default() };
+    let so_far =
+        MatchSoFar { game: 1, games_in_match: 1, wins: vec![0; n], match_no: 1, matches: 1, ..Default::default() };
     let outcome = game.play(GameSetup { id: "game".into(), seed, players: entries, so_far }).await;
     GameRecord::new("game".into(), (1, 1, 1), names, seed, outcome)
 }

@@ -34,6 +34,9 @@ pub struct MatchSoFar {
     pub ties: u32,
     /// Scores of the earlier games, each in this game's seat order.
     pub earlier: Vec<Vec<i64>>,
+    /// This match's number in the tournament, from 1, of `matches` (0 when not known in advance).
+    pub match_no: u32,
+    pub matches: u32,
 }
 
 /// What the referee hands a game.

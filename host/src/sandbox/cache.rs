@@ -66,10 +66,10 @@ impl Cache {
         let c = Component::new(engine, bytes)?;
         let took = t.elapsed();
         self.remember(hash, &c);
-        if let Some(f) = file {
-            if let Err(e) = c.serialize().map_err(std::io::Error::other).and_then(|b| write_atomically(&f, &b)) {
-                tracing::warn!("{}: cannot write the compile cache: {e}", f.display());
-            }
+        if let Some(f) = file
+            && let Err(e) = c.serialize().map_err(std::io::Error::other).and_then(|b| write_atomically(&f, &b))
+        {
+            tracing::warn!("{}: cannot write the compile cache: {e}", f.display());
         }
         Ok((c, Compilation::Compiled(took)))
     }

@@ -61,7 +61,7 @@ impl<G: Game> Table<G> {
         (round, m, number): (u32, u32, u32),
         rec: &super::MatchRecord,
         earlier: &[[i64; 2]],
-        k: u32,
+        (k, match_no, matches): (u32, u32, u32),
     ) -> SeriesGame {
         let order = if number % 2 == 1 { [0, 1] } else { [1, 0] };
         let seated = order.map(|j| pair[j]);
@@ -71,6 +71,8 @@ impl<G: Game> Table<G> {
             wins: order.iter().map(|&j| rec.wins[j]).collect(),
             ties: rec.ties,
             earlier: earlier.iter().map(|e| order.iter().map(|&j| e[j]).collect()).collect(),
+            match_no,
+            matches,
         };
         let record = self.play(&seated, (round, m, number), so_far).await;
         let mut score = [0i64; 2];

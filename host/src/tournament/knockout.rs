@@ -36,8 +36,11 @@ pub async fn knockout<G: Game>(
             .enumerate()
             .map(|(m, pair)| {
                 let (table, pair, k) = (roster.table.clone(), [pair[0], pair[1]], s.games_per_match);
+                // Matches are numbered through the whole bracket: earlier rounds' first.
+                let match_no = (slots - alive.len() + m + 1) as u32;
+                let numbering = (k, match_no, slots as u32 - 1);
                 tokio::spawn(async move {
-                    let r = play_match(&table, pair, (round, m as u32 + 1), k).await;
+                    let r = play_match(&table, pair, (round, m as u32 + 1), numbering).await;
                     table.report(Progress::Match(&r.record));
                     r
                 })
@@ -80,7 +83,7 @@ async fn play_match<G: Game>(
     table: &Table<G>,
     pair: [Option<usize>; 2],
     (round, m): (u32, u32),
-    k: u32,
+    (k, match_no, matches): (u32, u32, u32),
 ) -> MatchResult {
     let name = |j: usize| pair[j].map(|i| table.names[i].clone());
     let mut rec = MatchRecord {
@@ -113,7 +116,7 @@ async fn play_match<G: Game>(
             break if totals[0] != totals[1] { "total-score" } else { "slot" };
         }
         // Players alternate who starts: slot a starts the odd games.
-        let g = table.series_game([a, b], (round, m, number), &rec, &earlier, k).await;
+        let g = table.series_game([a, b], (round, m, number), &rec, &earlier, (k, match_no, matches)).await;
         let (score, failed, won) = (g.score, g.failed, g.won);
         totals[0] += score[0];
         totals[1] += score[1];

@@ -45,6 +45,9 @@ pub async fn round_robin<G: Game>(
     let mut won = vec![0i64; n];
     let mut matches = vec![];
     let mut games = vec![];
+    // Series are numbered through the whole schedule, earlier rounds first.
+    let total = rounds.iter().map(Vec::len).sum::<usize>() as u32;
+    let mut before = 0u32;
     for (r, pairs) in rounds.iter().enumerate() {
         let round = r as u32 + 1;
         let handles: Vec<_> = pairs
@@ -53,13 +56,15 @@ pub async fn round_robin<G: Game>(
             .map(|(m, &(a, b))| {
                 let (table, k) = (roster.table.clone(), s.games_per_match);
                 let out = [roster.is_banned[a], roster.is_banned[b]];
+                let numbering = (k, before + m as u32 + 1, total);
                 tokio::spawn(async move {
-                    let r = series(&table, [a, b], out, (round, m as u32 + 1), k).await;
+                    let r = series(&table, [a, b], out, (round, m as u32 + 1), numbering).await;
                     table.report(Progress::Match(&r.0));
                     r
                 })
             })
             .collect();
+        before += pairs.len() as u32;
         for (record, played) in join_in_order(handles).await {
             for g in &played {
                 roster.ban_faults(g);
@@ -87,7 +92,7 @@ async fn series<G: Game>(
     [a, b]: [usize; 2],
     mut out: [bool; 2],
     (round, m): (u32, u32),
-    k: u32,
+    (k, match_no, matches): (u32, u32, u32),
 ) -> (MatchRecord, Vec<GameRecord>) {
     let mut rec = MatchRecord {
         round,
@@ -112,7 +117,7 @@ async fn series<G: Game>(
             }
             continue;
         }
-        let g = table.series_game([a, b], (round, m, number), &rec, &earlier, k).await;
+        let g = table.series_game([a, b], (round, m, number), &rec, &earlier, (k, match_no, matches)).await;
         let (failed, won) = (g.failed, g.won);
         earlier.push(g.score);
         rec.games.push(g.record.id.clone());

@@ -58,6 +58,7 @@ pub async fn rounds<G: Game>(
         let last = remaining.len() <= max;
         let (sizes, _sitting_out) = if last { (vec![remaining.len()], 0) } else { split(remaining.len(), min, max) };
         let mut at = 0;
+        let in_round = sizes.len() as u32;
         let handles: Vec<_> = sizes
             .iter()
             .enumerate()
@@ -66,7 +67,14 @@ pub async fn rounds<G: Game>(
                 at += size;
                 let table = roster.table.clone();
                 tokio::spawn(async move {
-                    let so_far = MatchSoFar { game: 1, games_in_match: 1, wins: vec![0; size], ..Default::default() };
+                    let so_far = MatchSoFar {
+                        game: 1,
+                        games_in_match: 1,
+                        wins: vec![0; size],
+                        match_no: g as u32 + 1,
+                        matches: in_round,
+                        ..Default::default()
+                    };
                     table.play(&seated, (round, g as u32 + 1, 1), so_far).await
                 })
             })

@@ -107,6 +107,11 @@ impl self::arena::fish::rules::Host for crate::sandbox::PlayerState {
 
 impl self::arena::fish::types::Host for crate::sandbox::PlayerState {}
 
+/// Adds the Fish host interfaces to a player linker.
+pub fn add_to_linker(linker: &mut wasmtime::component::Linker<crate::sandbox::PlayerState>) -> wasmtime::Result<()> {
+    Player::add_to_linker::<_, wasmtime::component::HasSelf<_>>(linker, |s| s)
+}
+
 #[cfg(test)]
 mod tests {
     use self::arena::fish::rules::Host as _;
@@ -131,9 +136,4 @@ mod tests {
         broken.board.tiles.truncate(3);
         assert!(host.legal_moves(broken).is_empty());
     }
-}
-
-/// Adds the Fish host interfaces to a player linker.
-pub fn add_to_linker(linker: &mut wasmtime::component::Linker<crate::sandbox::PlayerState>) -> wasmtime::Result<()> {
-    Player::add_to_linker::<_, wasmtime::component::HasSelf<_>>(linker, |s| s)
 }

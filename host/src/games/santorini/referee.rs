@@ -1,4 +1,5 @@
-//! The Santorini referee: places four workers, then alternates move-and-build turns until someone
+//! The Santorini referee: tells both players a match starts (before its first game) and a game starts,
+//! places four workers, then alternates move-and-build turns until someone
 //! moves up onto level 3 or is left without a legal turn. Every answer goes through the rules; a seat
 //! that fails forfeits the game. After the game both players hear whether they won (seed 002's "game
 //! winner" notification); failing there is a fault like any other.
@@ -35,7 +36,20 @@ pub async fn play(mut seats: [Seat; 2], setup: &GameSetup<SantoriniPlayer>) -> G
     };
     let s = &setup.so_far;
     let mut failed: Option<usize> = None;
+    // Seed 002's "match x of n starting", before the first game of a match.
+    if s.game == 1 {
+        for i in 0..2 {
+            let r = seats[i].match_start(&names[1 - i], s.match_no, s.matches).await;
+            if !note(&mut out, i, "match-start", 0, r.map(|(_, f)| (json!([s.match_no, s.matches]), f))) {
+                failed = Some(i);
+                break;
+            }
+        }
+    }
     for i in 0..2 {
+        if failed.is_some() {
+            break;
+        }
         let info = GameInfo {
             opponent: names[1 - i].clone(),
             you: i as u8,

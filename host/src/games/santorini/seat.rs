@@ -16,6 +16,9 @@ pub trait NativeBot: Send {
     fn tournament_start(&mut self, _info: &TournamentInfo) -> Result<(), Fault> {
         Ok(())
     }
+    fn match_start(&mut self, _opponent: &str, _number: u32, _total: u32) -> Result<(), Fault> {
+        Ok(())
+    }
     fn game_start(&mut self, _info: &GameInfo) -> Result<(), Fault> {
         Ok(())
     }
@@ -67,6 +70,13 @@ impl Seat {
             Seat::Wasm(w) => {
                 guarded!(w, "tournament-start", |p, s| p.call_tournament_start(s, &info.you, &info.players))
             }
+        }
+    }
+
+    pub async fn match_start(&mut self, opponent: &str, number: u32, total: u32) -> Answer<()> {
+        match self {
+            Seat::Native(b) => native(b.match_start(opponent, number, total)),
+            Seat::Wasm(w) => guarded!(w, "match-start", |p, s| p.call_match_start(s, opponent, number, total)),
         }
     }
 

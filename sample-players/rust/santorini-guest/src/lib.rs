@@ -57,6 +57,7 @@ macro_rules! player {
         struct Player;
         impl $crate::bindings::Guest for Player {
             fn tournament_start(_: String, _: Vec<String>) {}
+            fn match_start(_: String, _: u32, _: u32) {}
             fn game_start(_: $crate::wit::GameInfo) {}
             fn place(s: $crate::wit::State) -> $crate::wit::Cell {
                 $crate::to_wit_cell($place(&$crate::view(&s)))

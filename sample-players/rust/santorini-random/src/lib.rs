@@ -12,6 +12,7 @@ struct Player;
 
 impl Guest for Player {
     fn tournament_start(_: String, _: Vec<String>) {}
+    fn match_start(_: String, _: u32, _: u32) {}
     fn game_start(_: GameInfo) {}
     fn place(s: State) -> Cell {
         let at = to_wit_cell(santorini_bots::random::place(&view(&s)));
