@@ -19,7 +19,8 @@ pub struct Cli {
 
 #[derive(Subcommand, Debug)]
 pub enum Command {
-    /// Play one game between two players and show the final position.
+    /// Play one game between the players given (2 for Yahtzee and Santorini, 2 to 4 for Fish) and show
+    /// the final position.
     Play {
         #[arg(long, value_enum)]
         game: GameName,
@@ -48,8 +49,10 @@ pub enum Command {
         /// Games per match: k in best of k for a knockout (odd), the series length in a round robin.
         #[arg(long, default_value_t = 3)]
         games_per_match: u32,
+        /// Seed for dice, boards and every game; drawn from the clock (and shown) if absent.
         #[arg(long)]
         seed: Option<u64>,
+        /// Print one JSON document instead of text.
         #[arg(long)]
         json: bool,
         /// Write one JSON Lines replay per game into this directory.
@@ -73,11 +76,12 @@ pub enum Command {
         lang: Lang,
         dir: PathBuf,
     },
-    /// Load and validate a component, play one game against the built-in greedy bot, and show what it
-    /// imports and exports and the fuel it used.
+    /// Load and validate a component, play one game against the strongest built-in bot, and show what
+    /// it imports and exports and the fuel it used.
     Check {
         #[arg(long, value_enum)]
         game: GameName,
+        /// Seed of the game played; drawn from the clock if absent.
         #[arg(long)]
         seed: Option<u64>,
         #[command(flatten)]
