@@ -7,7 +7,8 @@ fn build_and_check(lang: &str) {
     let target = players_dir().parent().expect("target dir").to_path_buf();
     let tools = target.join("tools");
     let path = format!(
-        "{}:{}:{}",
+        "{}:{}:{}:{}",
+        tools.join("venv/bin").display(),
         tools.join("py-venv/bin").display(),
         tools.join("node/node_modules/.bin").display(),
         std::env::var("PATH").unwrap_or_default()
@@ -58,4 +59,9 @@ fn python_templates_build_and_pass_check() {
 #[test]
 fn javascript_templates_build_and_pass_check() {
     build_and_check("js");
+}
+
+#[test]
+fn c_templates_build_and_pass_check() {
+    build_and_check("c");
 }
