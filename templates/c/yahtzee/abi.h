@@ -53,7 +53,7 @@ _Static_assert(offsetof(turn_state, dice) == 4 && offsetof(turn_state, rolls_lef
  * allow that box now (used, forbidden by the joker rule). */
 int rules_score(const scorecard *card, const uint8_t dice[5], int box);
 
-/* The strategy (player.c). `keep` writes the kept values into `out` and returns how many. */
+/* The strategy (player.c; in the sample player, strategy.c). `keep` writes the kept values into `out` and returns how many. */
 int strategy_keep(const turn_state *state, uint8_t out[5]);
 int strategy_choose(const turn_state *state);
 
