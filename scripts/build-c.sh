@@ -44,7 +44,7 @@ setup() {
 up_to_date() {
   local out=$1 f
   [[ -s $out ]] || return 1
-  for f in "$SRC"/* "$GLUE"/abi.* "$WIT"/*.wit "$SELF"; do
+  for f in "$SRC"/* "$GLUE"/abi.* templates/c/alloc.c "$WIT"/*.wit "$SELF"; do
     [[ $f -nt $out ]] && return 1
   done
   return 0
@@ -58,7 +58,7 @@ build() {
   "$CLANG" --target=wasm32 -nostdlib -ffreestanding -O2 -Wall -Wextra \
     -fuse-ld="$WASM_LD" -Wl,--no-entry -Wl,--export-memory=cm32p2_memory -Wl,--strip-all \
     -Wl,-z,stack-size=16384 \
-    -I "$GLUE" "$SRC"/*.c "$GLUE"/abi.c -o "$tmp/core.wasm"
+    -I "$GLUE" "$SRC"/*.c "$GLUE"/abi.c templates/c/alloc.c -o "$tmp/core.wasm"
   "$WASM_TOOLS" component embed "$WIT" --world "$WORLD" "$tmp/core.wasm" -o "$tmp/embedded.wasm"
   "$WASM_TOOLS" component new "$tmp/embedded.wasm" -o "$tmp/$PLAYER.wasm"
   "$WASM_TOOLS" validate "$tmp/$PLAYER.wasm"

@@ -55,27 +55,30 @@ fn files(game: GameName, lang: Lang) -> anyhow::Result<Vec<(&'static str, &'stat
             ),
         ],
         Lang::C => {
-            let (build, player, abi_h, abi_c) = match game {
+            let (player, abi_h, abi_c) = match game {
                 Yahtzee => (
-                    include_str!("../../../templates/c/yahtzee/build.sh"),
                     include_str!("../../../templates/c/yahtzee/player.c"),
                     include_str!("../../../templates/c/yahtzee/abi.h"),
                     include_str!("../../../templates/c/yahtzee/abi.c"),
                 ),
                 Fish => (
-                    include_str!("../../../templates/c/fish/build.sh"),
                     include_str!("../../../templates/c/fish/player.c"),
                     include_str!("../../../templates/c/fish/abi.h"),
                     include_str!("../../../templates/c/fish/abi.c"),
                 ),
                 Santorini => (
-                    include_str!("../../../templates/c/santorini/build.sh"),
                     include_str!("../../../templates/c/santorini/player.c"),
                     include_str!("../../../templates/c/santorini/abi.h"),
                     include_str!("../../../templates/c/santorini/abi.c"),
                 ),
             };
-            vec![("build.sh", build), ("player.c", player), ("abi.h", abi_h), ("abi.c", abi_c)]
+            vec![
+                ("build.sh", include_str!("../../../templates/c/build.sh")),
+                ("alloc.c", include_str!("../../../templates/c/alloc.c")),
+                ("player.c", player),
+                ("abi.h", abi_h),
+                ("abi.c", abi_c),
+            ]
         }
     })
 }

@@ -5,6 +5,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* alloc.c: empties the bump allocator's heap (after every call, in its post-return function). */
+void heap_reset(void);
+
 /* Hand-written canonical ABI (component model, wasm32, sync) for wit/fish.wit. Layout rules: a record
  * is aligned to its widest field and its fields are placed in order, each at its own alignment; a list
  * is (i32 ptr, i32 len), align 4; an enum of up to 256 cases is one byte (flattened to an i32); bool

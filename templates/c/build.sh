@@ -10,7 +10,7 @@ for tool in clang-19 wasm-tools; do
   }
 done
 WASM_LD=${WASM_LD:-$(command -v wasm-ld-19 || command -v wasm-ld || echo /usr/lib/llvm-19/bin/wasm-ld)}
-# Freestanding wasm32, no libc: abi.c is the canonical ABI glue, player.c the strategy.
+# Freestanding wasm32, no libc: abi.c is the canonical ABI glue, alloc.c its memory, player.c the strategy.
 clang-19 --target=wasm32 -nostdlib -ffreestanding -O2 -Wall -Wextra \
   -fuse-ld="$WASM_LD" -Wl,--no-entry -Wl,--export-memory=cm32p2_memory -Wl,--strip-all \
   -Wl,-z,stack-size=16384 \
