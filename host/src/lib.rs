@@ -7,8 +7,10 @@
 pub mod cli;
 pub mod fault;
 pub mod games;
+pub mod ratings;
 pub mod sandbox;
 pub mod seed;
+pub mod store;
 pub mod tournament;
 
 pub use fault::{Fault, FaultKind};

@@ -141,8 +141,7 @@ async fn failing_a_lifecycle_call_is_a_ban_like_any_other() {
         entry("late-quitter", YahtzeePlayer::Native(|| Box::new(Quitter { at_start: false }))),
         entry("random2", Yahtzee::native("random").unwrap()),
     ];
-    let settings =
-        arena::Settings { format: arena::tournament::Format::Knockout, games_per_match: 3, seed: 4, progress: None };
+    let settings = arena::Settings::new(arena::tournament::Format::Knockout, 3, 4);
     let r = arena::tournament::knockout(game, entries, Limits::default(), &settings).await;
     let bans: Vec<(&str, FaultKind, &str, Option<&str>)> =
         r.banned.iter().map(|b| (b.player.as_str(), b.kind, b.call.as_str(), b.game.as_deref())).collect();

@@ -11,7 +11,10 @@ use std::time::Duration;
 #[command(after_help = "Examples:\n  arena tournament --game yahtzee --format knockout target/players/*.wasm\n  \
     arena play --game yahtzee --seed 7 target/players/yahtzee-greedy.wasm builtin:random\n  \
     arena check --game yahtzee my-player.wasm\n  \
-    arena new --game santorini --lang python my-player")]
+    arena new --game santorini --lang python my-player\n  \
+    arena submit --game yahtzee --name alice my-player.wasm\n  \
+    arena tournament --game yahtzee --format round-robin --registered\n  \
+    arena leaderboard --game yahtzee")]
 pub struct Cli {
     #[command(subcommand)]
     pub command: Command,
@@ -58,6 +61,15 @@ pub enum Command {
         /// Write one JSON Lines replay per game into this directory.
         #[arg(long)]
         replay_dir: Option<PathBuf>,
+        /// Play the players registered for the game in the store (`arena submit`), latest versions,
+        /// first come first served, and record every game there as it finishes.
+        #[arg(long, conflicts_with = "players")]
+        registered: bool,
+        /// With --registered: take only the first N registered players.
+        #[arg(long, requires = "registered")]
+        max_players: Option<usize>,
+        #[command(flatten)]
+        data: DataArgs,
         #[command(flatten)]
         limits: LimitArgs,
         #[command(flatten)]
@@ -65,8 +77,90 @@ pub enum Command {
         #[command(flatten)]
         cache: CacheArgs,
         /// Players in slot order: PATH, NAME=PATH, or builtin:NAME. The name defaults to the file stem.
-        #[arg(required = true)]
+        #[arg(required_unless_present = "registered")]
         players: Vec<String>,
+    },
+    /// Validate a player and register it in the store: it must be a component under the size cap that
+    /// implements the game's world, compiles, and plays one game against the strongest built-in bot
+    /// without a fault. Submitting a name again stores a new version; the latest version plays.
+    Submit {
+        #[arg(long, value_enum)]
+        game: GameName,
+        /// The player's name: 1 to 40 ASCII letters, digits, `-`, `_` or `.`.
+        #[arg(long)]
+        name: String,
+        /// Largest file accepted, in MiB.
+        #[arg(long, default_value_t = 32)]
+        max_size_mb: u64,
+        /// Seed of the validation game.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        #[command(flatten)]
+        data: DataArgs,
+        #[command(flatten)]
+        limits: LimitArgs,
+        #[command(flatten)]
+        board: BoardArgs,
+        file: PathBuf,
+    },
+    /// The registered players with their version, rating and record.
+    Players {
+        #[arg(long, value_enum)]
+        game: Option<GameName>,
+        #[arg(long)]
+        json: bool,
+        #[command(flatten)]
+        data: DataArgs,
+    },
+    /// The tournaments in the store, oldest first: id, game, format, status, winner.
+    Tournaments {
+        #[arg(long)]
+        json: bool,
+        #[command(flatten)]
+        data: DataArgs,
+    },
+    /// Finish an interrupted tournament from where it stopped: games already recorded are not played
+    /// again.
+    Resume {
+        /// The tournament's id (see `arena tournaments`).
+        id: i64,
+        #[arg(long)]
+        json: bool,
+        #[command(flatten)]
+        data: DataArgs,
+        #[arg(long)]
+        no_cache: bool,
+    },
+    /// A player's tournaments, matches and games won and lost, faults by kind, fuel per decision,
+    /// rating and its history, and head-to-head records.
+    Stats {
+        name: String,
+        /// Only this game (a name may be registered for several).
+        #[arg(long, value_enum)]
+        game: Option<GameName>,
+        #[arg(long)]
+        json: bool,
+        #[command(flatten)]
+        data: DataArgs,
+    },
+    /// The registered players of a game by rating, best first.
+    Leaderboard {
+        #[arg(long, value_enum)]
+        game: GameName,
+        #[arg(long)]
+        json: bool,
+        #[command(flatten)]
+        data: DataArgs,
+    },
+    /// Show a game turn by turn: TOURNAMENT/GAME from the store (e.g. `3/R1-M2-G1`), or a replay file
+    /// written by `--replay-dir`.
+    Replay {
+        game: String,
+        /// The stored record as JSON instead of text.
+        #[arg(long)]
+        json: bool,
+        #[command(flatten)]
+        data: DataArgs,
     },
     /// Write a minimal, buildable player project for a game in a language into DIR.
     New {
@@ -108,6 +202,28 @@ pub enum GameName {
     Yahtzee,
     Fish,
     Santorini,
+}
+
+/// The results store.
+#[derive(Args, Debug, Clone)]
+pub struct DataArgs {
+    /// The data directory: the database, submitted components and their compiled forms.
+    #[arg(long = "data", value_name = "DIR", default_value = "arena-data")]
+    pub dir: PathBuf,
+}
+
+impl GameName {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            GameName::Yahtzee => "yahtzee",
+            GameName::Fish => "fish",
+            GameName::Santorini => "santorini",
+        }
+    }
+
+    pub fn from_name(s: &str) -> Option<GameName> {
+        [GameName::Yahtzee, GameName::Fish, GameName::Santorini].into_iter().find(|g| g.as_str() == s)
+    }
 }
 
 /// Where compiled components are kept across runs.

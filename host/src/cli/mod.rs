@@ -3,6 +3,8 @@
 
 pub mod args;
 mod new;
+mod registry;
+mod results;
 
 use crate::games::fish;
 use crate::games::santorini::Santorini;
@@ -19,15 +21,50 @@ use std::sync::Arc;
 
 /// Runs a parsed command line; `Ok` carries the exit code (1 when `check` finds a fault).
 pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
-    let (game, limits, board, cache) = match &cli.command {
-        // Writes files only: no engine, no runtime.
+    let cmd = cli.command;
+    // Commands that need no engine.
+    match &cmd {
         Command::New { game, lang, dir } => {
             new::write(*game, *lang, dir)?;
             return Ok(ExitCode::SUCCESS);
         }
-        Command::Play { game, limits, board, cache, .. }
-        | Command::Tournament { game, limits, board, cache, .. }
-        | Command::Check { game, limits, board, cache, .. } => (*game, limits.to_limits()?, *board, cache.dir()),
+        Command::Players { .. }
+        | Command::Tournaments { .. }
+        | Command::Stats { .. }
+        | Command::Leaderboard { .. }
+        | Command::Replay { .. } => return results::run(cmd),
+        _ => {}
+    }
+    let board = |b: &args::BoardArgs| fish::Options { rows: b.rows, cols: b.cols, holes: b.holes };
+    let compiled = |d: &args::DataArgs| Some(d.dir.join("compiled"));
+    let (game, limits, options, cache) = match &cmd {
+        Command::Play { game, limits, board: b, cache, .. } | Command::Check { game, limits, board: b, cache, .. } => {
+            (*game, limits.to_limits()?, board(b), cache.dir())
+        }
+        Command::Tournament { game, limits, board: b, cache, registered, data, .. } => {
+            // Registered players are compiled once, ever, into the store.
+            let dir = if *registered && !cache.no_cache { compiled(data) } else { cache.dir() };
+            (*game, limits.to_limits()?, board(b), dir)
+        }
+        Command::Submit { game, limits, board: b, data, .. } => (*game, limits.to_limits()?, board(b), compiled(data)),
+        Command::Resume { id, data, no_cache, .. } => {
+            // The game, its limits and its board are the ones the tournament was started with.
+            let store = crate::store::Store::open(&data.dir)?;
+            let row = store
+                .tournament(*id)?
+                .with_context(|| format!("{}: there is no tournament {id}", data.dir.display()))?;
+            let game = args::GameName::from_name(&row.game).with_context(|| {
+                format!("{}: tournament {id} is of an unknown game `{}`", data.dir.display(), row.game)
+            })?;
+            let options = if row.settings.options.is_null() {
+                fish::Options::default()
+            } else {
+                serde_json::from_value(row.settings.options.clone())
+                    .with_context(|| format!("{}: tournament {id}: unreadable game options", data.dir.display()))?
+            };
+            (game, row.settings.limits, options, if *no_cache { None } else { compiled(data) })
+        }
+        _ => bail!("unexpected command"),
     };
     let rt = tokio::runtime::Builder::new_multi_thread().enable_all().build().context("starting the runtime")?;
     rt.block_on(async move {
@@ -37,12 +74,9 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         }
         let sandbox = Arc::new(sandbox);
         match game {
-            GameName::Yahtzee => command(Arc::new(Yahtzee::new(sandbox)?), limits, cli.command).await,
-            GameName::Fish => {
-                let options = fish::Options { rows: board.rows, cols: board.cols, holes: board.holes };
-                command(Arc::new(fish::Fish::new(sandbox, options)?), limits, cli.command).await
-            }
-            GameName::Santorini => command(Arc::new(Santorini::new(sandbox)?), limits, cli.command).await,
+            GameName::Yahtzee => command(Arc::new(Yahtzee::new(sandbox)?), limits, cmd).await,
+            GameName::Fish => command(Arc::new(fish::Fish::new(sandbox, options)?), limits, cmd).await,
+            GameName::Santorini => command(Arc::new(Santorini::new(sandbox)?), limits, cmd).await,
         }
     })
 }
@@ -50,26 +84,46 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
 async fn command<G: Game>(game: Arc<G>, limits: Limits, cmd: Command) -> anyhow::Result<ExitCode> {
     match cmd {
         Command::Play { seed, json, players, .. } => play(game, limits, seed_or_clock(seed), json, &players).await,
-        Command::Tournament { format, games_per_match, seed, json, replay_dir, players, .. } => {
+        Command::Tournament {
+            format,
+            games_per_match,
+            seed,
+            json,
+            replay_dir,
+            players,
+            registered,
+            max_players,
+            data,
+            ..
+        } => {
             if games_per_match == 0 {
                 bail!("--games-per-match must be at least 1");
             }
             if format == Format::Knockout && games_per_match % 2 == 0 {
                 bail!("--games-per-match must be odd for a knockout (best of k), got {games_per_match}");
             }
-            if players.len() < 2 {
+            if !registered && players.len() < 2 {
                 bail!("a tournament needs at least 2 players, got {}", players.len());
             }
             if format != Format::Rounds && !game.seats().contains(&2) {
                 bail!("{} is not a two-player game: use --format rounds", game.name());
             }
-            let settings = Settings { format, games_per_match, seed: seed_or_clock(seed), progress: None };
+            let settings = Settings::new(format, games_per_match, seed_or_clock(seed));
+            if registered {
+                let r = registry::Registered { data: &data.dir, max_players, json, replay_dir: replay_dir.as_deref() };
+                return registry::registered(game, limits, settings, r).await;
+            }
             run_tournament(game, limits, settings, json, replay_dir.as_deref(), &players).await
         }
-        Command::New { .. } => Ok(ExitCode::SUCCESS),
         Command::Check { seed, file, cache, .. } => {
             check(game, limits, seed_or_clock(seed), &file, cache.dir().as_deref()).await
         }
+        Command::Submit { name, max_size_mb, seed, data, file, .. } => {
+            let s = registry::Submission { name: &name, file: &file, max_size_mb, seed, data: &data.dir };
+            registry::submit(game, s).await
+        }
+        Command::Resume { id, json, data, .. } => registry::resume(game, &data.dir, id, json).await,
+        _ => Ok(ExitCode::SUCCESS),
     }
 }
 
@@ -154,19 +208,27 @@ async fn run_tournament<G: Game>(
     players: &[String],
 ) -> anyhow::Result<ExitCode> {
     let entries = load_players(&game, players).await?;
+    let options = game.options();
     let (bar, observe) = progress_bar(if settings.format == Format::Rounds { "rounds" } else { "matches" });
     settings.progress = Some(observe);
     let result = tournament::run(game, entries, limits, &settings).await;
     bar.finish_and_clear();
     if let Some(dir) = replay_dir {
-        report::write_replays(dir, &result).with_context(|| format!("{}: cannot write replays", dir.display()))?;
+        report::write_replays(dir, &result, &options)
+            .with_context(|| format!("{}: cannot write replays", dir.display()))?;
     }
-    if json {
-        println!("{}", serde_json::to_string_pretty(&result)?);
-    } else {
-        print!("{}", report::human(&result));
-    }
+    print_result(&result, json)?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// A tournament's result: the human summary, or one JSON document.
+fn print_result(result: &tournament::TournamentResult, json: bool) -> anyhow::Result<()> {
+    if json {
+        println!("{}", serde_json::to_string_pretty(result)?);
+    } else {
+        print!("{}", report::human(result));
+    }
+    Ok(())
 }
 
 /// One game of the players in the order given.

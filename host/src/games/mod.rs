@@ -3,13 +3,14 @@
 //! in its own module with its bindings, seats and referee.
 
 pub mod fish;
+pub mod replay;
 pub mod santorini;
 pub mod wasm_seat;
 pub mod yahtzee;
 
 use crate::fault::Fault;
 use crate::sandbox::{LoadError, Loaded, WorldSpec};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use std::future::Future;
 use std::path::Path;
 use std::sync::Arc;
@@ -49,10 +50,10 @@ pub struct GameSetup<P> {
 }
 
 /// One call as the replay records it.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct CallLine {
     pub seat: usize,
-    pub call: &'static str,
+    pub call: std::borrow::Cow<'static, str>,
     /// The turn (or move number) the call belongs to; 0 for calls outside turns.
     pub turn: u32,
     pub answer: serde_json::Value,
@@ -86,6 +87,19 @@ pub struct TournamentInfo {
     pub games_per_match: u32,
 }
 
+/// The games Arena knows, by name.
+pub const NAMES: [&str; 3] = ["yahtzee", "fish", "santorini"];
+
+/// How many players one game of `game` seats, for a game named in [`NAMES`].
+pub fn seats_of(game: &str) -> Option<std::ops::RangeInclusive<usize>> {
+    match game {
+        "yahtzee" => Some(yahtzee::SEATS),
+        "fish" => Some(fish::SEATS),
+        "santorini" => Some(santorini::SEATS),
+        _ => None,
+    }
+}
+
 /// A game the tournaments can run.
 pub trait Game: Send + Sync + 'static {
     /// The game's handle to one player (a pre-instantiated component, or a native bot).
@@ -102,6 +116,10 @@ pub trait Game: Send + Sync + 'static {
     fn builtin(&self, name: &str) -> Option<Self::Player>;
     /// Their names; the first is the strongest (the opponent `arena check` plays against).
     fn builtin_names(&self) -> &'static [&'static str];
+    /// The game's options as settings to store and replay with (Fish: the board); none by default.
+    fn options(&self) -> serde_json::Value {
+        serde_json::Value::Null
+    }
     fn tournament_start(
         &self,
         p: &Entry<Self::Player>,

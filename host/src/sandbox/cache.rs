@@ -81,7 +81,7 @@ impl Cache {
 
 /// Writes `bytes` to a temporary file beside `path` and renames it into place, so a reader never sees
 /// half a file.
-fn write_atomically(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
+pub(crate) fn write_atomically(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     let dir = path.parent().unwrap_or(Path::new("."));
     std::fs::create_dir_all(dir)?;
     let tmp = dir.join(format!(

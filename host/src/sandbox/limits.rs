@@ -1,21 +1,21 @@
 //! Per-player limits: fuel and wall-clock budgets per call (larger for a game's first call), and the
 //! caps on linear memory, tables and instances. Defaults deny generously but firmly.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use std::time::Duration;
 
 /// The limits every player runs under. `Limits::default()` documents the defaults.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Limits {
     /// Fuel (about one unit per wasm instruction) for each call after the first of a game.
     pub fuel: u64,
     /// Fuel for the first call of a game, instantiation included.
     pub first_fuel: u64,
     /// Wall-clock deadline for each call after the first (a backstop: fuel decides bans).
-    #[serde(rename = "timeout_ms", serialize_with = "millis")]
+    #[serde(rename = "timeout_ms", serialize_with = "millis", deserialize_with = "from_millis")]
     pub timeout: Duration,
     /// Wall-clock deadline for the first call of a game, instantiation included.
-    #[serde(rename = "first_timeout_ms", serialize_with = "millis")]
+    #[serde(rename = "first_timeout_ms", serialize_with = "millis", deserialize_with = "from_millis")]
     pub first_timeout: Duration,
     /// Linear memory per player, in bytes, summed over its memories.
     pub memory_bytes: u64,
@@ -27,6 +27,10 @@ pub struct Limits {
 
 fn millis<S: serde::Serializer>(d: &Duration, s: S) -> Result<S::Ok, S::Error> {
     s.serialize_u64(d.as_millis() as u64)
+}
+
+fn from_millis<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Duration, D::Error> {
+    u64::deserialize(d).map(Duration::from_millis)
 }
 
 impl Default for Limits {

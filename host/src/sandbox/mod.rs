@@ -9,6 +9,7 @@ mod load;
 mod store;
 
 pub use cache::Compilation;
+pub(crate) use cache::write_atomically;
 pub use call::Guard;
 pub use limits::Limits;
 pub use load::{LoadError, Loaded, WorldSpec};

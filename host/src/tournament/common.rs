@@ -1,7 +1,7 @@
 //! What every format shares: telling players the tournament starts and ends (a failure there is a ban
 //! like any other), playing one game under the in-flight limit, and awaiting spawned work in order.
 
-use super::{Ban, GameRecord, Observer, PlayerInfo, Progress, Settings, TournamentResult};
+use super::{Ban, GameRecord, Journal, Lifecycle, Observer, PlayerInfo, Progress, Settings, TournamentResult};
 use crate::fault::Fault;
 use crate::games::{Entry, Game, GameSetup, MatchSoFar, TournamentInfo};
 use crate::seed::derive;
@@ -20,6 +20,7 @@ pub struct Table<G: Game> {
     pub permits: Arc<Semaphore>,
     pub seed: u64,
     pub progress: Option<Observer>,
+    pub journal: Option<Arc<dyn Journal>>,
 }
 
 impl<G: Game> Clone for Table<G> {
@@ -31,6 +32,7 @@ impl<G: Game> Clone for Table<G> {
             permits: self.permits.clone(),
             seed: self.seed,
             progress: self.progress.clone(),
+            journal: self.journal.clone(),
         }
     }
 }
@@ -41,12 +43,22 @@ impl<G: Game> Table<G> {
         let players: Vec<_> = seated.iter().map(|&i| self.entries[i].clone()).collect();
         let names: Vec<String> = seated.iter().map(|&i| self.names[i].clone()).collect();
         let id = game_id(round, m, number);
+        if let Some(record) = self.journal.as_ref().and_then(|j| j.played(&id)) {
+            // Played before an interruption: taken as it was, not played again.
+            if let Some(p) = &self.progress {
+                p(Progress::Game(&record));
+            }
+            return record;
+        }
         let seed = derive(self.seed, &[u64::from(round), u64::from(m), u64::from(number)]);
         let outcome = {
             let _permit = self.permits.acquire().await;
             self.game.play(GameSetup { id: id.clone(), seed, players, so_far }).await
         };
         let record = GameRecord::new(id, (round, m, number), names, seed, outcome);
+        if let Some(j) = &self.journal {
+            j.game(&record);
+        }
         if let Some(p) = &self.progress {
             p(Progress::Game(&record));
         }
@@ -85,6 +97,9 @@ impl<G: Game> Table<G> {
     }
 
     pub fn report(&self, p: Progress<'_>) {
+        if let (Progress::Match(m), Some(j)) = (&p, &self.journal) {
+            j.matched(m);
+        }
         if let Some(o) = &self.progress {
             o(p);
         }
@@ -118,6 +133,7 @@ impl<G: Game> Roster<G> {
                 permits: Arc::new(Semaphore::new(GAMES_IN_FLIGHT)),
                 seed: s.seed,
                 progress: s.progress.clone(),
+                journal: s.journal.clone(),
             },
             is_banned: vec![false; names.len()],
             names,
@@ -145,9 +161,13 @@ impl<G: Game> Roster<G> {
                 let (g, e, permits) = (t.game.clone(), t.entries[i].clone(), t.permits.clone());
                 let info = TournamentInfo { you: self.names[i].clone(), players: self.names.clone(), games_per_match };
                 let seed = derive(t.seed, &[0, i as u64]);
+                let journal = t.journal.clone();
                 tokio::spawn(async move {
-                    let _permit = permits.acquire_owned().await;
-                    g.tournament_start(&e, &info, seed).await
+                    lifecycle(journal, Lifecycle::Start, i, async {
+                        let _permit = permits.acquire_owned().await;
+                        g.tournament_start(&e, &info, seed).await
+                    })
+                    .await
                 })
             })
             .collect();
@@ -168,9 +188,14 @@ impl<G: Game> Roster<G> {
                 let (g, e, permits) = (t.game.clone(), t.entries[i].clone(), t.permits.clone());
                 let seed = derive(t.seed, &[u64::MAX, i as u64]);
                 let won = won(i);
+                let journal = t.journal.clone();
                 tokio::spawn(async move {
-                    let _permit = permits.acquire_owned().await;
-                    (i, g.tournament_end(&e, won, seed).await)
+                    let f = lifecycle(journal, Lifecycle::End, i, async {
+                        let _permit = permits.acquire_owned().await;
+                        g.tournament_end(&e, won, seed).await
+                    })
+                    .await;
+                    (i, f)
                 })
             })
             .collect();
@@ -220,6 +245,23 @@ impl<G: Game> Roster<G> {
             games,
         }
     }
+}
+
+/// A lifecycle call's outcome: as an earlier run recorded it, or made now and recorded.
+async fn lifecycle(
+    journal: Option<Arc<dyn Journal>>,
+    call: Lifecycle,
+    slot: usize,
+    make: impl std::future::Future<Output = Option<Fault>>,
+) -> Option<Fault> {
+    if let Some(done) = journal.as_ref().and_then(|j| j.lifecycle(call, slot)) {
+        return done;
+    }
+    let f = make.await;
+    if let Some(j) = &journal {
+        j.record_lifecycle(call, slot, f.as_ref());
+    }
+    f
 }
 
 pub fn game_id(round: u32, m: u32, number: u32) -> String {

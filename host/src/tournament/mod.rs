@@ -29,11 +29,11 @@ pub async fn run<G: crate::games::Game>(
 
 use crate::fault::{Fault, FaultKind};
 use crate::games::{CallLine, GameOutcome};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use std::sync::Arc;
 
 /// A tournament format.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, clap::ValueEnum)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, clap::ValueEnum)]
 #[serde(rename_all = "kebab-case")]
 pub enum Format {
     /// 2^m slots, byes for empty ones, best-of-k matches; the winner of each match advances.
@@ -53,6 +53,49 @@ pub struct Settings {
     pub seed: u64,
     /// Told of every finished game and match, in whatever order they finish (for progress bars).
     pub progress: Option<Observer>,
+    /// Keeps every game and lifecycle call as it finishes, and gives back what an earlier, interrupted
+    /// run of the same tournament already played.
+    pub journal: Option<Arc<dyn Journal>>,
+}
+
+impl Settings {
+    pub fn new(format: Format, games_per_match: u32, seed: u64) -> Settings {
+        Settings { format, games_per_match, seed, progress: None, journal: None }
+    }
+}
+
+/// Where a tournament's progress is kept as it happens, so that an interrupted run finishes later
+/// without playing again what it already played (the results store implements it). Because every
+/// format is deterministic given the seed and the results of its games, a run that takes the games it
+/// finds here instead of playing them reaches exactly the state the interrupted run was in.
+pub trait Journal: Send + Sync {
+    /// The game with this id, if an earlier run of this tournament finished it.
+    fn played(&self, id: &str) -> Option<GameRecord>;
+    /// A game just finished (not called for games given back by `played`).
+    fn game(&self, record: &GameRecord);
+    /// The outcome of a lifecycle call to the player in `slot`, if an earlier run made it:
+    /// `Some(None)` when it succeeded, `Some(Some(fault))` when it failed.
+    fn lifecycle(&self, call: Lifecycle, slot: usize) -> Option<Option<Fault>>;
+    /// A lifecycle call just returned.
+    fn record_lifecycle(&self, call: Lifecycle, slot: usize, fault: Option<&Fault>);
+    /// A match (or series) just finished; told again, identically, when a resumed run reaches it.
+    fn matched(&self, record: &MatchRecord);
+}
+
+/// The calls outside games.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Lifecycle {
+    Start,
+    End,
+}
+
+impl Lifecycle {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Lifecycle::Start => "tournament-start",
+            Lifecycle::End => "tournament-end",
+        }
+    }
 }
 
 /// A progress observer.
@@ -69,7 +112,7 @@ pub enum Progress<'a> {
 }
 
 /// A player as the result lists it.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct PlayerInfo {
     pub name: String,
     pub source: String,
@@ -78,7 +121,7 @@ pub struct PlayerInfo {
 }
 
 /// A banned player: why, on which call, in which game (none for lifecycle calls outside games).
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Ban {
     pub player: String,
     pub kind: FaultKind,
@@ -88,7 +131,7 @@ pub struct Ban {
 }
 
 /// A fault as a game record lists it.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct GameFault {
     pub player: String,
     pub kind: FaultKind,
@@ -97,7 +140,7 @@ pub struct GameFault {
 }
 
 /// One played game.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct GameRecord {
     pub id: String,
     pub round: u32,
@@ -171,7 +214,7 @@ impl GameRecord {
 }
 
 /// One match of a knockout.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct MatchRecord {
     pub round: u32,
     #[serde(rename = "match")]
@@ -189,7 +232,7 @@ pub struct MatchRecord {
 }
 
 /// Everything a tournament produced. Same inputs and seed → identical value.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct TournamentResult {
     pub game: String,
     pub format: Format,

@@ -127,28 +127,126 @@ pub fn ban_table(bans: &[super::Ban]) -> String {
     s
 }
 
-/// Writes `DIR/<game id>.jsonl` for every game: a header (players, seed, limits), one line per call
-/// (seat, player, call, turn, answer, fuel) and a footer (scores, winners, faults).
-pub fn write_replays(dir: &Path, r: &TournamentResult) -> std::io::Result<()> {
+/// Writes `DIR/<game id>.jsonl` for every game: a header (game, players, seed, limits, game options),
+/// one line per call (seat, player, call, turn, answer, fuel) and a footer (scores, winners, faults).
+pub fn write_replays(dir: &Path, r: &TournamentResult, options: &serde_json::Value) -> std::io::Result<()> {
     std::fs::create_dir_all(dir)?;
     for g in &r.games {
-        write_replay(&dir.join(format!("{}.jsonl", g.id)), &r.game, g, &r.limits)?;
+        write_replay(&dir.join(format!("{}.jsonl", g.id)), &r.game, g, &r.limits, options)?;
     }
     Ok(())
 }
 
-pub fn write_replay(path: &Path, game: &str, g: &GameRecord, limits: &crate::sandbox::Limits) -> std::io::Result<()> {
+pub fn write_replay(
+    path: &Path,
+    game: &str,
+    g: &GameRecord,
+    limits: &crate::sandbox::Limits,
+    options: &serde_json::Value,
+) -> std::io::Result<()> {
     let mut f = std::io::BufWriter::new(std::fs::File::create(path)?);
-    let header =
-        json!({"type": "header", "game": game, "id": g.id, "players": g.players, "seed": g.seed, "limits": limits});
+    let header = json!({"type": "header", "game": game, "id": g.id, "round": g.round, "match": g.match_no,
+        "number": g.number, "players": g.players, "seed": g.seed, "limits": limits, "options": options});
     writeln!(f, "{header}")?;
     for c in &g.replay {
         let line = json!({"type": "call", "seat": c.seat, "player": g.players[c.seat], "call": c.call,
             "turn": c.turn, "answer": c.answer, "fuel": c.fuel});
         writeln!(f, "{line}")?;
     }
-    let footer = json!({"type": "footer", "scores": g.scores, "winners": g.winners, "fuel": g.fuel, "faults": g.faults,
-        "logs": g.logs});
+    let footer = json!({"type": "footer", "scores": g.scores, "winners": g.winners, "fuel": g.fuel,
+        "calls": g.calls, "faults": g.faults, "board": g.board, "logs": g.logs});
     writeln!(f, "{footer}")?;
     f.flush()
+}
+
+/// A game, its options and its record read back from a replay file; errors name the line.
+pub fn read_replay(path: &Path) -> Result<(String, serde_json::Value, GameRecord), String> {
+    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: cannot read: {e}", path.display()))?;
+    let bad = |n: usize, what: String| format!("{}: line {n}: {what}", path.display());
+    let mut lines = text.lines().enumerate().map(|(i, l)| (i + 1, l));
+    let (n, first) = lines.next().ok_or_else(|| format!("{}: empty, not a replay file", path.display()))?;
+    let header: serde_json::Value = serde_json::from_str(first).map_err(|e| bad(n, format!("not JSON: {e}")))?;
+    if header["type"] != "header" {
+        return Err(bad(n, "not a replay file (the first line is not a header)".into()));
+    }
+    let field = |k: &str| header.get(k).cloned().unwrap_or_default();
+    let mut g = GameRecord {
+        id: field("id").as_str().unwrap_or("game").to_string(),
+        round: field("round").as_u64().unwrap_or(1) as u32,
+        match_no: field("match").as_u64().unwrap_or(1) as u32,
+        number: field("number").as_u64().unwrap_or(1) as u32,
+        players: serde_json::from_value(field("players")).map_err(|e| bad(n, format!("players: {e}")))?,
+        seed: field("seed").as_u64().ok_or_else(|| bad(n, "no seed".into()))?,
+        scores: vec![],
+        winner: None,
+        winners: vec![],
+        fuel: vec![],
+        calls: vec![],
+        faults: vec![],
+        replay: vec![],
+        board: String::new(),
+        logs: vec![],
+    };
+    let game = field("game").as_str().unwrap_or_default().to_string();
+    let mut footer = false;
+    for (n, line) in lines {
+        let v: serde_json::Value = serde_json::from_str(line).map_err(|e| bad(n, format!("not JSON: {e}")))?;
+        match v["type"].as_str() {
+            Some("call") => g.replay.push(serde_json::from_value(v).map_err(|e| bad(n, format!("a call: {e}")))?),
+            Some("footer") => {
+                footer = true;
+                let f = |k: &str| v.get(k).cloned().unwrap_or_default();
+                g.scores = serde_json::from_value(f("scores")).map_err(|e| bad(n, format!("scores: {e}")))?;
+                g.winners = serde_json::from_value(f("winners")).map_err(|e| bad(n, format!("winners: {e}")))?;
+                g.fuel = serde_json::from_value(f("fuel")).unwrap_or_default();
+                g.calls = serde_json::from_value(f("calls")).unwrap_or_default();
+                g.faults = serde_json::from_value(f("faults")).map_err(|e| bad(n, format!("faults: {e}")))?;
+                g.board = f("board").as_str().unwrap_or_default().to_string();
+                g.logs = serde_json::from_value(f("logs")).unwrap_or_default();
+                g.winner = match g.winners.as_slice() {
+                    [w] => Some(w.clone()),
+                    _ => None,
+                };
+            }
+            _ => return Err(bad(n, "neither a call nor a footer".into())),
+        }
+    }
+    if !footer {
+        return Err(format!("{}: no footer: the replay file is cut short", path.display()));
+    }
+    Ok((game, field("options"), g))
+}
+
+/// A game turn by turn: who played, each call with its answer and fuel, positions after moves, faults,
+/// and the result.
+pub fn replay(game: &str, options: &serde_json::Value, g: &GameRecord) -> Result<String, String> {
+    let mut s = String::new();
+    let _ = writeln!(s, "{game} game {} (seed {}): {}", g.id, g.seed, g.players.join(" vs "));
+    let faults: Vec<(usize, crate::fault::Fault)> = g
+        .faults
+        .iter()
+        .map(|f| {
+            let seat = g.players.iter().position(|p| *p == f.player).unwrap_or(0);
+            (seat, crate::fault::Fault::new(f.kind, f.call.clone(), f.reason.clone()))
+        })
+        .collect();
+    let input =
+        crate::games::replay::ReplayInput { players: &g.players, seed: g.seed, calls: &g.replay, faults: &faults };
+    s.push_str(&crate::games::replay::render(game, options, &input)?);
+    let _ = writeln!(s, "\nResult:");
+    for (i, p) in g.players.iter().enumerate() {
+        let _ = writeln!(
+            s,
+            "  {p:<20} score {:>4}  fuel {:>14} over {} calls",
+            g.scores.get(i).copied().unwrap_or(0),
+            crate::games::replay::thousands(g.fuel.get(i).copied().unwrap_or(0)),
+            g.calls.get(i).copied().unwrap_or(0)
+        );
+    }
+    let _ = match g.winners.as_slice() {
+        [] => writeln!(s, "No winner"),
+        [w] => writeln!(s, "Winner: {w}"),
+        ws => writeln!(s, "Tie: {}", ws.join(", ")),
+    };
+    Ok(s)
 }

@@ -3,9 +3,13 @@
 
 pub mod bindings;
 mod referee;
+pub mod replay;
 mod seat;
 
 pub use seat::{Greedy, NativeBot, Random, Seat, WasmSeat};
+
+/// Players in one game.
+pub const SEATS: std::ops::RangeInclusive<usize> = 2..=4;
 
 use crate::fault::Fault;
 use crate::games::{Entry, Game, GameOutcome, GameSetup, TournamentInfo};
@@ -18,7 +22,7 @@ use wasmtime::component::Linker;
 pub const SPEC: WorldSpec = WorldSpec { game: "fish", package: "arena:fish", world: "arena:fish/player" };
 
 /// The boards games are played on: generated from each game's seed.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Options {
     pub rows: u8,
     pub cols: u8,
@@ -86,7 +90,11 @@ impl Game for Fish {
     }
 
     fn seats(&self) -> std::ops::RangeInclusive<usize> {
-        2..=4
+        SEATS
+    }
+
+    fn options(&self) -> serde_json::Value {
+        serde_json::to_value(self.options).unwrap_or_default()
     }
 
     fn spec(&self) -> &'static WorldSpec {

@@ -3,9 +3,13 @@
 
 pub mod bindings;
 mod referee;
+pub mod replay;
 mod seat;
 
 pub use seat::{Minimax, NativeBot, Random, Seat, WasmSeat};
+
+/// Players in one game.
+pub const SEATS: std::ops::RangeInclusive<usize> = 2..=2;
 
 use crate::fault::Fault;
 use crate::games::{Entry, Game, GameOutcome, GameSetup, TournamentInfo};
@@ -72,7 +76,7 @@ impl Game for Santorini {
     }
 
     fn seats(&self) -> std::ops::RangeInclusive<usize> {
-        2..=2
+        SEATS
     }
 
     fn spec(&self) -> &'static WorldSpec {

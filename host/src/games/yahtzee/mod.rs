@@ -3,10 +3,14 @@
 
 pub mod bindings;
 mod referee;
+pub mod replay;
 mod seat;
 
 pub use crate::games::TournamentInfo;
 pub use seat::{Answer, Greedy, NativeBot, Random, Seat, WasmSeat};
+
+/// Players in one game.
+pub const SEATS: std::ops::RangeInclusive<usize> = 2..=2;
 
 use crate::fault::Fault;
 use crate::games::{Entry, Game, GameOutcome, GameSetup};
@@ -78,7 +82,7 @@ impl Game for Yahtzee {
     }
 
     fn seats(&self) -> std::ops::RangeInclusive<usize> {
-        2..=2
+        SEATS
     }
 
     fn spec(&self) -> &'static WorldSpec {

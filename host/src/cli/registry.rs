@@ -1,0 +1,251 @@
+//! The commands that play with the store: `submit` (validate, then register a version),
+//! `tournament --registered` (the registered players, every game recorded as it finishes) and `resume`
+//! (an interrupted tournament finished from where it stopped).
+
+use super::{one_game, print_result, progress_bar};
+use crate::games::{Entry, Game};
+use crate::sandbox::Limits;
+use crate::store::{Status, Store, StoredSettings, TournamentLock, Version, check_name};
+use crate::tournament::{self, Format, Settings};
+use anyhow::{Context, anyhow, bail};
+use sha2::{Digest, Sha256};
+use std::path::Path;
+use std::process::ExitCode;
+use std::sync::Arc;
+
+/// What `arena submit` was given.
+pub struct Submission<'a> {
+    pub name: &'a str,
+    pub file: &'a Path,
+    pub max_size_mb: u64,
+    pub seed: u64,
+    pub data: &'a Path,
+}
+
+pub async fn submit<G: Game>(game: Arc<G>, s: Submission<'_>) -> anyhow::Result<ExitCode> {
+    let file = s.file;
+    check_name(s.name).map_err(|e| anyhow!("{e}; nothing was stored"))?;
+    let meta = std::fs::metadata(file).with_context(|| format!("{}: cannot read", file.display()))?;
+    if !meta.is_file() {
+        bail!("{}: not a file", file.display());
+    }
+    let cap = s.max_size_mb.saturating_mul(1 << 20);
+    if meta.len() > cap {
+        bail!(
+            "{}: {} bytes is over the size cap of {} MiB (--max-size-mb); nothing was stored",
+            file.display(),
+            meta.len(),
+            s.max_size_mb
+        );
+    }
+    let bytes = std::fs::read(file).with_context(|| format!("{}: cannot read", file.display()))?;
+    let mut store = Store::open(s.data)?;
+
+    let (g, f) = (game.clone(), file.to_path_buf());
+    let (loaded, player) = tokio::task::spawn_blocking(move || g.load(&f))
+        .await
+        .context("loading")?
+        .map_err(|e| anyhow!("{e}; nothing was stored"))?;
+    let hash: String = Sha256::digest(&bytes).iter().map(|b| format!("{b:02x}")).collect();
+    if hash != loaded.hash {
+        bail!("{}: the file changed while it was being submitted; nothing was stored", file.display());
+    }
+
+    // One game against the strongest built-in bot, as `arena check` plays it. The opponent's name has a
+    // `:`, which player names cannot, so the two are never confused.
+    let best = game.builtin_names()[0];
+    let me = Arc::new(Entry {
+        name: s.name.to_string(),
+        source: file.display().to_string(),
+        hash: Some(hash.clone()),
+        player,
+    });
+    let opponent = Arc::new(Entry {
+        name: format!("builtin:{best}"),
+        source: format!("builtin:{best}"),
+        hash: None,
+        player: game.builtin(best).context("the first built-in exists")?,
+    });
+    let o = one_game(&*game, s.seed, vec![me, opponent]).await;
+    if let Some(f) = o.faults.iter().find(|f| f.player == s.name) {
+        bail!(
+            "{}: failed its validation game against builtin:{best} (seed {}): {} in `{}`: {}; nothing was stored \
+             (`arena check` shows more)",
+            file.display(),
+            s.seed,
+            f.kind,
+            f.call,
+            f.reason
+        );
+    }
+    let done = store.add_version(game.name(), s.name, &bytes, &hash)?;
+    let v = &done.version;
+    if done.unchanged {
+        println!(
+            "{}: identical to {} version {} of {} ({}); nothing new was stored",
+            file.display(),
+            v.name,
+            v.version,
+            v.game,
+            short(&v.hash)
+        );
+    } else {
+        println!(
+            "Submitted {} version {} for {} ({} bytes, sha256 {}){}",
+            v.name,
+            v.version,
+            v.game,
+            v.size,
+            short(&v.hash),
+            if done.new_player { ", a new player" } else { "" }
+        );
+        println!(
+            "  validation game against builtin:{best} (seed {}): {} to {}, {} fuel over {} calls",
+            s.seed, o.scores[0], o.scores[1], o.fuel[0], o.calls[0]
+        );
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn short(hash: &str) -> &str {
+    &hash[..hash.len().min(12)]
+}
+
+/// Loads the stored components of `versions`, checking each file is the one submitted.
+async fn load_versions<G: Game>(
+    game: &Arc<G>,
+    store: &Store,
+    versions: &[Version],
+) -> anyhow::Result<Vec<Arc<Entry<G::Player>>>> {
+    let loads: Vec<_> = versions
+        .iter()
+        .map(|v| {
+            let (game, v, path) = (game.clone(), v.clone(), store.component_path(&v.hash));
+            tokio::task::spawn_blocking(move || -> anyhow::Result<Entry<G::Player>> {
+                if !path.is_file() {
+                    bail!("{}: missing: {} version {} cannot be loaded", path.display(), v.name, v.version);
+                }
+                let (loaded, player) = game.load(&path)?;
+                if loaded.hash != v.hash {
+                    bail!("{}: damaged (its sha256 is {}, not the one submitted)", path.display(), loaded.hash);
+                }
+                Ok(Entry {
+                    name: v.name.clone(),
+                    source: format!("{} v{}", v.name, v.version),
+                    hash: Some(v.hash),
+                    player,
+                })
+            })
+        })
+        .collect();
+    let mut entries = vec![];
+    for l in loads {
+        entries.push(Arc::new(l.await.context("loading a player")??));
+    }
+    Ok(entries)
+}
+
+/// What `tournament --registered` was given besides the settings.
+pub struct Registered<'a> {
+    pub data: &'a Path,
+    pub max_players: Option<usize>,
+    pub json: bool,
+    pub replay_dir: Option<&'a Path>,
+}
+
+pub async fn registered<G: Game>(
+    game: Arc<G>,
+    limits: Limits,
+    settings: Settings,
+    r: Registered<'_>,
+) -> anyhow::Result<ExitCode> {
+    let mut store = Store::open(r.data)?;
+    let mut versions: Vec<Version> = store.players(Some(game.name()))?.into_iter().map(|p| p.latest).collect();
+    if let Some(m) = r.max_players {
+        versions.truncate(m);
+    }
+    if versions.len() < 2 {
+        bail!(
+            "{}: {} player(s) registered for {}; a tournament needs at least 2 (register some with `arena submit`)",
+            r.data.display(),
+            versions.len(),
+            game.name()
+        );
+    }
+    if settings.format == Format::Rounds && versions.len() < *game.seats().start() {
+        bail!("{}: too few players for one game of {}", r.data.display(), game.name());
+    }
+    // Loaded before the tournament is recorded, so a damaged store records nothing.
+    let entries = load_versions(&game, &store, &versions).await?;
+    let stored = StoredSettings { limits, options: game.options() };
+    let id = store.create_tournament(
+        game.name(),
+        (settings.format, settings.games_per_match, settings.seed),
+        &stored,
+        &versions,
+    )?;
+    let lock = store.lock(id)?;
+    eprintln!("Tournament {id}: {} registered players of {}, seed {}", versions.len(), game.name(), settings.seed);
+    run_stored(game, store, (id, lock), entries, &versions, limits, settings, (r.json, r.replay_dir)).await
+}
+
+pub async fn resume<G: Game>(game: Arc<G>, data: &Path, id: i64, json: bool) -> anyhow::Result<ExitCode> {
+    let store = Store::open(data)?;
+    let row = store.tournament(id)?.with_context(|| format!("{}: there is no tournament {id}", data.display()))?;
+    if row.status == Status::Finished {
+        eprintln!("Tournament {id} is finished already; its result:");
+        let result = store.result(id)?.with_context(|| format!("{}: tournament {id} has no result", data.display()))?;
+        print_result(&result, json)?;
+        return Ok(ExitCode::SUCCESS);
+    }
+    let lock = store.lock(id)?;
+    let versions = store.entrants(id)?;
+    let entries = load_versions(&game, &store, &versions).await?;
+    let limits = row.settings.limits;
+    let settings = Settings::new(row.format, row.games_per_match, row.seed);
+    eprintln!(
+        "Resuming tournament {id} ({}, {} players): {} games were recorded before",
+        row.game, row.players, row.games
+    );
+    run_stored(game, store, (id, lock), entries, &versions, limits, settings, (json, None)).await
+}
+
+/// Runs a stored tournament with its journal, then records its result.
+#[allow(clippy::too_many_arguments)]
+async fn run_stored<G: Game>(
+    game: Arc<G>,
+    mut store: Store,
+    (id, lock): (i64, TournamentLock),
+    entries: Vec<Arc<Entry<G::Player>>>,
+    versions: &[Version],
+    limits: Limits,
+    mut settings: Settings,
+    (json, replay_dir): (bool, Option<&Path>),
+) -> anyhow::Result<ExitCode> {
+    let journal = store.journal(id, versions)?;
+    let options = game.options();
+    settings.journal = Some(journal.clone());
+    let (bar, observe) = progress_bar(if settings.format == Format::Rounds { "rounds" } else { "matches" });
+    settings.progress = Some(observe);
+    let result = tournament::run(game, entries, limits, &settings).await;
+    bar.finish_and_clear();
+    journal.finish().map_err(|e| {
+        anyhow!("{e}\nTournament {id} is not finished in the store; `arena resume {id}` finishes it once this is fixed")
+    })?;
+    store.finish_tournament(id, &result)?;
+    drop(lock);
+    if let Some(dir) = replay_dir {
+        tournament::report::write_replays(dir, &result, &options)
+            .with_context(|| format!("{}: cannot write replays", dir.display()))?;
+    }
+    print_result(&result, json)?;
+    if !json {
+        let data = store.dir().display();
+        println!("\nStored as tournament {id} in {data}.");
+        if let Some(g) = result.games.first() {
+            println!("  arena replay --data {data} {id}/{}   shows a game", g.id);
+        }
+        println!("  arena leaderboard --data {data} --game {}   shows the ratings", result.game);
+    }
+    Ok(ExitCode::SUCCESS)
+}

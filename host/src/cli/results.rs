@@ -1,0 +1,216 @@
+//! The commands that only read the store (no engine): `players`, `tournaments`, `stats`,
+//! `leaderboard` and `replay`. Text for people, `--json` for programs.
+
+use super::args::{Command, GameName};
+use crate::games::{NAMES, seats_of};
+use crate::ratings::{Rating, System};
+use crate::store::{Leader, Store};
+use crate::tournament::report;
+use anyhow::{Context, bail};
+use std::fmt::Write as _;
+use std::path::Path;
+use std::process::ExitCode;
+
+pub fn run(cmd: Command) -> anyhow::Result<ExitCode> {
+    match cmd {
+        Command::Players { game, json, data } => players(&data.dir, game, json),
+        Command::Tournaments { json, data } => tournaments(&data.dir, json),
+        Command::Stats { name, game, json, data } => stats(&data.dir, &name, game, json),
+        Command::Leaderboard { game, json, data } => leaderboard(&data.dir, game, json),
+        Command::Replay { game, json, data } => replay(&data.dir, &game, json),
+        _ => bail!("not a results command"),
+    }
+}
+
+fn system(game: &str) -> System {
+    System::for_seats(seats_of(game).unwrap_or(2..=2))
+}
+
+fn show(r: &Rating) -> String {
+    format!("{:.1} ± {:.1}", r.rating, r.deviation)
+}
+
+fn table(s: &mut String, rows: &[Leader], ranked: bool) {
+    let w = rows.iter().map(|l| l.name.len()).max().unwrap_or(4).max(6);
+    let _ = writeln!(
+        s,
+        "  {:>4}  {:<w$}  {:>7}  {:>15}  {:>5} {:>5} {:>5}  {:>6}  submitted",
+        if ranked { "#" } else { "" },
+        "player",
+        "version",
+        "rating",
+        "won",
+        "lost",
+        "tied",
+        "faults"
+    );
+    for (i, l) in rows.iter().enumerate() {
+        let rank = if ranked { (i + 1).to_string() } else { String::new() };
+        let _ = writeln!(
+            s,
+            "  {rank:>4}  {:<w$}  {:>7}  {:>15}  {:>5} {:>5} {:>5}  {:>6}  {}",
+            l.name,
+            format!("v{}", l.version),
+            show(&l.rating),
+            l.games.won,
+            l.games.lost,
+            l.games.tied,
+            l.faults,
+            l.submitted_at
+        );
+    }
+}
+
+fn players(dir: &Path, game: Option<GameName>, json: bool) -> anyhow::Result<ExitCode> {
+    let store = Store::open(dir)?;
+    let games: Vec<&str> = match game {
+        Some(g) => vec![g.as_str()],
+        None => NAMES.to_vec(),
+    };
+    let mut all = serde_json::Map::new();
+    let mut s = String::new();
+    for g in games {
+        let rows = store.leaderboard(g, system(g), false)?;
+        if rows.is_empty() && game.is_none() {
+            continue;
+        }
+        let _ = writeln!(s, "{g} ({} players, {} ratings)", rows.len(), system(g).name());
+        table(&mut s, &rows, false);
+        all.insert(g.to_string(), serde_json::to_value(&rows)?);
+    }
+    if json {
+        println!("{}", serde_json::to_string_pretty(&all)?);
+    } else if s.is_empty() {
+        println!("No players are registered in {} (add one with `arena submit`).", dir.display());
+    } else {
+        print!("{s}");
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn tournaments(dir: &Path, json: bool) -> anyhow::Result<ExitCode> {
+    let store = Store::open(dir)?;
+    let rows = store.tournaments()?;
+    if json {
+        println!("{}", serde_json::to_string_pretty(&rows)?);
+        return Ok(ExitCode::SUCCESS);
+    }
+    if rows.is_empty() {
+        println!("No tournaments in {}.", dir.display());
+        return Ok(ExitCode::SUCCESS);
+    }
+    println!(
+        "  {:>4}  {:<10} {:<12} {:>7} {:>6}  {:<11}  {:<20}  winner",
+        "id", "game", "format", "players", "games", "status", "started"
+    );
+    for t in rows {
+        let format = serde_json::to_value(t.format)?.as_str().unwrap_or_default().to_string();
+        println!(
+            "  {:>4}  {:<10} {:<12} {:>7} {:>6}  {:<11}  {:<20}  {}",
+            t.id,
+            t.game,
+            format,
+            t.players,
+            t.games,
+            t.status.as_str(),
+            t.started_at,
+            t.winner.as_deref().unwrap_or("-")
+        );
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn leaderboard(dir: &Path, game: GameName, json: bool) -> anyhow::Result<ExitCode> {
+    let store = Store::open(dir)?;
+    let g = game.as_str();
+    let rows = store.leaderboard(g, system(g), true)?;
+    if json {
+        println!("{}", serde_json::to_string_pretty(&rows)?);
+    } else if rows.is_empty() {
+        println!("No {g} players are registered in {}.", dir.display());
+    } else {
+        let mut s = String::new();
+        let _ = writeln!(s, "{g} leaderboard ({} ratings, rating ± deviation)", system(g).name());
+        table(&mut s, &rows, true);
+        print!("{s}");
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn stats(dir: &Path, name: &str, game: Option<GameName>, json: bool) -> anyhow::Result<ExitCode> {
+    let store = Store::open(dir)?;
+    let games: Vec<String> = match game {
+        Some(g) => vec![g.as_str().to_string()],
+        None => store.games_of(name)?,
+    };
+    let mut found = vec![];
+    for g in &games {
+        if let Some(st) = store.stats(g, name, system(g))? {
+            found.push(st);
+        }
+    }
+    if found.is_empty() {
+        let which = game.map(|g| format!(" for {}", g.as_str())).unwrap_or_default();
+        bail!("{}: no player `{name}` is registered{which}", dir.display());
+    }
+    if json {
+        let v = if found.len() == 1 { serde_json::to_value(&found[0])? } else { serde_json::to_value(&found)? };
+        println!("{}", serde_json::to_string_pretty(&v)?);
+        return Ok(ExitCode::SUCCESS);
+    }
+    for st in found {
+        println!("{} ({}), {} version(s), registered {}", st.name, st.game, st.versions, st.registered_at);
+        println!("  tournaments  played {}, won {}", st.tournaments.played, st.tournaments.won);
+        let rec = |r: &crate::store::Record| format!("won {}, lost {}, tied {}", r.won, r.lost, r.tied);
+        println!("  matches      {}", rec(&st.matches));
+        println!("  games        {}", rec(&st.games));
+        let faults: Vec<String> = st.faults.iter().map(|(k, n)| format!("{k} {n}")).collect();
+        println!("  faults       {}", if faults.is_empty() { "none".to_string() } else { faults.join(", ") });
+        println!(
+            "  fuel         {} per decision ({} over {} decisions)",
+            crate::games::replay::thousands(st.fuel.per_decision),
+            crate::games::replay::thousands(st.fuel.total),
+            st.fuel.decisions
+        );
+        println!("  rating       {} ({}, after {} games)", show(&st.rating), st.rating_system, st.rating_history.len());
+        if !st.rating_history.is_empty() {
+            let points: Vec<String> = st.rating_history.iter().map(|p| format!("{:.0}", p.rating.rating)).collect();
+            let shown = if points.len() > 20 { &points[points.len() - 20..] } else { &points[..] };
+            println!("  history      {}{}", if points.len() > 20 { "… " } else { "" }, shown.join(" → "));
+        }
+        if !st.head_to_head.is_empty() {
+            println!("  head to head");
+            for h in &st.head_to_head {
+                println!("    vs {:<24} {}", h.opponent, rec(&h.games));
+            }
+        }
+        println!();
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn replay(dir: &Path, which: &str, json: bool) -> anyhow::Result<ExitCode> {
+    let path = Path::new(which);
+    let (game, options, record) = if path.is_file() {
+        report::read_replay(path).map_err(anyhow::Error::msg)?
+    } else {
+        let Some((t, key)) = which.split_once('/') else {
+            bail!("{which}: neither a replay file nor TOURNAMENT/GAME (e.g. `3/R1-M2-G1`)");
+        };
+        let t: i64 = t.parse().with_context(|| format!("{which}: `{t}` is not a tournament id"))?;
+        let store = Store::open(dir)?;
+        let row = store.tournament(t)?.with_context(|| format!("{}: there is no tournament {t}", dir.display()))?;
+        let record = store
+            .game(t, key)?
+            .with_context(|| format!("{}: tournament {t} has no recorded game `{key}`", dir.display()))?;
+        (row.game, row.settings.options, record)
+    };
+    if json {
+        let doc = serde_json::json!({"game": game, "options": options, "record": record, "calls": record.replay,
+            "board": record.board, "logs": record.logs});
+        println!("{}", serde_json::to_string_pretty(&doc)?);
+    } else {
+        print!("{}", report::replay(&game, &options, &record).map_err(|e| anyhow::anyhow!("{which}: {e}"))?);
+    }
+    Ok(ExitCode::SUCCESS)
+}

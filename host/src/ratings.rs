@@ -1,0 +1,192 @@
+//! Ratings: one per player per game, updated after every game, in a fixed order (tournament, then
+//! round, match and game number), so the same stored games always give the same ratings however the
+//! games happened to finish.
+//!
+//! Two-seat games (Yahtzee, Santorini) use Glicko-2 from `skillratings`: start 1500 ± 350, volatility
+//! 0.06, τ = 0.5, each game its own rating period (as online chess servers do). Games of more seats
+//! (Fish, 2 to 4) use Weng-Lin, the open Bayesian successor of TrueSkill: start μ = 25, σ = 25/3,
+//! β = 25/6; every player is a team of one, ranked by place. A player who faulted in a game takes the
+//! last place in it: a loss to everyone who did not fault.
+
+use serde::Serialize;
+use skillratings::glicko2::{Glicko2Config, Glicko2Rating, glicko2};
+use skillratings::weng_lin::{WengLinConfig, WengLinRating, weng_lin_multi_team};
+use skillratings::{MultiTeamOutcome, Outcomes};
+use std::collections::HashMap;
+use std::ops::RangeInclusive;
+
+/// The rating system of a game.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum System {
+    Glicko2,
+    WengLin,
+}
+
+impl System {
+    /// Glicko-2 for games of exactly two seats, Weng-Lin for games that may seat more.
+    pub fn for_seats(seats: RangeInclusive<usize>) -> System {
+        if *seats.end() <= 2 { System::Glicko2 } else { System::WengLin }
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            System::Glicko2 => "Glicko-2",
+            System::WengLin => "Weng-Lin",
+        }
+    }
+
+    /// A new player's rating.
+    pub fn initial(self) -> Rating {
+        State::new(self).rating()
+    }
+}
+
+/// A rating and its uncertainty (Glicko-2: rating and deviation; Weng-Lin: μ and σ).
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct Rating {
+    pub rating: f64,
+    pub deviation: f64,
+}
+
+#[derive(Debug, Clone, Copy)]
+enum State {
+    Glicko2(Glicko2Rating),
+    WengLin(WengLinRating),
+}
+
+impl State {
+    fn new(system: System) -> State {
+        match system {
+            System::Glicko2 => State::Glicko2(Glicko2Rating::new()),
+            System::WengLin => State::WengLin(WengLinRating::new()),
+        }
+    }
+
+    fn rating(&self) -> Rating {
+        match self {
+            State::Glicko2(r) => Rating { rating: r.rating, deviation: r.deviation },
+            State::WengLin(r) => Rating { rating: r.rating, deviation: r.uncertainty },
+        }
+    }
+}
+
+/// Every player's current rating in one game, fed games in order.
+pub struct Ratings {
+    system: System,
+    states: HashMap<i64, State>,
+}
+
+impl Ratings {
+    pub fn new(system: System) -> Ratings {
+        Ratings { system, states: HashMap::new() }
+    }
+
+    pub fn system(&self) -> System {
+        self.system
+    }
+
+    /// A player's rating now (the initial one before its first game).
+    pub fn get(&self, player: i64) -> Rating {
+        self.states.get(&player).map_or_else(|| self.system.initial(), State::rating)
+    }
+
+    /// Updates the ratings after one game of `players` (in seat order) who took `places` (1 is best;
+    /// equal places tie). Returns the new ratings in seat order. A game of one player changes nothing.
+    pub fn update(&mut self, players: &[i64], places: &[u32]) -> Vec<Rating> {
+        let states: Vec<State> =
+            players.iter().map(|p| self.states.get(p).copied().unwrap_or_else(|| State::new(self.system))).collect();
+        let next: Vec<State> = match (self.system, states.as_slice()) {
+            (_, [] | [_]) => states.clone(),
+            (System::Glicko2, [State::Glicko2(a), State::Glicko2(b)]) => {
+                let outcome = match places[0].cmp(&places[1]) {
+                    std::cmp::Ordering::Less => Outcomes::WIN,
+                    std::cmp::Ordering::Greater => Outcomes::LOSS,
+                    std::cmp::Ordering::Equal => Outcomes::DRAW,
+                };
+                let (a, b) = glicko2(a, b, &outcome, &Glicko2Config::new());
+                vec![State::Glicko2(a), State::Glicko2(b)]
+            }
+            _ => {
+                let teams: Vec<[WengLinRating; 1]> = states
+                    .iter()
+                    .map(|s| match s {
+                        State::WengLin(r) => [*r],
+                        // A system change never happens within one game's ratings.
+                        State::Glicko2(_) => [WengLinRating::new()],
+                    })
+                    .collect();
+                let ranked: Vec<(&[WengLinRating], MultiTeamOutcome)> =
+                    teams.iter().zip(places).map(|(t, &p)| (&t[..], MultiTeamOutcome::new(p as usize))).collect();
+                weng_lin_multi_team(&ranked, &WengLinConfig::new())
+                    .into_iter()
+                    .map(|t| State::WengLin(t.first().copied().unwrap_or_default()))
+                    .collect()
+            }
+        };
+        for (p, s) in players.iter().zip(&next) {
+            self.states.insert(*p, *s);
+        }
+        next.iter().map(State::rating).collect()
+    }
+}
+
+/// The places of a game's seats: the winners first (place 1), then the others who did not fault, by
+/// score (equal scores share a place), then everyone who faulted, sharing the last place.
+pub fn places(scores: &[i64], winners: &[usize], faulted: &[bool]) -> Vec<u32> {
+    let n = scores.len();
+    let mut place = vec![0u32; n];
+    for &w in winners {
+        if w < n {
+            place[w] = 1;
+        }
+    }
+    let mut rest: Vec<usize> = (0..n).filter(|&i| place[i] == 0 && !faulted[i]).collect();
+    rest.sort_by_key(|&i| std::cmp::Reverse(scores[i]));
+    let mut next = if winners.is_empty() { 1 } else { 2 };
+    let mut last: Option<i64> = None;
+    for i in rest {
+        if last.is_some_and(|s| s != scores[i]) {
+            next += 1;
+        }
+        place[i] = next;
+        last = Some(scores[i]);
+    }
+    let worst = place.iter().copied().max().unwrap_or(0) + 1;
+    for p in place.iter_mut().filter(|p| **p == 0) {
+        *p = worst;
+    }
+    place
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn places_put_winners_first_and_faults_last() {
+        assert_eq!(places(&[10, 20], &[1], &[false, false]), vec![2, 1]);
+        assert_eq!(places(&[5, 5], &[0, 1], &[false, false]), vec![1, 1]);
+        // A faulted seat is last even with the higher score.
+        assert_eq!(places(&[30, 20, 10, 25], &[1], &[true, false, false, false]), vec![4, 1, 3, 2]);
+        // Everyone faulted: all share one place.
+        assert_eq!(places(&[1, 2], &[], &[true, true]), vec![1, 1]);
+    }
+
+    #[test]
+    fn a_win_raises_and_a_loss_lowers() {
+        let mut r = Ratings::new(System::Glicko2);
+        let after = r.update(&[1, 2], &[1, 2]);
+        assert!(after[0].rating > 1500.0 && after[1].rating < 1500.0);
+        assert!(after[0].deviation < 350.0);
+        // The same two ratings, then a draw: the stronger loses a little.
+        let before = r.get(1).rating;
+        r.update(&[1, 2], &[1, 1]);
+        assert!(r.get(1).rating < before);
+
+        let mut w = Ratings::new(System::WengLin);
+        let after = w.update(&[1, 2, 3], &[1, 2, 3]);
+        assert!(after[0].rating > 25.0 && after[2].rating < 25.0);
+        assert!(after[1].rating > after[2].rating);
+    }
+}

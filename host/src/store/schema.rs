@@ -1,0 +1,131 @@
+//! The database schema as a list of migrations, the missing ones applied in order in one transaction;
+//! `PRAGMA user_version` counts those applied. A database from a newer Arena is refused untouched.
+
+use rusqlite::Connection;
+
+pub enum MigrateError {
+    Sql(rusqlite::Error),
+    Newer { found: i64, known: i64 },
+}
+
+impl From<rusqlite::Error> for MigrateError {
+    fn from(e: rusqlite::Error) -> Self {
+        MigrateError::Sql(e)
+    }
+}
+
+/// Migration `i` brings the schema from version `i` to `i + 1`.
+const MIGRATIONS: &[&str] = &[
+    // 1: players and their versions, tournaments, their entrants, games, matches, faults.
+    "
+    CREATE TABLE players (
+        id            INTEGER PRIMARY KEY,
+        game          TEXT NOT NULL,
+        name          TEXT NOT NULL,
+        registered_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%SZ', 'now')),
+        UNIQUE (game, name)
+    );
+    CREATE TABLE versions (
+        id           INTEGER PRIMARY KEY,
+        player_id    INTEGER NOT NULL REFERENCES players (id),
+        version      INTEGER NOT NULL,
+        hash         TEXT NOT NULL,
+        size         INTEGER NOT NULL,
+        submitted_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%SZ', 'now')),
+        UNIQUE (player_id, version)
+    );
+    CREATE TABLE tournaments (
+        id              INTEGER PRIMARY KEY,
+        game            TEXT NOT NULL,
+        format          TEXT NOT NULL,
+        games_per_match INTEGER NOT NULL,
+        seed            INTEGER NOT NULL,
+        settings        TEXT NOT NULL,
+        status          TEXT NOT NULL CHECK (status IN ('running', 'finished')),
+        started_at      TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%SZ', 'now')),
+        finished_at     TEXT,
+        winner          TEXT,
+        result          TEXT
+    );
+    CREATE TABLE entrants (
+        tournament_id INTEGER NOT NULL REFERENCES tournaments (id),
+        slot          INTEGER NOT NULL,
+        version_id    INTEGER NOT NULL REFERENCES versions (id),
+        name          TEXT NOT NULL,
+        PRIMARY KEY (tournament_id, slot)
+    );
+    CREATE TABLE lifecycle (
+        tournament_id INTEGER NOT NULL REFERENCES tournaments (id),
+        call          TEXT NOT NULL,
+        slot          INTEGER NOT NULL,
+        fault         TEXT,
+        PRIMARY KEY (tournament_id, call, slot)
+    );
+    CREATE TABLE games (
+        id            INTEGER PRIMARY KEY,
+        tournament_id INTEGER NOT NULL REFERENCES tournaments (id),
+        key           TEXT NOT NULL,
+        round         INTEGER NOT NULL,
+        match_no      INTEGER NOT NULL,
+        number        INTEGER NOT NULL,
+        seed          INTEGER NOT NULL,
+        finished_at   TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%SZ', 'now')),
+        record        TEXT NOT NULL,
+        replay        TEXT NOT NULL,
+        UNIQUE (tournament_id, key)
+    );
+    CREATE TABLE game_players (
+        game_id    INTEGER NOT NULL REFERENCES games (id),
+        seat       INTEGER NOT NULL,
+        player_id  INTEGER NOT NULL REFERENCES players (id),
+        version_id INTEGER NOT NULL REFERENCES versions (id),
+        score      INTEGER NOT NULL,
+        place      INTEGER NOT NULL,
+        result     TEXT NOT NULL CHECK (result IN ('won', 'lost', 'tied')),
+        fuel       INTEGER NOT NULL,
+        calls      INTEGER NOT NULL,
+        faulted    INTEGER NOT NULL,
+        PRIMARY KEY (game_id, seat)
+    );
+    CREATE INDEX game_players_by_player ON game_players (player_id);
+    CREATE TABLE matches (
+        tournament_id INTEGER NOT NULL REFERENCES tournaments (id),
+        round         INTEGER NOT NULL,
+        match_no      INTEGER NOT NULL,
+        record        TEXT NOT NULL,
+        PRIMARY KEY (tournament_id, round, match_no)
+    );
+    CREATE TABLE faults (
+        id            INTEGER PRIMARY KEY,
+        tournament_id INTEGER NOT NULL REFERENCES tournaments (id),
+        player_id     INTEGER NOT NULL REFERENCES players (id),
+        game_id       INTEGER REFERENCES games (id),
+        kind          TEXT NOT NULL,
+        call          TEXT NOT NULL,
+        reason        TEXT NOT NULL
+    );
+    CREATE INDEX faults_by_player ON faults (player_id);
+    ",
+];
+
+/// The schema version this Arena writes.
+pub const VERSION: i64 = MIGRATIONS.len() as i64;
+
+/// Applies the migrations the database lacks; refuses a database newer than this Arena.
+pub fn migrate(conn: &mut Connection) -> Result<(), MigrateError> {
+    // IMMEDIATE: two processes opening a new store at once migrate one after the other.
+    let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
+    let found: i64 = tx.pragma_query_value(None, "user_version", |r| r.get(0))?;
+    if found > VERSION {
+        return Err(MigrateError::Newer { found, known: VERSION });
+    }
+    if found == VERSION {
+        return Ok(());
+    }
+    for sql in &MIGRATIONS[found as usize..] {
+        tx.execute_batch(sql)?;
+    }
+    tx.pragma_update(None, "user_version", VERSION)?;
+    tx.commit()?;
+    Ok(())
+}
