@@ -11,6 +11,7 @@ mod knockout;
 mod languages;
 mod referee;
 mod santorini;
+mod store;
 mod templates;
 
 use std::path::PathBuf;

@@ -54,5 +54,12 @@ pub fn render(r: &ReplayInput<'_>) -> Result<String, String> {
     for (seat, f) in r.faults {
         fault_line(&mut out, r, *seat, f);
     }
+    // A fault during the game forfeits it, as the referee rules.
+    if let Some((seat, _)) = r.faults.first()
+        && !state.is_over()
+    {
+        state = state.forfeit(*seat as u8);
+        let _ = writeln!(out, "\n{}", state.render());
+    }
     Ok(out)
 }
