@@ -9,6 +9,7 @@ RUST_PLAYERS := yahtzee-random yahtzee-greedy yahtzee-loop yahtzee-panic yahtzee
                 santorini-quitter fish-random fish-greedy fish-loop fish-panic fish-hog fish-cheat fish-quitter
 WAT_PLAYERS  := $(wildcard sample-players/wat/*.wat)
 ARENA        := $(TARGET_DIR)/debug/arena
+DEMO_DATA    := $(TARGET_DIR)/demo-data
 
 .PHONY: all setup players build demo test bench clean-players
 
@@ -53,6 +54,19 @@ demo: players build
 		$(PLAYERS)/santorini-panic.wasm $(PLAYERS)/santorini-hog.wasm $(PLAYERS)/santorini-cheat.wasm \
 		$(PLAYERS)/santorini-quitter.wasm
 	@echo "replays of every game: $(TARGET_DIR)/demo-replays/"
+	@echo
+	@echo "== The results store: submissions (a looping player refused), a registered tournament, ratings =="
+	rm -rf $(DEMO_DATA)
+	$(ARENA) submit --data $(DEMO_DATA) --game santorini --name minimax $(PLAYERS)/santorini-minimax.wasm
+	$(ARENA) submit --data $(DEMO_DATA) --game santorini --name random $(PLAYERS)/santorini-random.wasm
+	$(ARENA) submit --data $(DEMO_DATA) --game santorini --name js $(PLAYERS)/santorini-js.wasm
+	$(ARENA) submit --data $(DEMO_DATA) --game santorini --name quitter $(PLAYERS)/santorini-quitter.wasm
+	-$(ARENA) submit --data $(DEMO_DATA) --game santorini --name loop $(PLAYERS)/santorini-loop.wasm
+	$(ARENA) tournament --data $(DEMO_DATA) --game santorini --format round-robin --games-per-match 2 \
+		--seed 2026 --registered
+	$(ARENA) leaderboard --data $(DEMO_DATA) --game santorini
+	$(ARENA) stats --data $(DEMO_DATA) minimax
+	$(ARENA) tournaments --data $(DEMO_DATA)
 
 test: players
 	$(CARGO) test --workspace

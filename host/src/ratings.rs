@@ -6,11 +6,13 @@
 //! 0.06, τ = 0.5, each game its own rating period (as online chess servers do). Games of more seats
 //! (Fish, 2 to 4) use Weng-Lin, the open Bayesian successor of TrueSkill: start μ = 25, σ = 25/3,
 //! β = 25/6; every player is a team of one, ranked by place. A player who faulted in a game takes the
-//! last place in it: a loss to everyone who did not fault.
+//! last place in it: a loss to everyone who did not fault. A player banned outside a game (failing
+//! when told a tournament starts or ends) takes one loss against a new player's rating, placed before
+//! that tournament's games (start) or after them (end).
 
 use serde::Serialize;
 use skillratings::glicko2::{Glicko2Config, Glicko2Rating, glicko2};
-use skillratings::weng_lin::{WengLinConfig, WengLinRating, weng_lin_multi_team};
+use skillratings::weng_lin::{WengLinConfig, WengLinRating, weng_lin, weng_lin_multi_team};
 use skillratings::{MultiTeamOutcome, Outcomes};
 use std::collections::HashMap;
 use std::ops::RangeInclusive;
@@ -131,6 +133,23 @@ impl Ratings {
     }
 }
 
+impl Ratings {
+    /// A ban outside any game: one loss against a new player's rating. Returns the new rating.
+    pub fn forfeit(&mut self, player: i64) -> Rating {
+        let me = self.states.get(&player).copied().unwrap_or_else(|| State::new(self.system));
+        let next = match me {
+            State::Glicko2(r) => {
+                State::Glicko2(glicko2(&r, &Glicko2Rating::new(), &Outcomes::LOSS, &Glicko2Config::new()).0)
+            }
+            State::WengLin(r) => {
+                State::WengLin(weng_lin(&r, &WengLinRating::new(), &Outcomes::LOSS, &WengLinConfig::new()).0)
+            }
+        };
+        self.states.insert(player, next);
+        next.rating()
+    }
+}
+
 /// The places of a game's seats: the winners first (place 1), then the others who did not fault, by
 /// score (equal scores share a place), then everyone who faulted, sharing the last place.
 pub fn places(scores: &[i64], winners: &[usize], faulted: &[bool]) -> Vec<u32> {
@@ -183,6 +202,10 @@ mod tests {
         let before = r.get(1).rating;
         r.update(&[1, 2], &[1, 1]);
         assert!(r.get(1).rating < before);
+
+        let before = r.get(1);
+        let after = r.forfeit(1);
+        assert!(after.rating < before.rating, "a ban outside a game is a loss");
 
         let mut w = Ratings::new(System::WengLin);
         let after = w.update(&[1, 2, 3], &[1, 2, 3]);

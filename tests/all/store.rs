@@ -190,6 +190,15 @@ fn stats_and_ratings_of_a_known_tournament() {
 
     let q = in_store_json(dir, &["stats", "quitter", "--json", "--game", "santorini"]);
     assert_eq!(q["faults"], serde_json::json!({"crash": 1}), "the ban at tournament-end is counted");
+    // ... and rated as a loss after its four games, though not counted as a game.
+    let history = q["rating_history"].as_array().unwrap();
+    assert_eq!(history.len(), 5);
+    assert_eq!(history[4]["game"], "tournament-end");
+    assert!(history[4]["rating"].as_f64().unwrap() < history[3]["rating"].as_f64().unwrap());
+    let played = q["games"]["won"].as_u64().unwrap()
+        + q["games"]["lost"].as_u64().unwrap()
+        + q["games"]["tied"].as_u64().unwrap();
+    assert_eq!(played, 4);
 
     // Minimax beats random in every game (100 of 100 natively); the quitter plays minimax too until
     // it quits. Random, who lost to both, is last on the leaderboard, below minimax.

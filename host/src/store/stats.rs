@@ -100,6 +100,10 @@ struct GameRow {
     tournament: i64,
     key: String,
     seats: Vec<SeatRow>,
+    /// A ban outside any game (its one seat is the banned player): rated as a loss, not a game.
+    forfeit: bool,
+    /// Phase within the tournament (0 start bans, 1 games, 2 end bans), then slot.
+    order: (u8, i64),
 }
 
 /// Ratings after every stored game of a game, and each player's history.
@@ -109,8 +113,36 @@ struct Rated {
 }
 
 impl Store {
-    /// Every stored game of `game` in rating order: tournament, round, match, game number.
+    /// Every stored game of `game` in rating order: tournament, round, match, game number; with the
+    /// bans at a tournament's start before its games and those at its end after them.
     fn game_rows(&self, game: &str) -> Result<Vec<GameRow>> {
+        let mut rows = self.played_rows(game)?;
+        let mut q = self
+            .conn
+            .prepare(
+                "SELECT l.tournament_id, l.call, l.slot, v.player_id, p.name FROM lifecycle l
+                 JOIN tournaments t ON t.id = l.tournament_id
+                 JOIN entrants e ON e.tournament_id = l.tournament_id AND e.slot = l.slot
+                 JOIN versions v ON v.id = e.version_id JOIN players p ON p.id = v.player_id
+                 WHERE t.game = ?1 AND l.fault IS NOT NULL ORDER BY l.tournament_id, l.slot",
+            )
+            .map_err(|e| self.sql(e))?;
+        let bans: Vec<(i64, String, i64, i64, String)> = q
+            .query_map([game], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?)))
+            .and_then(Iterator::collect)
+            .map_err(|e| self.sql(e))?;
+        for (tournament, call, slot, player, name) in bans {
+            // Start bans go before the tournament's games, end bans after them.
+            let phase = if call == crate::tournament::Lifecycle::End.as_str() { 2 } else { 0 };
+            let seat = SeatRow { player, name, place: 0, result: "lost".into(), fuel: 0, calls: 0 };
+            rows.push(GameRow { tournament, key: call, seats: vec![seat], forfeit: true, order: (phase, slot) });
+        }
+        // Stable: played games keep their order.
+        rows.sort_by_key(|g| (g.tournament, g.order.0));
+        Ok(rows)
+    }
+
+    fn played_rows(&self, game: &str) -> Result<Vec<GameRow>> {
         let mut q = self
             .conn
             .prepare(
@@ -141,7 +173,7 @@ impl Store {
             };
             let (id, tournament, key, seat) = read().map_err(|e| self.sql(e))?;
             if last != Some(id) {
-                out.push(GameRow { tournament, key, seats: vec![] });
+                out.push(GameRow { tournament, key, seats: vec![], forfeit: false, order: (1, 0) });
                 last = Some(id);
             }
             if let Some(g) = out.last_mut() {
@@ -157,7 +189,11 @@ impl Store {
         for g in games {
             let players: Vec<i64> = g.seats.iter().map(|s| s.player).collect();
             let places: Vec<u32> = g.seats.iter().map(|s| s.place).collect();
-            let after = ratings.update(&players, &places);
+            let after = if g.forfeit {
+                players.iter().map(|&p| ratings.forfeit(p)).collect()
+            } else {
+                ratings.update(&players, &places)
+            };
             for (p, r) in players.iter().zip(after) {
                 history.entry(*p).or_default().push(RatingPoint {
                     tournament: g.tournament,
@@ -187,7 +223,7 @@ impl Store {
         let games = self.game_rows(game)?;
         let rated = self.rate(system, &games);
         let mut records: HashMap<i64, Record> = HashMap::new();
-        for g in &games {
+        for g in games.iter().filter(|g| !g.forfeit) {
             for s in &g.seats {
                 records.entry(s.player).or_default().add(&s.result);
             }
@@ -270,7 +306,7 @@ impl Store {
         let mut record = Record::default();
         let mut fuel = Fuel::default();
         let mut h2h: BTreeMap<String, Record> = BTreeMap::new();
-        for g in &games {
+        for g in games.iter().filter(|g| !g.forfeit) {
             let Some(mine) = g.seats.iter().find(|s| s.player == me) else { continue };
             record.add(&mine.result);
             fuel.total += mine.fuel.max(0) as u64;
