@@ -5,6 +5,9 @@
 //! - games per second of each game's strong sample player against itself as components and as the
 //!   same Rust code compiled natively into the host: the ratio is the headline figure.
 //!
+//! - a round-robin tournament with every game recorded in the results store (journal, writer thread,
+//!   SQLite) against the same tournament unrecorded: the store's cost per game.
+//!
 //! Each figure is the median of several rounds; run it on a quiet machine.
 
 use arena::games::fish::{Fish, Options};
@@ -156,6 +159,57 @@ async fn main() {
     let (fa, fb) = (entry("a", load("fish-greedy.wasm")), entry("b", load("fish-greedy.wasm")));
     let (na, nb) = (entry("na", Fish::native("greedy").unwrap()), entry("nb", Fish::native("greedy").unwrap()));
     compare(&fish, "fish", [&fa, &fb], [&na, &nb], 20).await;
+
+    store_overhead(&game, &dir).await;
+}
+
+/// A round robin of six `yahtzee-random` components (the fastest player, so the store's share is
+/// largest), recorded in a fresh store and not, three rounds interleaved.
+async fn store_overhead(game: &Arc<Yahtzee>, dir: &std::path::Path) {
+    use arena::store::{Store, StoredSettings};
+    use arena::tournament::{Format, Settings};
+    let data = tempfile::tempdir().expect("temp dir");
+    let mut store = Store::open(data.path()).expect("store");
+    let path = dir.join("yahtzee-random.wasm");
+    let bytes = std::fs::read(&path).expect("yahtzee-random.wasm");
+    let (mut entries, mut versions) = (vec![], vec![]);
+    for i in 0..6 {
+        let (loaded, p) = game.load(&path).expect("load");
+        let name = format!("p{i}");
+        versions.push(store.add_version("yahtzee", &name, &bytes, &loaded.hash).expect("submit").version);
+        entries.push(entry(&name, p));
+    }
+    let k = 21;
+    let (mut plain, mut stored, mut games) = (vec![], vec![], 0);
+    for seed in 0..3 {
+        let s = Settings::new(Format::RoundRobin, k, seed);
+        let t = Instant::now();
+        let r = arena::tournament::run(game.clone(), entries.clone(), Limits::default(), &s).await;
+        plain.push(t.elapsed());
+        games = r.games.len();
+
+        let mut s = Settings::new(Format::RoundRobin, k, seed);
+        let t = Instant::now();
+        let settings = StoredSettings { limits: Limits::default(), options: serde_json::Value::Null };
+        let id =
+            store.create_tournament("yahtzee", (Format::RoundRobin, k, seed), &settings, &versions).expect("create");
+        let journal = store.journal(id, &versions).expect("journal");
+        s.journal = Some(journal.clone());
+        let r = arena::tournament::run(game.clone(), entries.clone(), Limits::default(), &s).await;
+        journal.finish().expect("recorded");
+        store.finish_tournament(id, &r).expect("finish");
+        stored.push(t.elapsed());
+    }
+    let (p, st) = (median(plain), median(stored));
+    let rate = |d: Duration| games as f64 / d.as_secs_f64();
+    println!();
+    println!(
+        "round robin of 6 yahtzee-random, {games} games: unrecorded {:.0} games/s, recorded in the store {:.0} games/s \
+         ({:.2}x the time)",
+        rate(p),
+        rate(st),
+        st.as_secs_f64() / p.as_secs_f64()
+    );
 }
 
 /// Median games per second of `wasm` and of `native` (three rounds each, interleaved) and their ratio.
