@@ -100,8 +100,10 @@ fn versions_and_identical_resubmission() {
     assert_eq!(names, ["alice", "bob"], "in the order they registered");
     assert_eq!(list[0]["version"], 2);
     assert_eq!(list[1]["version"], 1);
-    // Same content, one file.
+    // Same content, one file; and each compiled once, into the store.
     assert_eq!(std::fs::read_dir(dir.join("components")).unwrap().count(), 2);
+    let compiled = std::fs::read_dir(dir.join("compiled")).unwrap().filter_map(Result::ok);
+    assert_eq!(compiled.filter(|e| e.path().extension().is_some_and(|x| x == "cwasm")).count(), 2);
     // The latest version plays.
     let r = in_store_json(dir, &["tournament", "--game", "yahtzee", "--registered", "--seed", "3", "--json"]);
     assert_eq!(r["players"][0]["source"], "alice v2");
