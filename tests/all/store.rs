@@ -479,3 +479,39 @@ fn store_round_trip_through_the_library() {
     assert_eq!(st.faults.get("illegal"), Some(&1));
     assert_eq!((st.games.won, st.games.lost), (0, 1));
 }
+
+#[test]
+fn a_read_only_store_refuses_writes_clearly_and_stays_as_it_was() {
+    use std::os::unix::fs::PermissionsExt;
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("data");
+    submit(&dir, "yahtzee", "alice", &player("yahtzee-random"));
+    // Readable by all, writable by nobody but the owner; run as another user (root ignores permissions).
+    let root = String::from_utf8(Command::new("id").arg("-u").output().unwrap().stdout).unwrap().trim() == "0";
+    let mode = if root { 0o755 } else { 0o555 };
+    for p in [tmp.path().to_path_buf(), dir.clone(), dir.join("components"), dir.join("compiled"), dir.join("locks")] {
+        std::fs::set_permissions(&p, std::fs::Permissions::from_mode(mode)).unwrap();
+    }
+    std::fs::set_permissions(dir.join("arena.db"), std::fs::Permissions::from_mode(0o644)).unwrap();
+    let args = ["submit", "--game", "yahtzee", "--name", "bob", &player("yahtzee-greedy")];
+    let out = if root {
+        Command::new("setpriv")
+            .args(["--reuid=65534", "--regid=65534", "--clear-groups", env!("CARGO_BIN_EXE_arena")])
+            .args(args)
+            .args(data_args(&dir))
+            .env("ARENA_CACHE_DIR", tmp.path().join("no-cache"))
+            .output()
+            .unwrap()
+    } else {
+        in_store(&dir, &args)
+    };
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(err.contains(&dir.display().to_string()) && err.contains("read-only"), "{err}");
+    for p in [dir.clone(), dir.join("components"), dir.join("locks")] {
+        std::fs::set_permissions(&p, std::fs::Permissions::from_mode(0o755)).unwrap();
+    }
+    let players = in_store_json(&dir, &["players", "--json"]);
+    assert_eq!(players["yahtzee"].as_array().unwrap().len(), 1, "only alice: {players}");
+    assert_eq!(std::fs::read_dir(dir.join("components")).unwrap().count(), 1);
+}

@@ -97,7 +97,7 @@ impl Store {
         let writer = std::thread::Builder::new()
             .name(format!("store-writer-{id}"))
             .spawn(move || write_all(conn, db, &who, rx))
-            .map_err(|source| StoreError::Io { path: self.db.clone(), source })?;
+            .map_err(|source| StoreError::Io { path: self.db.clone(), error: source })?;
         Ok(Arc::new(StoreJournal { done, calls, tx: Mutex::new(Some(tx)), writer: Mutex::new(Some(writer)) }))
     }
 }

@@ -26,12 +26,16 @@ use std::path::{Path, PathBuf};
 /// Everything that can go wrong with the store; each names the file or directory concerned.
 #[derive(Debug, thiserror::Error)]
 pub enum StoreError {
-    #[error("{path}: cannot use as the data directory: {source}")]
-    Dir { path: PathBuf, source: std::io::Error },
-    #[error("{path}: {source}")]
-    Io { path: PathBuf, source: std::io::Error },
-    #[error("{path}: {source}")]
-    Sql { path: PathBuf, source: rusqlite::Error },
+    #[error("{path}: cannot use as the data directory: {error}")]
+    Dir { path: PathBuf, error: std::io::Error },
+    #[error("{path}: {error}")]
+    Io { path: PathBuf, error: std::io::Error },
+    #[error("{path}: {error}")]
+    Sql { path: PathBuf, error: rusqlite::Error },
+    #[error(
+        "{path}: cannot write: the store is read-only for this user (check the data directory's permissions); nothing was changed"
+    )]
+    ReadOnly { path: PathBuf },
     #[error(
         "{path}: written by a newer Arena (schema version {found}; this one knows up to {known}); \
          nothing was changed: use a newer arena, or another --data directory"
@@ -55,7 +59,7 @@ impl Store {
     pub fn open(dir: &Path) -> Result<Store> {
         for sub in ["", "components", "compiled", "locks"] {
             let d = dir.join(sub);
-            std::fs::create_dir_all(&d).map_err(|source| StoreError::Dir { path: d.clone(), source })?;
+            std::fs::create_dir_all(&d).map_err(|source| StoreError::Dir { path: d.clone(), error: source })?;
         }
         let db = dir.join("arena.db");
         let conn = connect(&db)?;
@@ -80,7 +84,7 @@ impl Store {
 
     fn err(&self, e: impl Into<schema::MigrateError>) -> StoreError {
         match e.into() {
-            schema::MigrateError::Sql(source) => StoreError::Sql { path: self.db.clone(), source },
+            schema::MigrateError::Sql(source) => sql_error(self.db.clone(), source),
             schema::MigrateError::Newer { found, known } => {
                 StoreError::NewerSchema { path: self.db.clone(), found, known }
             }
@@ -88,7 +92,15 @@ impl Store {
     }
 
     fn sql(&self, source: rusqlite::Error) -> StoreError {
-        StoreError::Sql { path: self.db.clone(), source }
+        sql_error(self.db.clone(), source)
+    }
+}
+
+/// An SQLite error about the database at `path`; a refused write says the store is read-only.
+fn sql_error(path: PathBuf, error: rusqlite::Error) -> StoreError {
+    match error.sqlite_error_code() {
+        Some(rusqlite::ErrorCode::ReadOnly) => StoreError::ReadOnly { path },
+        _ => StoreError::Sql { path, error },
     }
 }
 
@@ -96,10 +108,13 @@ impl Store {
 /// leaves half a transaction), `synchronous = NORMAL` (a committed game survives the process being
 /// killed), foreign keys on, and a wait rather than an error when another process is writing.
 fn connect(db: &Path) -> Result<Connection> {
-    let e = |source| StoreError::Sql { path: db.to_path_buf(), source };
+    let e = |source| sql_error(db.to_path_buf(), source);
     let conn = Connection::open(db).map_err(e)?;
     conn.busy_timeout(std::time::Duration::from_secs(10)).map_err(e)?;
-    conn.pragma_update(None, "journal_mode", "WAL").map_err(e)?;
+    let mode: String = conn.pragma_query_value(None, "journal_mode", |r| r.get(0)).map_err(e)?;
+    if !mode.eq_ignore_ascii_case("wal") {
+        conn.pragma_update(None, "journal_mode", "WAL").map_err(e)?;
+    }
     conn.pragma_update(None, "synchronous", "NORMAL").map_err(e)?;
     conn.pragma_update(None, "foreign_keys", "ON").map_err(e)?;
     Ok(conn)

@@ -100,7 +100,7 @@ impl Store {
         let wrote = !path.is_file();
         if wrote {
             crate::sandbox::write_atomically(&path, bytes)
-                .map_err(|source| StoreError::Io { path: path.clone(), source })?;
+                .map_err(|source| StoreError::Io { path: path.clone(), error: source })?;
         }
         let added = self.insert_version(game, name, bytes.len() as u64, hash);
         if added.is_err() && wrote {
@@ -112,7 +112,7 @@ impl Store {
 
     fn insert_version(&mut self, game: &str, name: &str, size: u64, hash: &str) -> Result<Submitted> {
         let db = self.db.clone();
-        let e = |source| StoreError::Sql { path: db.clone(), source };
+        let e = |source| super::sql_error(db.clone(), source);
         let tx = self.conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate).map_err(e)?;
         let existing: Option<i64> = tx
             .query_row("SELECT id FROM players WHERE game = ?1 AND name = ?2", params![game, name], |r| r.get(0))

@@ -113,6 +113,14 @@ pub const VERSION: i64 = MIGRATIONS.len() as i64;
 
 /// Applies the migrations the database lacks; refuses a database newer than this Arena.
 pub fn migrate(conn: &mut Connection) -> Result<(), MigrateError> {
+    // Reading first: an up-to-date store is not written to (so a read-only one can still be read).
+    let found: i64 = conn.pragma_query_value(None, "user_version", |r| r.get(0))?;
+    if found > VERSION {
+        return Err(MigrateError::Newer { found, known: VERSION });
+    }
+    if found == VERSION {
+        return Ok(());
+    }
     // IMMEDIATE: two processes opening a new store at once migrate one after the other.
     let tx = conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
     let found: i64 = tx.pragma_query_value(None, "user_version", |r| r.get(0))?;

@@ -78,7 +78,7 @@ impl Store {
         entrants: &[Version],
     ) -> Result<i64> {
         let db = self.db.clone();
-        let e = |source| StoreError::Sql { path: db.clone(), source };
+        let e = |source| super::sql_error(db.clone(), source);
         let settings = serde_json::to_string(settings).map_err(|x| StoreError::Invalid(x.to_string()))?;
         let format = serde_json::to_value(format).ok().and_then(|v| v.as_str().map(str::to_string)).unwrap_or_default();
         let tx = self.conn.transaction().map_err(e)?;
@@ -103,7 +103,7 @@ impl Store {
     /// Takes the lock of tournament `id`, or says which process is running it.
     pub fn lock(&self, id: i64) -> Result<TournamentLock> {
         let path = self.lock_path(id);
-        let io = |source| StoreError::Io { path: path.clone(), source };
+        let io = |source| StoreError::Io { path: path.clone(), error: source };
         let file = File::options().create(true).truncate(false).write(true).open(&path).map_err(io)?;
         match file.try_lock() {
             Ok(()) => Ok(TournamentLock { _file: file }),
