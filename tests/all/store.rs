@@ -515,3 +515,49 @@ fn a_read_only_store_refuses_writes_clearly_and_stays_as_it_was() {
     assert_eq!(players["yahtzee"].as_array().unwrap().len(), 1, "only alice: {players}");
     assert_eq!(std::fs::read_dir(dir.join("components")).unwrap().count(), 1);
 }
+
+#[test]
+fn ctrl_c_keeps_what_finished_and_resume_ends_it() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
+    for (n, p) in [("greedy", "yahtzee-greedy"), ("random", "yahtzee-random"), ("random2", "yahtzee-random")] {
+        submit(dir, "yahtzee", n, &player(p));
+    }
+    let args = [
+        "tournament",
+        "--game",
+        "yahtzee",
+        "--format",
+        "round-robin",
+        "--games-per-match",
+        "301",
+        "--seed",
+        "3",
+        "--registered",
+        "--json",
+    ];
+    let child = arena()
+        .args(args)
+        .args(data_args(dir))
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let start = std::time::Instant::now();
+    while games_recorded(dir, 1) < 20 && start.elapsed() < std::time::Duration::from_secs(120) {
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    }
+    let kill = Command::new("kill").args(["-INT", &child.id().to_string()]).status().unwrap();
+    assert!(kill.success());
+    let out = child.wait_with_output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(130), "{err}");
+    assert!(err.contains("arena resume") && err.contains(" 1` finishes tournament 1"), "{err}");
+    let before = games_recorded(dir, 1);
+    assert!(before >= 20 && before < 3 * 301, "{before}");
+    assert_eq!(in_store_json(dir, &["tournaments", "--json"])[0]["status"], "interrupted");
+    let r = in_store_json(dir, &["resume", "1", "--json"]);
+    assert_eq!(r["games"].as_array().unwrap().len(), 3 * 301);
+    assert_eq!(games_recorded(dir, 1), 3 * 301);
+    assert_eq!(in_store_json(dir, &["tournaments", "--json"])[0]["winner"], "greedy");
+}

@@ -227,7 +227,19 @@ async fn run_stored<G: Game>(
     settings.journal = Some(journal.clone());
     let (bar, observe) = progress_bar(if settings.format == Format::Rounds { "rounds" } else { "matches" });
     settings.progress = Some(observe);
-    let result = tournament::run(game, entries, limits, &settings).await;
+    // Ctrl-C: what has finished is written, and the tournament is left to `arena resume`.
+    let result = tokio::select! {
+        r = tournament::run(game, entries, limits, &settings) => r,
+        _ = tokio::signal::ctrl_c() => {
+            bar.finish_and_clear();
+            let kept = journal.finish().map_err(anyhow::Error::msg)?;
+            eprintln!(
+                "Interrupted: {kept} games recorded in this run; `arena resume --data {} {id}` finishes tournament {id}",
+                store.dir().display()
+            );
+            return Ok(ExitCode::from(130));
+        }
+    };
     bar.finish_and_clear();
     journal.finish().map_err(|e| {
         anyhow!("{e}\nTournament {id} is not finished in the store; `arena resume {id}` finishes it once this is fixed")

@@ -175,7 +175,7 @@ fn write_all(
         })();
         match written {
             Ok(n) => games += n,
-            Err(e) => return Err(format!("{}: cannot record results: {e}", db.display())),
+            Err(e) => return Err(format!("cannot record results: {}", super::sql_error(db, e))),
         }
     }
     Ok(games)

@@ -36,6 +36,8 @@ pub enum StoreError {
         "{path}: cannot write: the store is read-only for this user (check the data directory's permissions); nothing was changed"
     )]
     ReadOnly { path: PathBuf },
+    #[error("{path}: cannot write: the disk is full; what was written before is kept and consistent")]
+    Full { path: PathBuf },
     #[error(
         "{path}: written by a newer Arena (schema version {found}; this one knows up to {known}); \
          nothing was changed: use a newer arena, or another --data directory"
@@ -100,6 +102,7 @@ impl Store {
 fn sql_error(path: PathBuf, error: rusqlite::Error) -> StoreError {
     match error.sqlite_error_code() {
         Some(rusqlite::ErrorCode::ReadOnly) => StoreError::ReadOnly { path },
+        Some(rusqlite::ErrorCode::DiskFull) => StoreError::Full { path },
         _ => StoreError::Sql { path, error },
     }
 }
