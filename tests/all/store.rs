@@ -508,6 +508,20 @@ fn a_read_only_store_refuses_writes_clearly_and_stays_as_it_was() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(2), "{err}");
     assert!(err.contains(&dir.display().to_string()) && err.contains("read-only"), "{err}");
+    // Reading it still works.
+    if root {
+        let out = Command::new("setpriv")
+            .args(["--reuid=65534", "--regid=65534", "--clear-groups", env!("CARGO_BIN_EXE_arena")])
+            .args(["leaderboard", "--game", "yahtzee", "--json"])
+            .args(data_args(&dir))
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        let board: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        assert_eq!(board[0]["name"], "alice");
+    } else {
+        assert_eq!(in_store_json(&dir, &["leaderboard", "--game", "yahtzee", "--json"])[0]["name"], "alice");
+    }
     for p in [dir.clone(), dir.join("components"), dir.join("locks")] {
         std::fs::set_permissions(&p, std::fs::Permissions::from_mode(0o755)).unwrap();
     }

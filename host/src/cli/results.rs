@@ -62,7 +62,7 @@ fn table(s: &mut String, rows: &[Leader], ranked: bool) {
 }
 
 fn players(dir: &Path, game: Option<GameName>, json: bool) -> anyhow::Result<ExitCode> {
-    let store = Store::open(dir)?;
+    let store = Store::open_to_read(dir)?;
     let games: Vec<&str> = match game {
         Some(g) => vec![g.as_str()],
         None => NAMES.to_vec(),
@@ -89,7 +89,7 @@ fn players(dir: &Path, game: Option<GameName>, json: bool) -> anyhow::Result<Exi
 }
 
 fn tournaments(dir: &Path, json: bool) -> anyhow::Result<ExitCode> {
-    let store = Store::open(dir)?;
+    let store = Store::open_to_read(dir)?;
     let rows = store.tournaments()?;
     if json {
         println!("{}", serde_json::to_string_pretty(&rows)?);
@@ -121,7 +121,7 @@ fn tournaments(dir: &Path, json: bool) -> anyhow::Result<ExitCode> {
 }
 
 fn leaderboard(dir: &Path, game: GameName, json: bool) -> anyhow::Result<ExitCode> {
-    let store = Store::open(dir)?;
+    let store = Store::open_to_read(dir)?;
     let g = game.as_str();
     let rows = store.leaderboard(g, system(g), true)?;
     if json {
@@ -138,7 +138,7 @@ fn leaderboard(dir: &Path, game: GameName, json: bool) -> anyhow::Result<ExitCod
 }
 
 fn stats(dir: &Path, name: &str, game: Option<GameName>, json: bool) -> anyhow::Result<ExitCode> {
-    let store = Store::open(dir)?;
+    let store = Store::open_to_read(dir)?;
     let games: Vec<String> = match game {
         Some(g) => vec![g.as_str().to_string()],
         None => store.games_of(name)?,
@@ -198,7 +198,7 @@ fn replay(dir: &Path, which: &str, json: bool) -> anyhow::Result<ExitCode> {
             bail!("{which}: neither a replay file nor TOURNAMENT/GAME (e.g. `3/R1-M2-G1`)");
         };
         let t: i64 = t.parse().with_context(|| format!("{which}: `{t}` is not a tournament id"))?;
-        let store = Store::open(dir)?;
+        let store = Store::open_to_read(dir)?;
         let row = store.tournament(t)?.with_context(|| format!("{}: there is no tournament {t}", dir.display()))?;
         let record = store
             .game(t, key)?

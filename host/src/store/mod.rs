@@ -70,6 +70,37 @@ impl Store {
         Ok(store)
     }
 
+    /// Opens the store for reading only. A store this user cannot write to (a read-only directory, a
+    /// store owned by someone else) is read as an immutable file: what it holds as last written.
+    pub fn open_to_read(dir: &Path) -> Result<Store> {
+        match Store::open(dir) {
+            Err(StoreError::ReadOnly { .. } | StoreError::Sql { .. }) if dir.join("arena.db").is_file() => {
+                let db = dir.join("arena.db");
+                let path = db.clone();
+                let e = |error| sql_error(path.clone(), error);
+                let uri = format!("file:{}?immutable=1", db.display());
+                let flags = rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY | rusqlite::OpenFlags::SQLITE_OPEN_URI;
+                let conn = Connection::open_with_flags(uri, flags).map_err(e)?;
+                let store = Store { dir: dir.to_path_buf(), db, conn };
+                let found: i64 = store.conn.pragma_query_value(None, "user_version", |r| r.get(0)).map_err(e)?;
+                if found != schema::VERSION {
+                    let (path, known) = (store.db.clone(), schema::VERSION);
+                    return Err(if found > known {
+                        StoreError::NewerSchema { path, found, known }
+                    } else {
+                        StoreError::Invalid(format!(
+                            "{}: read-only, and its schema (version {found}) needs an \
+                            upgrade that cannot be written",
+                            path.display()
+                        ))
+                    });
+                }
+                Ok(store)
+            }
+            other => other,
+        }
+    }
+
     pub fn dir(&self) -> &Path {
         &self.dir
     }
