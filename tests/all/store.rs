@@ -133,6 +133,10 @@ fn store_errors_are_clear() {
     let conn = rusqlite::Connection::open(dir.join("arena.db")).unwrap();
     let v: i64 = conn.pragma_query_value(None, "user_version", |r| r.get(0)).unwrap();
     assert_eq!(v, 99);
+    // Reading where there is no store shows an empty one and creates nothing.
+    let nowhere = tmp.path().join("nowhere");
+    assert_eq!(in_store_json(&nowhere, &["tournaments", "--json"]), serde_json::json!([]));
+    assert!(!nowhere.exists());
     // Too few registered players, an unknown tournament, a game that is not there.
     let out = in_store(&dir.with_file_name("empty"), &["tournament", "--game", "fish", "--registered"]);
     assert!(String::from_utf8_lossy(&out.stderr).contains("a tournament needs at least 2"));

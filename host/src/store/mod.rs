@@ -72,7 +72,18 @@ impl Store {
 
     /// Opens the store for reading only. A store this user cannot write to (a read-only directory, a
     /// store owned by someone else) is read as an immutable file: what it holds as last written.
+    /// Where there is no store yet, it reads as an empty one and nothing is created.
     pub fn open_to_read(dir: &Path) -> Result<Store> {
+        let db = dir.join("arena.db");
+        if !dir.exists() || (dir.is_dir() && !db.exists()) {
+            let e = |error| sql_error(db.clone(), error);
+            let mut conn = Connection::open_in_memory().map_err(e)?;
+            schema::migrate(&mut conn).map_err(|m| match m {
+                schema::MigrateError::Sql(error) => e(error),
+                schema::MigrateError::Newer { .. } => StoreError::Invalid("an empty store is never newer".into()),
+            })?;
+            return Ok(Store { dir: dir.to_path_buf(), db, conn });
+        }
         match Store::open(dir) {
             Err(StoreError::ReadOnly { .. } | StoreError::Sql { .. }) if dir.join("arena.db").is_file() => {
                 let db = dir.join("arena.db");
