@@ -25,8 +25,13 @@ fn every_misbehaving_player_is_banned_with_its_kind_and_the_tournament_completes
         "--seed",
         "11",
         "--json",
+        // A short deadline, so the sleeper is stopped quickly; and a fuel budget far below what 300 ms
+        // of looping burns (the greedy player needs 1.5 M at most), so a loop is stopped by fuel even
+        // when a loaded machine slows it down many times over.
         "--timeout-ms",
         "300",
+        "--fuel",
+        "20000000",
     ];
     args.extend(players.iter().map(String::as_str));
     let v = run_json(&args);
