@@ -241,6 +241,19 @@ async fn one_game<G: Game>(game: &G, seed: u64, entries: Vec<Arc<Entry<G::Player
     GameRecord::new("game".into(), (1, 1, 1), names, seed, outcome)
 }
 
+/// One game of `me` (seat 0) against the game's strongest built-in bot, as `check` and `submit` play
+/// it. The bot is named `builtin:NAME`, which no player can be called (names have no `:`).
+async fn against_strongest<G: Game>(game: &G, seed: u64, me: Arc<Entry<G::Player>>) -> (&'static str, GameRecord) {
+    let best = game.builtin_names()[0];
+    let opponent = Arc::new(Entry {
+        name: format!("builtin:{best}"),
+        source: format!("builtin:{best}"),
+        hash: None,
+        player: game.builtin(best).expect("every game has built-in bots"),
+    });
+    (best, one_game(game, seed, vec![me, opponent]).await)
+}
+
 async fn play<G: Game>(
     game: Arc<G>,
     limits: Limits,
@@ -301,14 +314,7 @@ async fn check<G: Game>(
     println!("  exports: {}", loaded.exports.join(", "));
     let name = file.file_stem().and_then(|s| s.to_str()).unwrap_or("player").to_string();
     let me = Arc::new(Entry { name, source: file.display().to_string(), hash: Some(loaded.hash), player });
-    let best = game.builtin_names()[0];
-    let opponent = Arc::new(Entry {
-        name: format!("builtin-{best}"),
-        source: format!("builtin:{best}"),
-        hash: None,
-        player: game.builtin(best).expect("the first built-in exists"),
-    });
-    let o = one_game(&*game, seed, vec![me, opponent]).await;
+    let (best, o) = against_strongest(&*game, seed, me).await;
     let mine: Vec<u64> = o.replay.iter().filter(|c| c.seat == 0).map(|c| c.fuel).collect();
     let max = mine.iter().copied().max().unwrap_or(0);
     println!("  played one game against builtin:{best} (seed {seed}): {} to {}", o.scores[0], o.scores[1]);

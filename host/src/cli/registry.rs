@@ -2,7 +2,7 @@
 //! `tournament --registered` (the registered players, every game recorded as it finishes) and `resume`
 //! (an interrupted tournament finished from where it stopped).
 
-use super::{one_game, print_result, progress_bar};
+use super::{against_strongest, print_result, progress_bar};
 use crate::games::{Entry, Game};
 use crate::sandbox::Limits;
 use crate::store::{Status, Store, StoredSettings, TournamentLock, Version, check_name};
@@ -51,22 +51,13 @@ pub async fn submit<G: Game>(game: Arc<G>, s: Submission<'_>) -> anyhow::Result<
         bail!("{}: the file changed while it was being submitted; nothing was stored", file.display());
     }
 
-    // One game against the strongest built-in bot, as `arena check` plays it. The opponent's name has a
-    // `:`, which player names cannot, so the two are never confused.
-    let best = game.builtin_names()[0];
     let me = Arc::new(Entry {
         name: s.name.to_string(),
         source: file.display().to_string(),
         hash: Some(hash.clone()),
         player,
     });
-    let opponent = Arc::new(Entry {
-        name: format!("builtin:{best}"),
-        source: format!("builtin:{best}"),
-        hash: None,
-        player: game.builtin(best).context("the first built-in exists")?,
-    });
-    let o = one_game(&*game, s.seed, vec![me, opponent]).await;
+    let (best, o) = against_strongest(&*game, s.seed, me).await;
     if let Some(f) = o.faults.iter().find(|f| f.player == s.name) {
         bail!(
             "{}: failed its validation game against builtin:{best} (seed {}): {} in `{}`: {}; nothing was stored \

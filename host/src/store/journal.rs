@@ -47,8 +47,8 @@ pub struct StoreJournal {
 /// Who plays in a tournament, as the writer needs to know them.
 struct Entrants {
     tournament: i64,
-    /// By name: (slot, player id, version id).
-    by_name: HashMap<String, (usize, i64, i64)>,
+    /// By name: (player id, version id).
+    by_name: HashMap<String, (i64, i64)>,
     ids: Vec<(i64, i64)>,
 }
 
@@ -88,7 +88,7 @@ impl Store {
         }
         let who = Entrants {
             tournament: id,
-            by_name: entrants.iter().enumerate().map(|(i, v)| (v.name.clone(), (i, v.player_id, v.id))).collect(),
+            by_name: entrants.iter().map(|v| (v.name.clone(), (v.player_id, v.id))).collect(),
             ids: entrants.iter().map(|v| (v.player_id, v.id)).collect(),
         };
         let conn = super::connect(&self.db)?;
@@ -197,7 +197,7 @@ fn write_one(tx: &rusqlite::Transaction<'_>, who: &Entrants, w: &Write) -> rusql
             let winners: Vec<usize> = g.winners.iter().filter_map(|w| seat_of(w)).collect();
             let places = crate::ratings::places(&g.scores, &winners, &faulted);
             for (seat, name) in g.players.iter().enumerate() {
-                let Some(&(_, player, version)) = who.by_name.get(name) else { continue };
+                let Some(&(player, version)) = who.by_name.get(name) else { continue };
                 let result = if !winners.contains(&seat) {
                     "lost"
                 } else if winners.len() == 1 {
@@ -223,7 +223,7 @@ fn write_one(tx: &rusqlite::Transaction<'_>, who: &Entrants, w: &Write) -> rusql
                 )?;
             }
             for f in &g.faults {
-                if let Some(&(_, player, _)) = who.by_name.get(&f.player) {
+                if let Some(&(player, _)) = who.by_name.get(&f.player) {
                     tx.execute(
                         "INSERT INTO faults (tournament_id, player_id, game_id, kind, call, reason)
                          VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
