@@ -131,9 +131,7 @@ impl Ratings {
         }
         next.iter().map(State::rating).collect()
     }
-}
 
-impl Ratings {
     /// A ban outside any game: one loss against a new player's rating. Returns the new rating.
     pub fn forfeit(&mut self, player: i64) -> Rating {
         let me = self.states.get(&player).copied().unwrap_or_else(|| State::new(self.system));

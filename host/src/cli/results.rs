@@ -104,12 +104,11 @@ fn tournaments(dir: &Path, json: bool) -> anyhow::Result<ExitCode> {
         "id", "game", "format", "players", "games", "status", "started"
     );
     for t in rows {
-        let format = serde_json::to_value(t.format)?.as_str().unwrap_or_default().to_string();
         println!(
             "  {:>4}  {:<10} {:<12} {:>7} {:>6}  {:<11}  {:<20}  {}",
             t.id,
             t.game,
-            format,
+            t.format.as_str(),
             t.players,
             t.games,
             t.status.as_str(),

@@ -76,17 +76,13 @@ impl Store {
     pub fn open_to_read(dir: &Path) -> Result<Store> {
         let db = dir.join("arena.db");
         if !dir.exists() || (dir.is_dir() && !db.exists()) {
-            let e = |error| sql_error(db.clone(), error);
-            let mut conn = Connection::open_in_memory().map_err(e)?;
-            schema::migrate(&mut conn).map_err(|m| match m {
-                schema::MigrateError::Sql(error) => e(error),
-                schema::MigrateError::Newer { .. } => StoreError::Invalid("an empty store is never newer".into()),
-            })?;
-            return Ok(Store { dir: dir.to_path_buf(), db, conn });
+            let conn = Connection::open_in_memory().map_err(|error| sql_error(db.clone(), error))?;
+            let mut store = Store { dir: dir.to_path_buf(), db, conn };
+            schema::migrate(&mut store.conn).map_err(|e| store.err(e))?;
+            return Ok(store);
         }
         match Store::open(dir) {
-            Err(StoreError::ReadOnly { .. } | StoreError::Sql { .. }) if dir.join("arena.db").is_file() => {
-                let db = dir.join("arena.db");
+            Err(StoreError::ReadOnly { .. } | StoreError::Sql { .. }) if db.is_file() => {
                 let path = db.clone();
                 let e = |error| sql_error(path.clone(), error);
                 let uri = format!("file:{}?immutable=1", db.display());

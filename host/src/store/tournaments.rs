@@ -80,12 +80,11 @@ impl Store {
         let db = self.db.clone();
         let e = |source| super::sql_error(db.clone(), source);
         let settings = serde_json::to_string(settings).map_err(|x| StoreError::Invalid(x.to_string()))?;
-        let format = serde_json::to_value(format).ok().and_then(|v| v.as_str().map(str::to_string)).unwrap_or_default();
         let tx = self.conn.transaction().map_err(e)?;
         tx.execute(
             "INSERT INTO tournaments (game, format, games_per_match, seed, settings, status)
              VALUES (?1, ?2, ?3, ?4, ?5, 'running')",
-            params![game, format, games_per_match, seed as i64, settings],
+            params![game, format.as_str(), games_per_match, seed as i64, settings],
         )
         .map_err(e)?;
         let id = tx.last_insert_rowid();

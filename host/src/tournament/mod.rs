@@ -44,6 +44,17 @@ pub enum Format {
     Rounds,
 }
 
+impl Format {
+    /// The name on the command line and in JSON.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Format::Knockout => "knockout",
+            Format::RoundRobin => "round-robin",
+            Format::Rounds => "rounds",
+        }
+    }
+}
+
 /// What a tournament is run with.
 #[derive(Clone)]
 pub struct Settings {

@@ -11,7 +11,6 @@ use std::path::Path;
 /// games (elimination rounds), then the winner, the ranking and the ban table.
 pub fn human(r: &TournamentResult) -> String {
     let mut s = String::new();
-    let format = format!("{:?}", r.format).to_lowercase();
     let _ = match r.format {
         Format::Knockout => writeln!(
             s,
@@ -30,7 +29,7 @@ pub fn human(r: &TournamentResult) -> String {
             r.games_per_match,
             r.seed
         ),
-        Format::Rounds => writeln!(s, "{} {format}: {} players, seed {}", r.game, r.players.len(), r.seed),
+        Format::Rounds => writeln!(s, "{} {}: {} players, seed {}", r.game, r.format.as_str(), r.players.len(), r.seed),
     };
     match r.format {
         Format::Knockout => bracket(&mut s, r),
