@@ -47,8 +47,9 @@ pub struct Fault {
 }
 
 impl Fault {
+    /// A fault whose reason is cut to a small bound: reasons often quote what a player sent.
     pub fn new(kind: FaultKind, call: impl Into<String>, reason: impl Into<String>) -> Fault {
-        Fault { kind, reason: reason.into(), call: call.into() }
+        Fault { kind, reason: crate::sandbox::quote(&reason.into()), call: call.into() }
     }
 
     pub fn illegal(call: impl Into<String>, reason: impl Into<String>) -> Fault {

@@ -1,9 +1,15 @@
-//! The `arena` binary: parse flags, run, and print any error with its chain of causes.
+//! The `arena` binary: parse flags, run, and print any error with its chain of causes (or, as a child
+//! of itself, compile one component under limits).
 
 use clap::Parser;
 use std::process::ExitCode;
 
 fn main() -> ExitCode {
+    // A child process that compiles one component under limits (see `sandbox/compile.rs`).
+    let args: Vec<String> = std::env::args().collect();
+    if args.get(1).map(String::as_str) == Some(arena::sandbox::WORKER_ARG) {
+        return arena::sandbox::compile_worker_main(&args[2..]);
+    }
     tracing_subscriber::fmt()
         .with_env_filter(tracing_subscriber::EnvFilter::from_env("ARENA_LOG"))
         .with_writer(std::io::stderr)

@@ -63,6 +63,13 @@ fn component_that_imports_something_else() {
 #[test]
 fn missing_file() {
     refused(Path::new("/nonexistent/player.wasm"), "cannot read");
+    // The cause is said once, not repeated by the error chain.
+    let out = run(&["check", "--game", "santorini", "/nonexistent/player.wasm"]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(
+        err.trim(),
+        "arena: error: /nonexistent/player.wasm: cannot read: No such file or directory (os error 2)"
+    );
 }
 
 #[test]

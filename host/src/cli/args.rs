@@ -1,6 +1,6 @@
 //! Command-line flags, parsed by clap and then validated into settings (two steps, as ripgrep does).
 
-use crate::sandbox::Limits;
+use crate::sandbox::{CompileLimits, Limits};
 use crate::tournament::Format;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use std::path::PathBuf;
@@ -285,6 +285,19 @@ pub struct LimitArgs {
     /// Linear memory per player, in MiB.
     #[arg(long)]
     pub memory_mb: Option<u64>,
+    /// The largest answer a call may return, and the largest arguments a player may pass to a host
+    /// function, in KiB as the host holds them (default 64).
+    #[arg(long)]
+    pub answer_kb: Option<u64>,
+    /// CPU time one compile of a component may use, in seconds (default 40).
+    #[arg(long)]
+    pub compile_cpu_s: Option<u64>,
+    /// Memory (address space) one compile may use, in MiB (default 2048).
+    #[arg(long)]
+    pub compile_memory_mb: Option<u64>,
+    /// The largest function a component may hold, in KiB of code (default 1024).
+    #[arg(long)]
+    pub compile_function_kb: Option<u64>,
 }
 
 impl LimitArgs {
@@ -303,7 +316,26 @@ impl LimitArgs {
             first_timeout: positive("first-timeout-ms", self.first_timeout_ms)?
                 .map_or(d.first_timeout, Duration::from_millis),
             memory_bytes: positive("memory-mb", self.memory_mb)?.map_or(d.memory_bytes, |m| m.saturating_mul(1 << 20)),
+            answer_bytes: positive("answer-kb", self.answer_kb)?.map_or(d.answer_bytes, |k| k.saturating_mul(1 << 10)),
             ..d
+        })
+    }
+
+    /// What one compile may cost; the defaults are `CompileLimits::default()`.
+    pub fn to_compile_limits(&self) -> anyhow::Result<CompileLimits> {
+        let d = CompileLimits::default();
+        let positive = |name: &str, v: Option<u64>| -> anyhow::Result<Option<u64>> {
+            match v {
+                Some(0) => anyhow::bail!("--{name} must be greater than 0"),
+                v => Ok(v),
+            }
+        };
+        Ok(CompileLimits {
+            cpu: positive("compile-cpu-s", self.compile_cpu_s)?.map_or(d.cpu, Duration::from_secs),
+            memory_bytes: positive("compile-memory-mb", self.compile_memory_mb)?
+                .map_or(d.memory_bytes, |m| m.saturating_mul(1 << 20)),
+            function_bytes: positive("compile-function-kb", self.compile_function_kb)?
+                .map_or(d.function_bytes, |k| k.saturating_mul(1 << 10)),
         })
     }
 }

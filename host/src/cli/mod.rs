@@ -10,7 +10,7 @@ use crate::games::fish;
 use crate::games::santorini::Santorini;
 use crate::games::yahtzee::Yahtzee;
 use crate::games::{Entry, Game, GameSetup, MatchSoFar};
-use crate::sandbox::{Compilation, Limits, Sandbox};
+use crate::sandbox::{Compilation, CompileLimits, Compiler, Limits, Sandbox};
 use crate::tournament::{self, Ban, Format, GameRecord, Observer, Progress, Settings, report};
 use anyhow::{Context, bail};
 use args::{Cli, Command, GameName, PlayerArg, Source};
@@ -37,6 +37,13 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     }
     let board = |b: &args::BoardArgs| fish::Options { rows: b.rows, cols: b.cols, holes: b.holes };
     let compiled = |d: &args::DataArgs| Some(d.dir.join("compiled"));
+    let compile_limits = match &cmd {
+        Command::Play { limits, .. }
+        | Command::Check { limits, .. }
+        | Command::Tournament { limits, .. }
+        | Command::Submit { limits, .. } => limits.to_compile_limits()?,
+        _ => CompileLimits::default(),
+    };
     let (game, limits, options, cache) = match &cmd {
         Command::Play { game, limits, board: b, cache, .. } | Command::Check { game, limits, board: b, cache, .. } => {
             (*game, limits.to_limits()?, board(b), cache.dir())
@@ -66,9 +73,11 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         }
         _ => bail!("unexpected command"),
     };
+    // Every component is compiled in a child process of this executable, under the compile limits.
+    let exe = std::env::current_exe().context("cannot find the arena executable to run compiles in")?;
     let rt = tokio::runtime::Builder::new_multi_thread().enable_all().build().context("starting the runtime")?;
     rt.block_on(async move {
-        let mut sandbox = Sandbox::new(limits)?;
+        let mut sandbox = Sandbox::new(limits)?.with_compiler(Compiler::Child(exe), compile_limits);
         if let Some(dir) = cache {
             sandbox = sandbox.with_cache_dir(dir);
         }

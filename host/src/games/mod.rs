@@ -60,6 +60,13 @@ pub struct CallLine {
     pub fuel: u64,
 }
 
+impl CallLine {
+    /// A call line whose answer is cut to a small bound (a replay quotes, it does not copy).
+    pub fn new(seat: usize, call: &'static str, turn: u32, answer: serde_json::Value, fuel: u64) -> CallLine {
+        CallLine { seat, call: call.into(), turn, answer: crate::sandbox::quote_json(answer), fuel }
+    }
+}
+
 /// How a game ended.
 #[derive(Debug, Clone, Default)]
 pub struct GameOutcome {

@@ -2,6 +2,7 @@
 //! keyed by the sha256 of the file and the engine's compatibility hash (a different wasmtime or engine
 //! configuration never reads another's artifacts). Only artifacts this cache wrote are ever loaded.
 
+use super::compile::{CompileError, Compiled};
 use std::collections::HashMap;
 use std::hash::{Hash, Hasher};
 use std::path::{Path, PathBuf};
@@ -42,9 +43,15 @@ impl Cache {
         self.dir.as_ref().map(|d| d.join(format!("{hash}-{}.cwasm", self.engine_key)))
     }
 
-    /// The component for `bytes` (whose sha256 is `hash`), from memory, from disk, or compiled now
-    /// (and then kept in both). Disk trouble never fails a load: it only costs a compilation.
-    pub(crate) fn get(&self, engine: &Engine, hash: &str, bytes: &[u8]) -> wasmtime::Result<(Component, Compilation)> {
+    /// The component whose sha256 is `hash`, from memory, from disk, or compiled now by `compile` (and
+    /// then kept in both; a failed compile keeps nothing). Disk trouble never fails a load: it only
+    /// costs a compilation.
+    pub(crate) fn get(
+        &self,
+        engine: &Engine,
+        hash: &str,
+        compile: impl FnOnce() -> Result<Compiled, CompileError>,
+    ) -> Result<(Component, Compilation), CompileError> {
         if let Some(c) = self.memory.lock().unwrap_or_else(|e| e.into_inner()).get(hash) {
             return Ok((c.clone(), Compilation::InMemory));
         }
@@ -63,13 +70,17 @@ impl Cache {
             }
         }
         let t = Instant::now();
-        let c = Component::new(engine, bytes)?;
+        let (c, artifact) = compile()?;
         let took = t.elapsed();
         self.remember(hash, &c);
-        if let Some(f) = file
-            && let Err(e) = c.serialize().map_err(std::io::Error::other).and_then(|b| write_atomically(&f, &b))
-        {
-            tracing::warn!("{}: cannot write the compile cache: {e}", f.display());
+        if let Some(f) = file {
+            let artifact = match artifact {
+                Some(a) => Ok(a),
+                None => c.serialize().map_err(std::io::Error::other),
+            };
+            if let Err(e) = artifact.and_then(|b| write_atomically(&f, &b)) {
+                tracing::warn!("{}: cannot write the compile cache: {e}", f.display());
+            }
         }
         Ok((c, Compilation::Compiled(took)))
     }

@@ -1,7 +1,11 @@
-//! Guarded calls into a player: arm the store with a fuel budget and an epoch deadline, run the call
-//! under a tokio timeout (the backstop for host calls that block), then classify what happened.
+//! Guarded calls into a player: arm the store with a fuel budget and a CPU-time deadline, run the call
+//! under a wall-clock timeout (the backstop for host calls that block), check the size of the answer
+//! before anything copies it, then classify what happened.
 
-use super::{EPOCH_TICK, PlayerState, Sandbox};
+use super::answer::{Lifted, bytes_text};
+use super::cpu::SAMPLE_TICKS;
+use super::meter::Refused;
+use super::{PlayerState, Sandbox};
 use crate::fault::{Fault, FaultKind};
 use std::time::Duration;
 use wasmtime::{Store, Trap};
@@ -12,29 +16,53 @@ pub struct Guard {
     call: &'static str,
     fuel: u64,
     deadline: Duration,
+    answer_limit: u64,
 }
 
 /// What a successful call returns: its value and the fuel it used.
 pub type Called<T> = Result<(T, u64), Fault>;
 
 impl Guard {
-    /// Sets the fuel and epoch deadline for the next call (`first`: the first call of a game, which
-    /// includes instantiation and gets the larger budget).
+    /// Sets the fuel and the CPU-time deadline for the next call (`first`: the first call of a game,
+    /// which includes instantiation and gets the larger budget).
     pub fn arm(sandbox: &Sandbox, store: &mut Store<PlayerState>, first: bool, call: &'static str) -> Guard {
         let (fuel, deadline) = sandbox.limits().budget(first);
         // A store is created with fuel enabled, so setting it cannot fail.
         let _ = store.set_fuel(fuel);
-        let ticks = (deadline.as_micros() / EPOCH_TICK.as_micros()).max(1) as u64 + 1;
-        store.set_epoch_deadline(ticks);
-        store.data_mut().limiter.refused = None;
-        Guard { call, fuel, deadline }
+        // The epoch callback samples the CPU clock every few ticks while wasm runs.
+        store.set_epoch_deadline(SAMPLE_TICKS);
+        let data = store.data_mut();
+        data.limiter.refused = None;
+        data.cpu.arm(deadline);
+        Guard { call, fuel, deadline, answer_limit: sandbox.limits().answer_bytes }
     }
 
-    /// Runs the call's future under the wall-clock backstop (the epoch deadline plus a grace period).
+    /// Runs the call's future under the wall-clock backstop. It can only fire while the call waits on
+    /// the host (a running guest is polled to its end or to its CPU-time deadline), so it stops players
+    /// blocked outside wasm and never decides a CPU-bound call on a loaded machine.
     pub async fn run<T>(&self, fut: impl Future<Output = wasmtime::Result<T>>) -> Result<wasmtime::Result<T>, Elapsed> {
         tokio::time::timeout(self.deadline + self.deadline / 2 + Duration::from_millis(50), fut)
             .await
             .map_err(|_| Elapsed)
+    }
+
+    /// Like [`Guard::finish`] for an export's answer: an answer larger than the limit is `illegal`, found
+    /// by walking the lifted value, before anything formats or copies it.
+    pub fn finish_answer<T: Lifted>(
+        &self,
+        store: &mut Store<PlayerState>,
+        outcome: Result<wasmtime::Result<T>, Elapsed>,
+    ) -> Called<T> {
+        let (v, fuel) = self.finish(store, outcome)?;
+        let size = v.lifted_bytes() as u64;
+        if size > self.answer_limit {
+            drop(v);
+            return Err(self.fault(
+                FaultKind::Illegal,
+                format!("answer of {size} bytes, the limit is {}", bytes_text(self.answer_limit)),
+            ));
+        }
+        Ok((v, fuel))
     }
 
     /// Turns the outcome into the value and its fuel, or a `Fault` naming the call.
@@ -70,14 +98,16 @@ impl Guard {
     fn classify(&self, e: &wasmtime::Error) -> Fault {
         match e.downcast_ref::<Trap>() {
             Some(Trap::OutOfFuel) => self.fault(FaultKind::Fuel, format!("used up its {} fuel", self.fuel)),
-            Some(Trap::Interrupt) => {
-                self.fault(FaultKind::Timeout, format!("still running after {} ms", self.deadline.as_millis()))
-            }
+            Some(Trap::Interrupt) => self
+                .fault(FaultKind::Timeout, format!("still running after {} ms of CPU time", self.deadline.as_millis())),
             Some(Trap::StackOverflow) => self.fault(FaultKind::Crash, "stack overflow"),
             Some(Trap::UnreachableCodeReached) => {
                 self.fault(FaultKind::Crash, "panicked or aborted (wasm `unreachable` executed)")
             }
             Some(trap) => self.fault(FaultKind::Crash, format!("trapped: {trap}")),
+            None if e.downcast_ref::<Refused>().is_some() => {
+                self.fault(FaultKind::Illegal, e.downcast_ref::<Refused>().map(|r| r.0.clone()).unwrap_or_default())
+            }
             // Errors that are not traps come from lifting the answer (a bad enum value, a list out of
             // bounds, invalid UTF-8) or from instantiation.
             None if self.call == "instantiate" => self.fault(FaultKind::Crash, format!("{e:#}")),

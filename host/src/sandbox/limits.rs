@@ -1,5 +1,5 @@
-//! Per-player limits: fuel and wall-clock budgets per call (larger for a game's first call), and the
-//! caps on linear memory, tables and instances. Defaults deny generously but firmly.
+//! Per-player limits: fuel and time budgets per call (larger for a game's first call), the size of an
+//! answer, and the caps on linear memory, tables and instances. Defaults deny generously but firmly.
 
 use serde::{Deserialize, Serialize};
 use std::time::Duration;
@@ -11,18 +11,27 @@ pub struct Limits {
     pub fuel: u64,
     /// Fuel for the first call of a game, instantiation included.
     pub first_fuel: u64,
-    /// Wall-clock deadline for each call after the first (a backstop: fuel decides bans).
+    /// Deadline for each call after the first, a backstop (fuel decides bans): CPU time while the call
+    /// runs wasm, wall-clock time while it waits on the host.
     #[serde(rename = "timeout_ms", serialize_with = "millis", deserialize_with = "from_millis")]
     pub timeout: Duration,
-    /// Wall-clock deadline for the first call of a game, instantiation included.
+    /// Deadline for the first call of a game, instantiation included.
     #[serde(rename = "first_timeout_ms", serialize_with = "millis", deserialize_with = "from_millis")]
     pub first_timeout: Duration,
     /// Linear memory per player, in bytes, summed over its memories.
     pub memory_bytes: u64,
+    /// The largest answer a call may return, and the largest arguments a player may pass to a host
+    /// function, in bytes as the host holds them once lifted.
+    #[serde(default = "default_answer_bytes")]
+    pub answer_bytes: u64,
     /// Elements per table.
     pub table_elements: usize,
     /// Core instances, memories and tables per player.
     pub instances: usize,
+}
+
+fn default_answer_bytes() -> u64 {
+    Limits::default().answer_bytes
 }
 
 fn millis<S: serde::Serializer>(d: &Duration, s: S) -> Result<S::Ok, S::Error> {
@@ -36,7 +45,8 @@ fn from_millis<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Duration, D::Er
 impl Default for Limits {
     /// 200 M fuel a call (the sample players' decisions take at most about 5 M in Yahtzee, 12 M in Fish
     /// and 40 M in Santorini, and interpreted players need more; a tight loop burns 200 M in about 20 ms),
-    /// 1 G for the first call; 1 s and 5 s deadlines; 64 MiB of memory.
+    /// 1 G for the first call; 1 s and 5 s deadlines (a tight loop uses its fuel some 50 times sooner);
+    /// 64 MiB of memory; answers of 64 KiB.
     fn default() -> Self {
         Limits {
             fuel: 200_000_000,
@@ -44,6 +54,7 @@ impl Default for Limits {
             timeout: Duration::from_millis(1_000),
             first_timeout: Duration::from_millis(5_000),
             memory_bytes: 64 << 20,
+            answer_bytes: 64 << 10,
             table_elements: 100_000,
             instances: 100,
         }

@@ -32,8 +32,8 @@ pub struct Loaded {
 
 #[derive(Debug, thiserror::Error)]
 pub enum LoadError {
-    #[error("{path}: cannot read: {source}")]
-    Read { path: PathBuf, source: std::io::Error },
+    #[error("{path}: cannot read: {error}")]
+    Read { path: PathBuf, error: std::io::Error },
     #[error("{path}: the file is empty")]
     Empty { path: PathBuf },
     #[error("{path}: not a WebAssembly file (no `\\0asm` header, and not WebAssembly text: {detail})")]
@@ -45,6 +45,8 @@ pub enum LoadError {
     CoreModule { path: PathBuf, world: String },
     #[error("{path}: not a valid component: {detail}")]
     Invalid { path: PathBuf, detail: String },
+    #[error("{path}: {error}")]
+    Compile { path: PathBuf, error: super::CompileError },
     #[error("{path}: imports `{import}`, which players may not use (only WASI and `{package}/…` are provided)")]
     ForbiddenImport { path: PathBuf, import: String, package: String },
     #[error("{path}: does not implement the {world} world: {detail}")]
@@ -58,7 +60,7 @@ impl Sandbox {
     /// Reads and compiles `path` (binary or text format) and checks its imports against `spec`.
     pub fn load(&self, path: &Path, spec: &WorldSpec) -> Result<Loaded, LoadError> {
         let p = || path.to_path_buf();
-        let raw = std::fs::read(path).map_err(|source| LoadError::Read { path: p(), source })?;
+        let raw = std::fs::read(path).map_err(|error| LoadError::Read { path: p(), error })?;
         if raw.is_empty() {
             return Err(LoadError::Empty { path: p() });
         }
@@ -73,10 +75,11 @@ impl Sandbox {
         if bytes.len() >= 8 && bytes[4..8] == CORE_VERSION {
             return Err(LoadError::CoreModule { path: p(), world: spec.world.to_string() });
         }
-        let (component, compilation) = self
-            .cache
-            .get(self.engine(), &hash, &bytes)
-            .map_err(|e| LoadError::Invalid { path: p(), detail: format!("{e:#}") })?;
+        let compile = || super::compile::compile(self.engine(), &bytes, &self.compile_limits, &self.compiler);
+        let (component, compilation) = self.cache.get(self.engine(), &hash, compile).map_err(|e| match e {
+            super::CompileError::Invalid(detail) => LoadError::Invalid { path: p(), detail },
+            error => LoadError::Compile { path: p(), error },
+        })?;
         let ty = component.component_type();
         let imports: Vec<String> = ty.imports(self.engine()).map(|(n, _)| n.to_string()).collect();
         let exports: Vec<String> = ty.exports(self.engine()).map(|(n, _)| n.to_string()).collect();

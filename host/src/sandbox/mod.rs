@@ -2,17 +2,25 @@
 //! validating components, fresh capability-free stores, and guarded calls that turn every way a call
 //! can fail into a `Fault`. It knows nothing of any game.
 
+mod answer;
 mod cache;
 mod call;
+mod compile;
+mod cpu;
 mod limits;
 mod load;
+mod meter;
 mod store;
 
+pub use answer::{Lifted, QUOTE_CHARS, bytes_text, quote, quote_json};
+pub(crate) use answer::{lifted_fixed, lifted_record};
 pub use cache::Compilation;
 pub(crate) use cache::write_atomically;
 pub use call::Guard;
+pub use compile::{CompileError, CompileLimits, Compiler, WORKER_ARG, compile_worker_main};
 pub use limits::Limits;
 pub use load::{LoadError, Loaded, WorldSpec};
+pub use meter::{BYTE_FUEL, HOST_CALL_FUEL, RULES_CALL_FUEL, RULES_ELEMENT_FUEL, Refused};
 pub use store::{LOG_CAPACITY, PlayerState};
 
 use std::path::PathBuf;
@@ -43,10 +51,16 @@ pub struct Sandbox {
     ticker_stop: Arc<AtomicBool>,
     /// Compiled components, in memory and (optionally) on disk.
     cache: cache::Cache,
+    compile_limits: CompileLimits,
+    compiler: Compiler,
 }
 
-impl Sandbox {
-    pub fn new(limits: Limits) -> Result<Sandbox, SandboxError> {
+/// The engine's configuration: the component model, fuel, epochs, and (for a sandbox that runs
+/// players, not for a compile worker) the pooling allocator. Both compile the same code.
+pub(crate) fn engine_config(pooling: bool) -> Config {
+    let mut config = Config::new();
+    config.wasm_component_model(true).consume_fuel(true).epoch_interruption(true);
+    if pooling {
         let mut pool = PoolingAllocationConfig::new();
         pool.total_component_instances(POOL_INSTANCES)
             .total_core_instances(POOL_INSTANCES * 4)
@@ -57,13 +71,15 @@ impl Sandbox {
             .max_tables_per_component(16)
             .max_component_instance_size(4 << 20)
             .max_core_instance_size(4 << 20);
-        let mut config = Config::new();
-        config
-            .wasm_component_model(true)
-            .consume_fuel(true)
-            .epoch_interruption(true)
-            .allocation_strategy(InstanceAllocationStrategy::Pooling(pool));
-        let engine = Engine::new(&config).map_err(SandboxError::Engine)?;
+        config.allocation_strategy(InstanceAllocationStrategy::Pooling(pool));
+    }
+    config
+}
+
+impl Sandbox {
+    /// A sandbox that compiles in-process (see [`Sandbox::with_compiler`]).
+    pub fn new(limits: Limits) -> Result<Sandbox, SandboxError> {
+        let engine = Engine::new(&engine_config(true)).map_err(SandboxError::Engine)?;
         let ticker_stop = Arc::new(AtomicBool::new(false));
         let (e, stop) = (engine.clone(), ticker_stop.clone());
         std::thread::Builder::new()
@@ -76,7 +92,21 @@ impl Sandbox {
             })
             .map_err(|e| SandboxError::Engine(e.into()))?;
         let cache = cache::Cache::new(&engine, None);
-        Ok(Sandbox { engine, limits, ticker_stop, cache })
+        Ok(Sandbox {
+            engine,
+            limits,
+            ticker_stop,
+            cache,
+            compile_limits: CompileLimits::default(),
+            compiler: Compiler::InProcess,
+        })
+    }
+
+    /// Compiles with `compiler` within `limits`: `Compiler::Child` for anything submitted by others.
+    pub fn with_compiler(mut self, compiler: Compiler, limits: CompileLimits) -> Sandbox {
+        self.compiler = compiler;
+        self.compile_limits = limits;
+        self
     }
 
     pub fn engine(&self) -> &Engine {
@@ -105,11 +135,19 @@ impl Sandbox {
         Ok(linker)
     }
 
-    /// A fresh store for one player for one game (or one lifecycle call), armed with the limits.
+    /// A fresh store for one player for one game (or one lifecycle call), armed with the limits: its
+    /// memory caps, host calls that cost fuel, and deadlines in CPU time.
     pub fn store(&self, seed: u64) -> Store<PlayerState> {
         let mut store = Store::new(&self.engine, PlayerState::new(&self.limits, seed));
         store.limiter(|s| &mut s.limiter);
-        store.epoch_deadline_trap();
+        store.call_hook(meter::on_call);
+        store.epoch_deadline_callback(|mut ctx| {
+            Ok(if ctx.data_mut().cpu.within_budget() {
+                wasmtime::UpdateDeadline::Continue(cpu::SAMPLE_TICKS)
+            } else {
+                wasmtime::UpdateDeadline::Interrupt
+            })
+        });
         store
     }
 }

@@ -1,11 +1,14 @@
 //! What a player's store holds: a capability-free WASI context (no files, no network, no environment,
-//! seeded randomness, virtual clocks), a bounded log of what it printed, and the resource limiter that
-//! enforces its memory, table and instance caps and remembers what it refused.
+//! seeded randomness, virtual clocks), a bounded log of what it printed, the resource limiter that
+//! enforces its memory, table and instance caps and remembers what it refused, the meter of what its
+//! host calls cost, and the CPU clock of the call under way.
 
+use super::cpu::CpuClock;
 use super::limits::Limits;
+use super::meter::{Meter, WasiBytes};
 use bytes::Bytes;
 use chacha20::ChaCha8Rng;
-use rand_core::SeedableRng;
+use rand_core::{Rng as _, SeedableRng, TryRng};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 use wasmtime::ResourceLimiter;
@@ -17,32 +20,46 @@ use wasmtime_wasi::{HostMonotonicClock, HostWallClock, WasiCtx, WasiCtxView, Was
 /// Bytes of stdout+stderr kept per player per store; the rest is counted and dropped.
 pub const LOG_CAPACITY: usize = 16 * 1024;
 
+/// The most random bytes one WASI call may ask for (language runtimes ask for a few dozen).
+const MAX_RANDOM_BYTES: u64 = 64 * 1024;
+
+/// The most WASI resources (streams, pollables) a player may hold at once: language runtimes hold a
+/// handful; a player that opens them without end gets an error instead of growing the host's table.
+const MAX_RESOURCES: usize = 1_000;
+
 /// The data of one player's `Store`.
 pub struct PlayerState {
     wasi: WasiCtx,
     table: ResourceTable,
     pub(crate) limiter: Limiter,
     log: BoundedLog,
+    pub(crate) meter: Meter,
+    pub(crate) cpu: CpuClock,
 }
 
 impl PlayerState {
     /// A fresh state: `seed` feeds the player's (virtual) randomness so a game is reproducible.
     pub fn new(limits: &Limits, seed: u64) -> PlayerState {
-        let log = BoundedLog::new(LOG_CAPACITY);
+        let meter = Meter::new(limits.answer_bytes);
+        let log = BoundedLog::new(LOG_CAPACITY, meter.wasi_bytes.clone());
+        let random = |seed| MeteredRng { rng: ChaCha8Rng::seed_from_u64(seed), metered: meter.wasi_bytes.clone() };
         let mut b = WasiCtx::builder();
         // The builder's defaults already give no env, no args, no preopens, closed stdin and denied
         // sockets; what remains is made virtual here.
         b.stdout(log.clone())
             .stderr(log.clone())
-            .secure_random(ChaCha8Rng::seed_from_u64(seed))
-            .insecure_random(ChaCha8Rng::seed_from_u64(seed ^ 0x5eed_5eed_5eed_5eed))
+            .secure_random(random(seed))
+            .insecure_random(random(seed ^ 0x5eed_5eed_5eed_5eed))
             .insecure_random_seed(u128::from(seed))
+            .max_random_size(MAX_RANDOM_BYTES)
             .wall_clock(VirtualClock::default())
             .monotonic_clock(VirtualClock::default())
             .allow_ip_name_lookup(false)
             .allow_tcp(false)
             .allow_udp(false);
-        PlayerState { wasi: b.build(), table: ResourceTable::new(), limiter: Limiter::new(limits), log }
+        let mut table = ResourceTable::new();
+        table.set_max_capacity(MAX_RESOURCES);
+        PlayerState { wasi: b.build(), table, limiter: Limiter::new(limits), log, meter, cpu: CpuClock::new() }
     }
 
     /// What the player printed so far (bounded), as lossy UTF-8.
@@ -118,6 +135,29 @@ impl ResourceLimiter for Limiter {
     }
 }
 
+/// A player's randomness: seeded, and every byte drawn is billed to the player by the meter.
+struct MeteredRng {
+    rng: ChaCha8Rng,
+    metered: WasiBytes,
+}
+
+impl TryRng for MeteredRng {
+    type Error = std::convert::Infallible;
+    fn try_next_u32(&mut self) -> Result<u32, Self::Error> {
+        self.metered.add(4);
+        Ok(self.rng.next_u32())
+    }
+    fn try_next_u64(&mut self) -> Result<u64, Self::Error> {
+        self.metered.add(8);
+        Ok(self.rng.next_u64())
+    }
+    fn try_fill_bytes(&mut self, dst: &mut [u8]) -> Result<(), Self::Error> {
+        self.metered.add(dst.len());
+        self.rng.fill_bytes(dst);
+        Ok(())
+    }
+}
+
 /// A clock that starts at 2000-01-01 and advances one millisecond each time it is read: guests that
 /// need a clock get one, but it tells them nothing about the host and is the same on every run.
 #[derive(Default)]
@@ -156,6 +196,7 @@ impl HostMonotonicClock for VirtualClock {
 #[derive(Clone)]
 struct BoundedLog {
     inner: Arc<Mutex<LogBuf>>,
+    metered: WasiBytes,
 }
 
 struct LogBuf {
@@ -165,8 +206,8 @@ struct LogBuf {
 }
 
 impl BoundedLog {
-    fn new(capacity: usize) -> BoundedLog {
-        BoundedLog { inner: Arc::new(Mutex::new(LogBuf { kept: Vec::new(), capacity, dropped: 0 })) }
+    fn new(capacity: usize, metered: WasiBytes) -> BoundedLog {
+        BoundedLog { inner: Arc::new(Mutex::new(LogBuf { kept: Vec::new(), capacity, dropped: 0 })), metered }
     }
 
     fn push(&self, bytes: &[u8]) {
@@ -175,6 +216,8 @@ impl BoundedLog {
         let take = room.min(bytes.len());
         b.kept.extend_from_slice(&bytes[..take]);
         b.dropped += bytes.len() - take;
+        drop(b);
+        self.metered.add(bytes.len());
     }
 
     fn text(&self) -> String {

@@ -89,19 +89,37 @@ pub fn state_from_wit(s: &wit::State) -> Option<rules::State> {
     Some(rules::State { board, players, turn, phase })
 }
 
-/// The rule checker: pure, and free of fuel (host code burns none).
+use crate::sandbox::Lifted as _;
+
+crate::sandbox::lifted_fixed!(wit::Pos, wit::Step, wit::Colour, wit::Phase);
+crate::sandbox::lifted_record!(wit::Board { rows, cols, tiles });
+crate::sandbox::lifted_record!(wit::Seat { colour, penguins, fish, out });
+crate::sandbox::lifted_record!(wit::State { board, seats, turn, phase });
+
+/// The rule checker: pure, and charged to the player's fuel like any host call (the board's tiles are
+/// examined, and every answer built).
 impl self::arena::fish::rules::Host for crate::sandbox::PlayerState {
     fn legal_placements(&mut self, state: wit::State) -> Vec<wit::Pos> {
-        state_from_wit(&state)
+        if !self.admit("legal-placements", state.lifted_bytes()) {
+            return Vec::new();
+        }
+        let found: Vec<wit::Pos> = state_from_wit(&state)
             .filter(|s| s.phase == rules::Phase::Placement)
             .map(|s| s.legal_placements().into_iter().map(pos).collect())
-            .unwrap_or_default()
+            .unwrap_or_default();
+        self.charge_rules(found.len());
+        found
     }
     fn legal_moves(&mut self, state: wit::State) -> Vec<wit::Step> {
-        state_from_wit(&state)
+        if !self.admit("legal-moves", state.lifted_bytes()) {
+            return Vec::new();
+        }
+        let found: Vec<wit::Step> = state_from_wit(&state)
             .filter(|s| s.phase == rules::Phase::Playing)
             .map(|s| s.legal_moves().into_iter().map(step).collect())
-            .unwrap_or_default()
+            .unwrap_or_default();
+        self.charge_rules(found.len());
+        found
     }
 }
 

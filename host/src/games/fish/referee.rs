@@ -28,7 +28,7 @@ pub async fn play(mut seats: Vec<Seat>, setup: &GameSetup<FishPlayer>, options: 
     let record =
         |out: &mut GameOutcome, seat: usize, call: &'static str, turn: u32, answer: serde_json::Value, fuel: u64| {
             out.fuel[seat] += fuel;
-            out.calls.push(CallLine { seat, call: call.into(), turn, answer, fuel });
+            out.calls.push(CallLine::new(seat, call, turn, answer, fuel));
         };
     // play-as (the first call of a game), then play-with.
     for (i, seat) in seats.iter_mut().enumerate() {

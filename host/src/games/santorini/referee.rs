@@ -26,7 +26,7 @@ pub async fn play(mut seats: [Seat; 2], setup: &GameSetup<SantoriniPlayer>) -> G
                 r: Result<(serde_json::Value, u64), Fault>| match r {
         Ok((answer, fuel)) => {
             out.fuel[seat] += fuel;
-            out.calls.push(CallLine { seat, call: call.into(), turn, answer, fuel });
+            out.calls.push(CallLine::new(seat, call, turn, answer, fuel));
             true
         }
         Err(f) => {

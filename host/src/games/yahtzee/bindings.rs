@@ -99,9 +99,17 @@ impl From<&rules::PlayerView> for wit::TurnState {
     }
 }
 
-/// The rule checker players may import: pure, and free of fuel (host code burns none).
+crate::sandbox::lifted_fixed!(wit::Category);
+crate::sandbox::lifted_record!(wit::Scorecard { boxes, upper_bonus, yahtzee_bonus, total });
+
+/// The rule checker players may import: pure, and charged to the player's fuel like any host call.
 impl self::arena::yahtzee::rules::Host for crate::sandbox::PlayerState {
     fn score(&mut self, card: wit::Scorecard, dice: Vec<u8>, category: wit::Category) -> Option<u16> {
+        use crate::sandbox::Lifted;
+        if !self.admit("score", card.lifted_bytes() + dice.lifted_bytes() + category.lifted_bytes()) {
+            return None;
+        }
+        self.charge_rules(1);
         let card = card_from_wit(&card)?;
         let dice = rules::dice_from_slice(&dice).ok()?;
         card.score(&dice, category.into()).ok()

@@ -50,7 +50,7 @@ impl Table {
         match r {
             Ok((v, fuel)) => {
                 self.out.fuel[seat] += fuel;
-                self.out.calls.push(CallLine { seat, call: call.into(), turn: turn.into(), answer: show(&v), fuel });
+                self.out.calls.push(CallLine::new(seat, call, turn.into(), show(&v), fuel));
                 Ok(v)
             }
             Err(f) => {

@@ -33,7 +33,12 @@ pub fn render(r: &ReplayInput<'_>) -> Result<String, String> {
         let seat = c.seat.min(1);
         match c.call.as_ref() {
             "keep" => {
-                let keep: Vec<u8> = answer(c)?;
+                // An answer too long to keep was recorded cut, as text: it was refused.
+                let Ok(keep) = answer::<Vec<u8>>(c) else {
+                    call_line(&mut out, r, c, &c.answer.to_string());
+                    let _ = writeln!(out, "  refused: not a list of dice");
+                    continue;
+                };
                 let roll = rolls[seat].as_ref().ok_or_else(|| format!("`keep` outside a turn at turn {}", c.turn))?;
                 let shown = format!("{} keeps [{}]", dice_text(&roll.dice), dice_text(&keep));
                 call_line(&mut out, r, c, &shown);

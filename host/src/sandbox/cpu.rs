@@ -1,0 +1,76 @@
+//! Deadlines in CPU time, so that fuel, not the machine's load, decides when running wasm is stopped.
+//! While a call runs wasm, the epoch callback samples the CPU time of the thread running it every few
+//! ticks and stops the call once it has used its deadline's worth; time the thread spends descheduled
+//! (a loaded machine) does not count. A player blocked outside wasm (a host call that waits) uses no CPU
+//! and is stopped by the wall-clock backstop in `call.rs` instead.
+
+use std::thread::ThreadId;
+use std::time::Duration;
+
+/// Ticks of the epoch between two samples while wasm runs.
+pub(crate) const SAMPLE_TICKS: u64 = 5;
+
+/// The CPU time one call has used so far, against its budget.
+#[derive(Debug)]
+pub(crate) struct CpuClock {
+    budget: Duration,
+    used: Duration,
+    /// The thread that ran the call when last sampled, and its CPU time then.
+    last: Option<(ThreadId, Duration)>,
+}
+
+impl CpuClock {
+    pub(crate) fn new() -> CpuClock {
+        CpuClock { budget: Duration::MAX, used: Duration::ZERO, last: None }
+    }
+
+    /// Starts a call with `budget` of CPU time, on the thread that is about to run it.
+    pub(crate) fn arm(&mut self, budget: Duration) {
+        self.budget = budget;
+        self.used = Duration::ZERO;
+        self.last = Some((std::thread::current().id(), thread_cpu_time()));
+    }
+
+    /// Samples the running thread; `false` once the call has used more than its budget. A call that
+    /// moved to another thread (after waiting on the host) counts from its first sample there.
+    pub(crate) fn within_budget(&mut self) -> bool {
+        let now = (std::thread::current().id(), thread_cpu_time());
+        if let Some((thread, then)) = self.last
+            && thread == now.0
+        {
+            self.used += now.1.saturating_sub(then);
+        }
+        self.last = Some(now);
+        self.used <= self.budget
+    }
+}
+
+/// The CPU time the calling thread has used.
+fn thread_cpu_time() -> Duration {
+    let mut ts = libc::timespec { tv_sec: 0, tv_nsec: 0 };
+    // SAFETY: `ts` is a valid, writable timespec; CLOCK_THREAD_CPUTIME_ID is supported on every Linux.
+    let rc = unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut ts) };
+    if rc != 0 {
+        return Duration::ZERO;
+    }
+    Duration::new(ts.tv_sec as u64, ts.tv_nsec as u32)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn counts_cpu_time_not_sleep() {
+        let mut c = CpuClock::new();
+        c.arm(Duration::from_millis(30));
+        std::thread::sleep(Duration::from_millis(60));
+        assert!(c.within_budget(), "sleeping uses no CPU time");
+        let start = thread_cpu_time();
+        let mut x = 0u64;
+        while thread_cpu_time() - start < Duration::from_millis(40) {
+            x = std::hint::black_box(x.wrapping_add(1));
+        }
+        assert!(!c.within_budget(), "40 ms of spinning is more than 30 ms of CPU time");
+    }
+}

@@ -1,0 +1,118 @@
+//! Host calls cost fuel. Every call a player makes into the host (WASI, its game's rule checker, the
+//! runtime's own libcalls) pays a fixed fee when it enters the host, and host functions add what their
+//! work costs (per byte of arguments and per element of answers); the bill is settled from the store's
+//! fuel when the call returns to wasm. A player that spams host calls runs out of fuel, deterministically,
+//! instead of burning host time for free. Arguments over the size limit are refused: the call traps and
+//! the player is banned as `illegal`.
+
+use super::PlayerState;
+use super::answer::bytes_text;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+use wasmtime::{CallHook, StoreContextMut, Trap};
+
+/// Fuel every call into the host costs, whatever it does: about what crossing into the host and back
+/// costs next to the wasm instructions a call would otherwise run.
+pub const HOST_CALL_FUEL: u64 = 1_000;
+/// Fuel a rule-checker call costs on top of the fixed fee (validating the state it is given), and per
+/// element of its answer (each legal move it lists is found, built and lowered into the player).
+pub const RULES_CALL_FUEL: u64 = 10_000;
+pub const RULES_ELEMENT_FUEL: u64 = 1_000;
+/// Fuel per byte of arguments a host function lifts, per byte a player prints and per byte of
+/// randomness it draws.
+pub const BYTE_FUEL: u64 = 1;
+
+/// What the player owes for host calls since it last paid, and a refusal to raise on return.
+#[derive(Debug)]
+pub(crate) struct Meter {
+    owed: u64,
+    refused: Option<String>,
+    /// The largest argument (as lifted) a host function accepts.
+    pub(crate) arg_limit: u64,
+    /// Bytes WASI moved for the player (printed, or drawn as randomness) since it last paid.
+    pub(crate) wasi_bytes: WasiBytes,
+}
+
+impl Meter {
+    pub(crate) fn new(arg_limit: u64) -> Meter {
+        Meter { owed: 0, refused: None, arg_limit, wasi_bytes: WasiBytes::default() }
+    }
+}
+
+/// A count of bytes shared with the WASI streams and generators that move them.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct WasiBytes(Arc<AtomicU64>);
+
+impl WasiBytes {
+    pub(crate) fn add(&self, n: usize) {
+        self.0.fetch_add(n as u64, Ordering::Relaxed);
+    }
+    fn take(&self) -> u64 {
+        self.0.swap(0, Ordering::Relaxed)
+    }
+}
+
+/// A host call refused what the player passed it (its arguments are over the size limit).
+#[derive(Debug, thiserror::Error)]
+#[error("{0}")]
+pub struct Refused(pub String);
+
+impl PlayerState {
+    /// Admits a host function call whose arguments lift to `arg_bytes`: charges them, or refuses them
+    /// when they are over the limit (then `false`: the function answers anything, and the call traps
+    /// before the player sees it).
+    pub fn admit(&mut self, function: &str, arg_bytes: usize) -> bool {
+        let bytes = arg_bytes as u64;
+        if bytes > self.meter.arg_limit {
+            self.meter.refused.get_or_insert_with(|| {
+                format!(
+                    "passed {bytes} bytes of arguments to `{function}`; the limit is {}",
+                    bytes_text(self.meter.arg_limit)
+                )
+            });
+            return false;
+        }
+        self.charge(bytes * BYTE_FUEL);
+        true
+    }
+
+    /// Charges a rule checker's work: its call fee and `elements` elements of answer.
+    pub fn charge_rules(&mut self, elements: usize) {
+        self.charge(RULES_CALL_FUEL + elements as u64 * RULES_ELEMENT_FUEL);
+    }
+
+    /// Adds `fuel` to what the current host call costs the player.
+    pub fn charge(&mut self, fuel: u64) {
+        self.meter.owed = self.meter.owed.saturating_add(fuel);
+    }
+}
+
+/// The store's call hook: the fee on the way in, the bill (or the refusal) on the way out.
+pub(crate) fn on_call(mut ctx: StoreContextMut<'_, PlayerState>, hook: CallHook) -> wasmtime::Result<()> {
+    match hook {
+        CallHook::CallingHost => pay(&mut ctx, HOST_CALL_FUEL),
+        CallHook::ReturningFromHost => {
+            let state = ctx.data_mut();
+            if let Some(why) = state.meter.refused.take() {
+                state.meter.owed = 0;
+                return Err(Refused(why).into());
+            }
+            let owed = std::mem::take(&mut state.meter.owed) + state.meter.wasi_bytes.take() * BYTE_FUEL;
+            pay(&mut ctx, owed)
+        }
+        CallHook::CallingWasm | CallHook::ReturningFromWasm => Ok(()),
+    }
+}
+
+/// Takes `fuel` from the store, or traps as out of fuel (leaving none) when it has less.
+fn pay(ctx: &mut StoreContextMut<'_, PlayerState>, fuel: u64) -> wasmtime::Result<()> {
+    if fuel == 0 {
+        return Ok(());
+    }
+    let left = ctx.get_fuel()?;
+    if fuel > left {
+        ctx.set_fuel(0)?;
+        return Err(Trap::OutOfFuel.into());
+    }
+    ctx.set_fuel(left - fuel)
+}
