@@ -1,0 +1,236 @@
+//! Hand-made hostile components (generated here from the WAT sample player): a huge answer, huge
+//! arguments to the rule checker, a rule-checker loop, compile bombs; and bans that stay the same on a
+//! saturated machine.
+
+use super::*;
+use std::io::Read;
+use std::path::Path;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+/// The Yahtzee WAT sample player with `keep`'s body replaced, and `extra` core functions added.
+fn yahtzee_wat(keep_body: &str, extra: &str) -> String {
+    let sample = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../sample-players/wat/yahtzee-wat-loop.wat");
+    let src = std::fs::read_to_string(&sample).unwrap();
+    let body = "      ;; never returns\n      (loop $forever (br $forever))\n      unreachable\n";
+    let last = "    (func (;12;) (type 2))\n";
+    assert!(src.contains(body) && src.contains(last), "{} changed: update this test's template", sample.display());
+    src.replacen(body, keep_body, 1).replacen(last, &format!("{last}{extra}"), 1)
+}
+
+fn write(dir: &Path, name: &str, text: &str) -> String {
+    let p = dir.join(name);
+    std::fs::write(&p, text).unwrap();
+    p.display().to_string()
+}
+
+/// What a measured run of arena gave: exit code, stdout, stderr, and the peak resident memory of the
+/// process (and the children it waited for), in KiB.
+struct Measured {
+    code: Option<i32>,
+    stdout: Vec<u8>,
+    stderr: String,
+    peak_kib: i64,
+}
+
+/// Waits for the child with `wait4`, which reports its own resource use (not the test process's).
+#[allow(clippy::zombie_processes)]
+fn run_measured(args: &[&str]) -> Measured {
+    let mut child =
+        arena().args(args).stdout(std::process::Stdio::piped()).stderr(std::process::Stdio::piped()).spawn().unwrap();
+    let mut out = child.stdout.take().unwrap();
+    let mut err = child.stderr.take().unwrap();
+    let out = std::thread::spawn(move || {
+        let mut v = Vec::new();
+        out.read_to_end(&mut v).unwrap();
+        v
+    });
+    let err = std::thread::spawn(move || {
+        let mut v = String::new();
+        err.read_to_string(&mut v).unwrap();
+        v
+    });
+    let mut status = 0;
+    // SAFETY: an all-zero rusage is a valid value for wait4 to fill in.
+    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    // SAFETY: waits for our own child, with valid pointers to fill in.
+    let pid = unsafe { libc::wait4(child.id() as libc::pid_t, &mut status, 0, &mut usage) };
+    assert_eq!(pid, child.id() as libc::pid_t);
+    let code = libc::WIFEXITED(status).then(|| libc::WEXITSTATUS(status));
+    Measured { code, stdout: out.join().unwrap(), stderr: err.join().unwrap(), peak_kib: usage.ru_maxrss }
+}
+
+fn one_fault(v: &serde_json::Value) -> &serde_json::Value {
+    let faults = v["result"]["faults"].as_array().unwrap();
+    assert_eq!(faults.len(), 1, "{faults:?}");
+    &faults[0]
+}
+
+#[test]
+fn a_huge_answer_is_banned_illegal_with_bounded_host_memory_and_output() {
+    let dir = tempfile::tempdir().unwrap();
+    // 60,000,000 dice: memory grown to 921 of the 1,024 pages the 64 MiB cap allows.
+    let keep = "      (drop (memory.grow (i32.const 920)))
+      (i32.store (i32.const 32) (i32.const 65536))
+      (i32.store (i32.const 36) (i32.const 60000000))
+      (i32.const 32)
+";
+    let huge = write(dir.path(), "huge.wat", &yahtzee_wat(keep, ""));
+    let m = run_measured(&["play", "--game", "yahtzee", "--seed", "1", "--json", &huge, "builtin:greedy"]);
+    assert_eq!(m.code, Some(0), "{}", m.stderr);
+    let v: serde_json::Value = serde_json::from_slice(&m.stdout).unwrap();
+    let f = one_fault(&v);
+    assert_eq!((f["kind"].as_str(), f["call"].as_str()), (Some("illegal"), Some("keep")), "{f}");
+    let reason = f["reason"].as_str().unwrap();
+    assert!(reason.starts_with("answer of 6000") && reason.ends_with("bytes, the limit is 64 KiB"), "{reason}");
+    // The answer was never quoted: the document is small, and the host held a few times the player's
+    // memory cap at most (it held 2.4 GB and printed 180 MB before answers were bounded).
+    assert!(m.stdout.len() < 16 << 10, "{} bytes of JSON", m.stdout.len());
+    assert!(m.peak_kib < 400 << 10, "the host peaked at {} MiB", m.peak_kib >> 10);
+}
+
+#[test]
+fn huge_arguments_to_the_rule_checker_are_refused_as_illegal() {
+    let dir = tempfile::tempdir().unwrap();
+    // score(card with no boxes, 60,000,000 dice, ones) -> option at 32.
+    let keep = "      (drop (memory.grow (i32.const 920)))
+      (call 0 (i32.const 0) (i32.const 0) (i32.const 0) (i32.const 0) (i32.const 0)
+              (i32.const 65536) (i32.const 60000000) (i32.const 0) (i32.const 32))
+      (i32.const 16)
+";
+    let bad = write(dir.path(), "big-args.wat", &yahtzee_wat(keep, ""));
+    let m = run_measured(&["play", "--game", "yahtzee", "--seed", "1", "--json", &bad, "builtin:greedy"]);
+    assert_eq!(m.code, Some(0), "{}", m.stderr);
+    let v: serde_json::Value = serde_json::from_slice(&m.stdout).unwrap();
+    let f = one_fault(&v);
+    assert_eq!((f["kind"].as_str(), f["call"].as_str()), (Some("illegal"), Some("keep")), "{f}");
+    let reason = f["reason"].as_str().unwrap();
+    assert!(reason.contains("bytes of arguments to `score`; the limit is 64 KiB"), "{reason}");
+    assert!(m.peak_kib < 400 << 10, "the host peaked at {} MiB", m.peak_kib >> 10);
+}
+
+#[test]
+fn a_rule_checker_loop_pays_fuel_and_is_banned_for_fuel_the_same_way_twice() {
+    let dir = tempfile::tempdir().unwrap();
+    let keep = "      (loop $spam
+        (call 0 (i32.const 0) (i32.const 0) (i32.const 0) (i32.const 0) (i32.const 0)
+                (i32.const 0) (i32.const 0) (i32.const 0) (i32.const 32))
+        (br $spam))
+      unreachable
+";
+    let spam = write(dir.path(), "spam.wat", &yahtzee_wat(keep, ""));
+    let args = ["tournament", "--game", "yahtzee", "--format", "round-robin", "--seed", "5", "--json"];
+    let args: Vec<&str> = args.into_iter().chain([spam.as_str(), "builtin:greedy", "builtin:random"]).collect();
+    let first = run(&args);
+    assert!(first.status.success(), "{}", String::from_utf8_lossy(&first.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&first.stdout).unwrap();
+    assert_eq!(bans(&v), [("spam".to_string(), "fuel".to_string(), "keep".to_string())]);
+    assert_eq!(v["banned"][0]["reason"], "used up its 200000000 fuel");
+    let second = run(&args);
+    assert_eq!(first.stdout, second.stdout, "the same tournament twice gives the same JSON");
+}
+
+/// A core function of `n` additions in a row: 3 bytes of code each.
+fn long_function(n: usize) -> String {
+    let mut f = String::with_capacity(n * 22 + 64);
+    f.push_str("    (func (result i32)\n      i32.const 0\n");
+    for _ in 0..n {
+        f.push_str("      i32.const 1 i32.add\n");
+    }
+    f.push_str("    )\n");
+    f
+}
+
+#[test]
+fn a_compile_bomb_is_refused_before_compiling_and_nothing_is_stored_or_cached() {
+    let dir = tempfile::tempdir().unwrap();
+    let body = "      (loop $forever (br $forever))\n      unreachable\n";
+    // One function of 400,000 instructions (1.2 MB of code): Cranelift took 42 s and 2 GB on a 3 MB one.
+    let bomb = write(dir.path(), "bomb.wat", &yahtzee_wat(body, &long_function(400_000)));
+    let cache = dir.path().join("cache");
+    let data = dir.path().join("data");
+    let out =
+        arena().args(["check", "--game", "yahtzee", "--cache-dir", cache.to_str().unwrap(), &bomb]).output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(err.contains(&format!("{bomb}: too costly to compile (function")), "{err}");
+    assert!(err.contains("bytes of code; the limit is 1 MiB a function"), "{err}");
+    assert!(!cache.exists() || std::fs::read_dir(&cache).unwrap().count() == 0, "nothing cached");
+    let out = run(&["submit", "--data", data.to_str().unwrap(), "--game", "yahtzee", "--name", "bomb", &bomb]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("too costly to compile"));
+    let players = run_json(&["players", "--data", data.to_str().unwrap(), "--json"]);
+    assert_eq!(players, serde_json::json!({}), "nothing stored");
+    // The same function, smaller, compiles: the limit is on the function, not on the file.
+    let fine = write(dir.path(), "fine.wat", &yahtzee_wat(body, &long_function(1_000)));
+    let out = run(&["play", "--game", "yahtzee", "--seed", "1", "--json", &fine, "builtin:greedy"]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+}
+
+#[test]
+fn a_compile_over_its_cpu_or_memory_limit_is_stopped_and_nothing_is_cached() {
+    let dir = tempfile::tempdir().unwrap();
+    let py = player("yahtzee-py");
+    for (flag, value, why) in [
+        ("--compile-cpu-s", "1", "more than 1 s of CPU time"),
+        ("--compile-memory-mb", "300", "more than 300 MiB of memory"),
+    ] {
+        let out = arena()
+            .args(["check", "--game", "yahtzee", "--cache-dir", dir.path().to_str().unwrap(), flag, value, &py])
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{err}");
+        assert!(err.contains(&format!("{py}: too costly to compile ({why})")), "{err}");
+        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0, "nothing cached");
+    }
+}
+
+#[test]
+fn bans_are_decided_by_fuel_the_same_way_on_a_saturated_machine() {
+    let players = [
+        "yahtzee-greedy",
+        "yahtzee-loop",
+        "yahtzee-random",
+        "yahtzee-panic",
+        "yahtzee-hog",
+        "yahtzee-cheat",
+        "yahtzee-sleep",
+        "yahtzee-wat-loop",
+        "yahtzee-wat-badenum",
+    ]
+    .map(player);
+    // The default limits: 200 M fuel and a 1 s deadline a call.
+    let mut args = vec!["tournament", "--game", "yahtzee", "--format", "knockout", "--seed", "23", "--json"];
+    args.extend(players.iter().map(String::as_str));
+    let quiet = run(&args);
+    assert!(quiet.status.success(), "{}", String::from_utf8_lossy(&quiet.stderr));
+    let stop = Arc::new(AtomicBool::new(false));
+    let cores = std::thread::available_parallelism().map_or(2, |n| n.get());
+    let busy: Vec<_> = (0..cores * 2)
+        .map(|_| {
+            let stop = stop.clone();
+            std::thread::spawn(move || {
+                let mut x = 0u64;
+                while !stop.load(Ordering::Relaxed) {
+                    x = std::hint::black_box(x.wrapping_mul(6364136223846793005).wrapping_add(1));
+                }
+            })
+        })
+        .collect();
+    let loaded = run(&args);
+    stop.store(true, Ordering::Relaxed);
+    busy.into_iter().for_each(|t| t.join().unwrap());
+    assert!(loaded.status.success(), "{}", String::from_utf8_lossy(&loaded.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&quiet.stdout).unwrap();
+    let mut got = bans(&v);
+    got.sort();
+    let kinds: Vec<(&str, &str)> = got.iter().map(|(p, k, _)| (p.as_str(), k.as_str())).collect();
+    assert!(kinds.contains(&("yahtzee-loop", "fuel")) && kinds.contains(&("yahtzee-wat-loop", "fuel")), "{kinds:?}");
+    assert!(kinds.contains(&("yahtzee-sleep", "timeout")), "{kinds:?}");
+    assert_eq!(
+        String::from_utf8_lossy(&quiet.stdout),
+        String::from_utf8_lossy(&loaded.stdout),
+        "the saturated run must equal the quiet one"
+    );
+}
