@@ -1,5 +1,5 @@
 // A Santorini sample player in JavaScript (componentize-qjs, QuickJS): greedy, and always legal thanks to
-// the host's rule checker (`arena:santorini/rules`, free of fuel).
+// the host's rule checker (`arena:santorini/rules`, a little fuel a call).
 //
 // `place` takes the legal cell nearest the centre. `takeTurn` takes a winning turn (up onto level 3) if
 // there is one, else a turn that climbs, else the first legal turn.

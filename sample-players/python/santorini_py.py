@@ -1,5 +1,5 @@
 # A Santorini sample player in Python (componentize-py): greedy, and always legal thanks to the host's rule
-# checker (`arena:santorini/rules`, free of fuel).
+# checker (`arena:santorini/rules`, a little fuel a call).
 #
 # `place` takes the legal cell nearest the centre. `take_turn` takes a winning turn (up onto level 3) if
 # there is one, else a turn that climbs, else the first legal turn.

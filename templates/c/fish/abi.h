@@ -65,7 +65,7 @@ _Static_assert(sizeof(state) == 24 && offsetof(state, seats) == 12 && offsetof(s
 _Static_assert(sizeof(placed) == 3 && sizeof(moved) == 5 && offsetof(moved, step) == 1, "placed, moved layout");
 _Static_assert(sizeof(action) == 6 && _Alignof(action) == 1 && offsetof(action, val) == 1, "action layout");
 
-/* The host's rule checker (interface rules), free of fuel. The lists live until the current call
+/* The host's rule checker (interface rules), charged a little fuel per call. The lists live until the current call
  * returns. */
 list_pos rules_legal_placements(const state *st);
 list_step rules_legal_moves(const state *st);

@@ -50,7 +50,7 @@ _Static_assert(sizeof(state) == 20 && offsetof(state, workers) == 8 && offsetof(
 _Static_assert(sizeof(turn) == 6 && _Alignof(turn) == 1 && offsetof(turn, to) == 1 &&
                offsetof(turn, build) == 3, "turn layout");
 
-/* The host's rule checker (interface rules), free of fuel. legal_turns' list lives until the current
+/* The host's rule checker (interface rules), charged a little fuel per call. legal_turns' list lives until the current
  * call returns. */
 int rules_is_legal_place(const state *st, cell at);
 int rules_is_legal_turn(const state *st, const turn *t);

@@ -1,5 +1,5 @@
 //! The random sample Santorini player as a component. It also shows the rule checker at work: before
-//! answering, it asks the host (`arena:santorini/rules`, free of fuel) whether its answer is legal, and
+//! answering, it asks the host (`arena:santorini/rules`, a little fuel a call) whether its answer is legal, and
 //! panics if the host and the shared rules code ever disagree.
 #![cfg(target_arch = "wasm32")]
 

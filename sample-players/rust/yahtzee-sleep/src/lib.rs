@@ -1,5 +1,5 @@
 //! A misbehaving player for the test suite: greedy until turn 2, where `keep` sleeps for a minute. A
-//! sleep is a blocking host call that burns no fuel: only the wall-clock deadline can end it.
+//! sleep is a blocking host call that burns no fuel: only the wall-clock backstop can end it.
 #![cfg(target_arch = "wasm32")]
 
 yahtzee_guest::player!(yahtzee_bots::greedy::keep, yahtzee_bots::greedy::choose, keep: |s| {
