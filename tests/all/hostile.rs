@@ -234,3 +234,20 @@ fn bans_are_decided_by_fuel_the_same_way_on_a_saturated_machine() {
         "the saturated run must equal the quiet one"
     );
 }
+
+#[test]
+fn a_player_hoarding_wasi_resources_is_stopped_at_the_cap() {
+    let v = run_json(&[
+        "play",
+        "--game",
+        "yahtzee",
+        "--seed",
+        "1",
+        "--json",
+        fixture("resource-hoarder.wat").to_str().unwrap(),
+        "builtin:greedy",
+    ]);
+    let f = one_fault(&v);
+    assert_eq!((f["kind"].as_str(), f["call"].as_str()), (Some("memory"), Some("keep")), "{f}");
+    assert_eq!(f["reason"], "holds more than 1000 WASI resources at once, the cap");
+}

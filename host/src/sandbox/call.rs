@@ -8,6 +8,7 @@ use super::meter::Refused;
 use super::{PlayerState, Sandbox};
 use crate::fault::{Fault, FaultKind};
 use std::time::Duration;
+use wasmtime::component::ResourceTableError;
 use wasmtime::{Store, Trap};
 
 /// One call's budget and the means to judge its result. Use as:
@@ -105,6 +106,10 @@ impl Guard {
                 self.fault(FaultKind::Crash, "panicked or aborted (wasm `unreachable` executed)")
             }
             Some(trap) => self.fault(FaultKind::Crash, format!("trapped: {trap}")),
+            None if matches!(e.downcast_ref::<ResourceTableError>(), Some(ResourceTableError::Full)) => self.fault(
+                FaultKind::Memory,
+                format!("holds more than {} WASI resources at once, the cap", super::MAX_RESOURCES),
+            ),
             None if e.downcast_ref::<Refused>().is_some() => {
                 self.fault(FaultKind::Illegal, e.downcast_ref::<Refused>().map(|r| r.0.clone()).unwrap_or_default())
             }

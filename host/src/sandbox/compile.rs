@@ -20,6 +20,13 @@ pub const WORKER_ARG: &str = "__compile-worker";
 /// Exit code of a worker whose input is not a valid component.
 const INVALID: i32 = 3;
 
+/// The most threads one compile uses.
+const COMPILE_THREADS: usize = 4;
+
+fn cores() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get())
+}
+
 /// What one compile may cost.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct CompileLimits {
@@ -117,6 +124,10 @@ fn in_child(exe: &Path, bytes: &[u8], limits: &CompileLimits) -> Result<Vec<u8>,
         .arg(WORKER_ARG)
         .arg(limits.cpu.as_secs().max(1).to_string())
         .arg(limits.memory_bytes.to_string())
+        // Address space, not memory in use, is what the limit counts: keep glibc from reserving an
+        // arena of 64 MiB per compiling thread, and keep the threads few on a machine with many cores.
+        .env("MALLOC_ARENA_MAX", "2")
+        .env("RAYON_NUM_THREADS", COMPILE_THREADS.min(cores()).to_string())
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())

@@ -25,7 +25,7 @@ const MAX_RANDOM_BYTES: u64 = 64 * 1024;
 
 /// The most WASI resources (streams, pollables) a player may hold at once: language runtimes hold a
 /// handful; a player that opens them without end gets an error instead of growing the host's table.
-const MAX_RESOURCES: usize = 1_000;
+pub const MAX_RESOURCES: usize = 1_000;
 
 /// The data of one player's `Store`.
 pub struct PlayerState {
