@@ -5,6 +5,9 @@
 //! - games per second of each game's strong sample player against itself as components and as the
 //!   same Rust code compiled natively into the host: the ratio is the headline figure.
 //!
+//! - what fuel buys in time: a wasm loop against a loop of rule-checker calls (host calls are charged
+//!   fuel so that spamming them costs the host no more time per unit of fuel than running wasm does);
+//! - compiling in a child process under limits (what every submission gets) against in-process;
 //! - a round-robin tournament with every game recorded in the results store (journal, writer thread,
 //!   SQLite) against the same tournament unrecorded: the store's cost per game.
 //!
@@ -103,15 +106,7 @@ async fn main() {
 
     // Per-call overhead: a component whose keep returns an empty list at once.
     let YahtzeePlayer::Wasm(noop_pre) = &noop else { unreachable!() };
-    let view = yahtzee_rules::PlayerView {
-        turn: 1,
-        dice: [1, 2, 3, 4, 5],
-        rolls_left: 2,
-        mine: Default::default(),
-        theirs: Default::default(),
-        opponent: "x".into(),
-        match_view: Default::default(),
-    };
+    let view = first_keep();
     let arg = arena::games::yahtzee::bindings::wit::TurnState::from(&view);
     let mut store = sandbox.store(1);
     store.set_fuel(u64::MAX / 2).unwrap();
@@ -160,7 +155,91 @@ async fn main() {
     let (na, nb) = (entry("na", Fish::native("greedy").unwrap()), entry("nb", Fish::native("greedy").unwrap()));
     compare(&fish, "fish", [&fa, &fb], [&na, &nb], 20).await;
 
+    fuel_prices(&sandbox, &dir).await;
+    compile_in_child(&dir);
     store_overhead(&game, &dir).await;
+}
+
+/// A Yahtzee turn state at its first `keep`.
+fn first_keep() -> yahtzee_rules::PlayerView {
+    yahtzee_rules::PlayerView {
+        turn: 1,
+        dice: [1, 2, 3, 4, 5],
+        rolls_left: 2,
+        mine: Default::default(),
+        theirs: Default::default(),
+        opponent: "x".into(),
+        match_view: Default::default(),
+    }
+}
+
+/// The Yahtzee WAT sample player with `keep`'s body replaced.
+fn yahtzee_wat(keep_body: &str) -> String {
+    let sample = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../sample-players/wat/yahtzee-wat-loop.wat");
+    let src = std::fs::read_to_string(&sample).expect("the WAT sample player");
+    src.replacen("      ;; never returns\n      (loop $forever (br $forever))\n      unreachable\n", keep_body, 1)
+}
+
+/// Nanoseconds per 1,000 fuel: for a wasm loop, and for a loop of calls to the rule checker `score`.
+async fn fuel_prices(sandbox: &Arc<Sandbox>, dir: &std::path::Path) {
+    let game = Yahtzee::new(sandbox.clone()).expect("game");
+    let tmp = tempfile::tempdir().expect("temp dir");
+    let spam = tmp.path().join("spam.wat");
+    let call = "(call 0 (i32.const 0) (i32.const 0) (i32.const 0) (i32.const 0) (i32.const 0) (i32.const 0) \
+                (i32.const 0) (i32.const 0) (i32.const 32))";
+    std::fs::write(&spam, yahtzee_wat(&format!("(loop $spam {call} (br $spam)) unreachable\n"))).expect("write");
+    let view = first_keep();
+    let arg = arena::games::yahtzee::bindings::wit::TurnState::from(&view);
+    let fuel = 100_000_000;
+    let mut prices = vec![];
+    for path in [dir.join("yahtzee-wat-loop.wat"), spam] {
+        let YahtzeePlayer::Wasm(pre) = game.load(&path).expect("load").1 else { unreachable!() };
+        let mut rounds = vec![];
+        for i in 0..5 {
+            let mut store = sandbox.store(i);
+            store.set_fuel(u64::MAX / 2).unwrap();
+            store.set_epoch_deadline(1_000_000);
+            let p = pre.instantiate_async(&mut store).await.expect("instantiate");
+            store.set_fuel(fuel).unwrap();
+            let t = Instant::now();
+            let r = p.call_keep(&mut store, &arg).await;
+            rounds.push(t.elapsed());
+            assert!(r.is_err() && store.get_fuel().unwrap() == 0, "the loop runs out of fuel");
+        }
+        prices.push(median(rounds).as_nanos() as f64 / (fuel / 1_000) as f64);
+    }
+    println!();
+    println!(
+        "fuel in time: a wasm loop {:.1} ns per 1,000 fuel; a loop of rule-checker calls {:.1} ns per 1,000 fuel \
+         ({:.2}x)",
+        prices[0],
+        prices[1],
+        prices[1] / prices[0]
+    );
+}
+
+/// Loading a component compiled in a child process under the compile limits, against in-process.
+fn compile_in_child(dir: &std::path::Path) {
+    use arena::sandbox::{CompileLimits, Compiler};
+    let exe = PathBuf::from(env!("CARGO_BIN_EXE_arena"));
+    for file in ["yahtzee-greedy.wasm", "yahtzee-py.wasm"] {
+        let mut took = vec![];
+        for child in [false, true] {
+            let mut s = Sandbox::new(Limits::default()).expect("sandbox");
+            if child {
+                s = s.with_compiler(Compiler::Child(exe.clone()), CompileLimits::default());
+            }
+            let g = Yahtzee::new(Arc::new(s)).expect("game");
+            let t = Instant::now();
+            g.load(&dir.join(file)).unwrap_or_else(|e| panic!("{e}"));
+            took.push(t.elapsed());
+        }
+        let ratio = took[1].as_secs_f64() / took[0].as_secs_f64();
+        println!(
+            "compile {file:<19} in-process {:>10.2?}, in a child under limits {:>10.2?} ({ratio:.2}x)",
+            took[0], took[1]
+        );
+    }
 }
 
 /// A round robin of six `yahtzee-random` components (the fastest player, so the store's share is

@@ -4,18 +4,7 @@ use super::*;
 
 #[test]
 fn every_misbehaving_player_is_banned_with_its_kind_and_the_tournament_completes() {
-    let players = [
-        "yahtzee-greedy",
-        "yahtzee-loop",
-        "yahtzee-random",
-        "yahtzee-panic",
-        "yahtzee-hog",
-        "yahtzee-cheat",
-        "yahtzee-sleep",
-        "yahtzee-wat-loop",
-        "yahtzee-wat-badenum",
-    ]
-    .map(player);
+    let players = YAHTZEE_LINEUP.map(player);
     let mut args = vec![
         "tournament",
         "--game",

@@ -188,18 +188,7 @@ fn a_compile_over_its_cpu_or_memory_limit_is_stopped_and_nothing_is_cached() {
 
 #[test]
 fn bans_are_decided_by_fuel_the_same_way_on_a_saturated_machine() {
-    let players = [
-        "yahtzee-greedy",
-        "yahtzee-loop",
-        "yahtzee-random",
-        "yahtzee-panic",
-        "yahtzee-hog",
-        "yahtzee-cheat",
-        "yahtzee-sleep",
-        "yahtzee-wat-loop",
-        "yahtzee-wat-badenum",
-    ]
-    .map(player);
+    let players = YAHTZEE_LINEUP.map(player);
     // The default limits: 200 M fuel and a 1 s deadline a call.
     let mut args = vec!["tournament", "--game", "yahtzee", "--format", "knockout", "--seed", "23", "--json"];
     args.extend(players.iter().map(String::as_str));

@@ -18,6 +18,19 @@ mod templates;
 use std::path::PathBuf;
 use std::process::{Command, Output};
 
+/// Yahtzee sample players, the two good ones among every kind of misbehaviour.
+pub const YAHTZEE_LINEUP: [&str; 9] = [
+    "yahtzee-greedy",
+    "yahtzee-loop",
+    "yahtzee-random",
+    "yahtzee-panic",
+    "yahtzee-hog",
+    "yahtzee-cheat",
+    "yahtzee-sleep",
+    "yahtzee-wat-loop",
+    "yahtzee-wat-badenum",
+];
+
 /// The `arena` binary under test, with a compile cache of the tests' own under the target dir.
 pub fn arena() -> Command {
     let mut c = Command::new(env!("CARGO_BIN_EXE_arena"));

@@ -303,12 +303,6 @@ pub struct LimitArgs {
 impl LimitArgs {
     pub fn to_limits(&self) -> anyhow::Result<Limits> {
         let d = Limits::default();
-        let positive = |name: &str, v: Option<u64>| -> anyhow::Result<Option<u64>> {
-            match v {
-                Some(0) => anyhow::bail!("--{name} must be greater than 0"),
-                v => Ok(v),
-            }
-        };
         Ok(Limits {
             fuel: positive("fuel", self.fuel)?.unwrap_or(d.fuel),
             first_fuel: positive("first-fuel", self.first_fuel)?.unwrap_or(d.first_fuel),
@@ -324,12 +318,6 @@ impl LimitArgs {
     /// What one compile may cost; the defaults are `CompileLimits::default()`.
     pub fn to_compile_limits(&self) -> anyhow::Result<CompileLimits> {
         let d = CompileLimits::default();
-        let positive = |name: &str, v: Option<u64>| -> anyhow::Result<Option<u64>> {
-            match v {
-                Some(0) => anyhow::bail!("--{name} must be greater than 0"),
-                v => Ok(v),
-            }
-        };
         Ok(CompileLimits {
             cpu: positive("compile-cpu-s", self.compile_cpu_s)?.map_or(d.cpu, Duration::from_secs),
             memory_bytes: positive("compile-memory-mb", self.compile_memory_mb)?
@@ -337,6 +325,14 @@ impl LimitArgs {
             function_bytes: positive("compile-function-kb", self.compile_function_kb)?
                 .map_or(d.function_bytes, |k| k.saturating_mul(1 << 10)),
         })
+    }
+}
+
+/// A flag's value, refused when it is 0.
+fn positive(name: &str, v: Option<u64>) -> anyhow::Result<Option<u64>> {
+    match v {
+        Some(0) => anyhow::bail!("--{name} must be greater than 0"),
+        v => Ok(v),
     }
 }
 
