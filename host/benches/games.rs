@@ -156,6 +156,7 @@ async fn main() {
     compare(&fish, "fish", [&fa, &fb], [&na, &nb], 20).await;
 
     fuel_prices(&sandbox, &dir).await;
+    rule_checker_prices();
     compile_in_child(&dir);
     store_overhead(&game, &dir).await;
 }
@@ -216,6 +217,58 @@ async fn fuel_prices(sandbox: &Arc<Sandbox>, dir: &std::path::Path) {
         prices[1],
         prices[1] / prices[0]
     );
+}
+
+/// The host work behind each rule checker, natively (the host function alone, without crossing from
+/// wasm), in ns per 1,000 fuel charged for it: compare with the wasm loop's figure.
+fn rule_checker_prices() {
+    use arena::games::{fish::bindings as fb, santorini::bindings as sb, yahtzee::bindings as yb};
+    use arena::sandbox::{HOST_CALL_FUEL, PlayerState};
+    use fb::arena::fish::rules::Host as _;
+    use sb::arena::santorini::rules::Host as _;
+    use yb::arena::yahtzee::rules::Host as _;
+    let mut host = PlayerState::new(&Limits::default(), 0);
+    let mut price = |name: &str, f: &mut dyn FnMut(&mut PlayerState) -> usize| {
+        let n = 20_000;
+        let (mut items, mut fuel) = (0, 0);
+        let t = Instant::now();
+        for _ in 0..n {
+            items += std::hint::black_box(f(&mut host));
+            fuel += host.take_owed() + HOST_CALL_FUEL;
+        }
+        let ns = t.elapsed().as_nanos() as f64;
+        println!(
+            "  {name:<36} {:>7.0} ns a call, {:>6} fuel a call: {:>5.1} ns per 1,000 fuel",
+            ns / n as f64,
+            fuel / n,
+            ns / (fuel / 1_000) as f64
+        );
+        items
+    };
+    println!("host work of the rule checkers, natively:");
+    let mut card = yahtzee_rules::Scorecard::default();
+    card.boxes[yahtzee_rules::Category::Chance.index()] = Some(20);
+    let wcard = yb::wit::Scorecard::from(&card);
+    price("yahtzee score (full house)", &mut |h| {
+        usize::from(h.score(wcard.clone(), vec![3, 3, 3, 5, 5], yb::wit::Category::FullHouse).is_some())
+    });
+    // Santorini after the placements and ten turns, the first legal turn each time.
+    let mut s = santorini_rules::State::new();
+    for cell in [(1, 1), (3, 3), (1, 3), (3, 1)] {
+        s = s.place(santorini_rules::Cell { row: cell.0, col: cell.1 }).expect("placement");
+    }
+    for _ in 0..10 {
+        s = s.apply(s.legal_turns()[0]);
+    }
+    let ws = sb::state_to_wit(&s, 0);
+    price("santorini legal-turns (mid-game)", &mut |h| h.legal_turns(ws.clone()).len());
+    let board = fish_rules::Board::generate(3, 5, 5, 2).expect("board");
+    let mut f = fish_rules::State::new(board, 2).expect("state");
+    while f.phase == fish_rules::Phase::Placement {
+        f = f.place(f.legal_placements()[0]).expect("placement");
+    }
+    let wf = fb::state(&f);
+    price("fish legal-moves (after placement)", &mut |h| h.legal_moves(wf.clone()).len());
 }
 
 /// Loading a component compiled in a child process under the compile limits, against in-process.

@@ -44,8 +44,8 @@ fn from_millis<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Duration, D::Er
 
 impl Default for Limits {
     /// 200 M fuel a call (the sample players' decisions take at most about 5 M in Yahtzee, 12 M in Fish
-    /// and 40 M in Santorini, and interpreted players need more; a tight loop burns 200 M in about 20 ms),
-    /// 1 G for the first call; 1 s and 5 s deadlines (a tight loop uses its fuel some 50 times sooner);
+    /// and 40 M in Santorini, and interpreted players need more; a tight loop burns 200 M in about 0.1 s of CPU),
+    /// 1 G for the first call; 1 s and 5 s deadlines (ten times what a loop takes to use its fuel);
     /// 64 MiB of memory; answers of 64 KiB.
     fn default() -> Self {
         Limits {
