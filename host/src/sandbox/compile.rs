@@ -10,6 +10,7 @@ use super::answer::{bytes_text, quote};
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode, Stdio};
+use std::sync::{Condvar, Mutex};
 use std::time::{Duration, Instant};
 use wasmtime::Engine;
 use wasmtime::component::Component;
@@ -69,12 +70,49 @@ pub enum CompileError {
 /// A compiled component, with its serialized artifact when the compile produced one.
 pub(crate) type Compiled = (Component, Option<Vec<u8>>);
 
+/// At most this many compile workers run at once, whatever loads in parallel: each may use the whole
+/// memory limit.
+pub(crate) struct Slots {
+    free: Mutex<usize>,
+    freed: Condvar,
+}
+
+impl Slots {
+    pub(crate) fn new() -> Slots {
+        Slots::with(cores().clamp(1, COMPILE_THREADS))
+    }
+
+    fn with(n: usize) -> Slots {
+        Slots { free: Mutex::new(n), freed: Condvar::new() }
+    }
+
+    fn take(&self) -> Slot<'_> {
+        let mut free = self.free.lock().unwrap_or_else(|e| e.into_inner());
+        while *free == 0 {
+            free = self.freed.wait(free).unwrap_or_else(|e| e.into_inner());
+        }
+        *free -= 1;
+        Slot(self)
+    }
+}
+
+/// A running compile worker's place; given back when dropped.
+struct Slot<'a>(&'a Slots);
+
+impl Drop for Slot<'_> {
+    fn drop(&mut self) {
+        *self.0.free.lock().unwrap_or_else(|e| e.into_inner()) += 1;
+        self.0.freed.notify_one();
+    }
+}
+
 /// Compiles `bytes` within `limits`.
 pub(crate) fn compile(
     engine: &Engine,
     bytes: &[u8],
     limits: &CompileLimits,
     compiler: &Compiler,
+    slots: &Slots,
 ) -> Result<Compiled, CompileError> {
     precheck(bytes, limits)?;
     match compiler {
@@ -82,7 +120,9 @@ pub(crate) fn compile(
             Component::new(engine, bytes).map(|c| (c, None)).map_err(|e| CompileError::Invalid(format!("{e:#}")))
         }
         Compiler::Child(exe) => {
+            let slot = slots.take();
             let artifact = in_child(exe, bytes, limits)?;
+            drop(slot);
             // SAFETY: the artifact was written by this very executable's compiler (the worker) for an
             // engine of the same configuration; `deserialize` checks its header and that configuration,
             // and fails cleanly on anything else.
@@ -239,5 +279,40 @@ pub fn compile_worker_main(args: &[String]) -> ExitCode {
             eprintln!("{e:#}");
             ExitCode::from(INVALID as u8)
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::Arc;
+    use std::sync::atomic::{AtomicBool, Ordering};
+
+    #[test]
+    fn no_more_workers_than_slots_run_at_once() {
+        let slots = Arc::new(Slots::with(2));
+        let (a, b) = (slots.take(), slots.take());
+        let third_ran = Arc::new(AtomicBool::new(false));
+        let (s, ran) = (slots.clone(), third_ran.clone());
+        let third = std::thread::spawn(move || {
+            let _slot = s.take();
+            ran.store(true, Ordering::SeqCst);
+        });
+        std::thread::sleep(Duration::from_millis(50));
+        assert!(!third_ran.load(Ordering::SeqCst), "a third worker waits while two run");
+        drop(a);
+        third.join().unwrap();
+        assert!(third_ran.load(Ordering::SeqCst));
+        drop(b);
+    }
+
+    #[test]
+    fn one_huge_function_is_refused_before_compiling() {
+        let limits = CompileLimits { function_bytes: 1000, ..CompileLimits::default() };
+        let body = "i32.const 1 drop ".repeat(400);
+        let wasm = wat::parse_str(format!("(module (func {body}) (func))")).unwrap();
+        let err = precheck(&wasm, &limits).unwrap_err().to_string();
+        assert!(err.starts_with("too costly to compile (function 1 has 1"), "{err}");
+        assert!(precheck(&wasm, &CompileLimits::default()).is_ok());
     }
 }

@@ -75,7 +75,9 @@ impl Sandbox {
         if bytes.len() >= 8 && bytes[4..8] == CORE_VERSION {
             return Err(LoadError::CoreModule { path: p(), world: spec.world.to_string() });
         }
-        let compile = || super::compile::compile(self.engine(), &bytes, &self.compile_limits, &self.compiler);
+        let compile = || {
+            super::compile::compile(self.engine(), &bytes, &self.compile_limits, &self.compiler, &self.compile_slots)
+        };
         let (component, compilation) = self.cache.get(self.engine(), &hash, compile).map_err(|e| match e {
             super::CompileError::Invalid(detail) => LoadError::Invalid { path: p(), detail },
             error => LoadError::Compile { path: p(), error },

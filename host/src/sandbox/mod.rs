@@ -53,6 +53,7 @@ pub struct Sandbox {
     cache: cache::Cache,
     compile_limits: CompileLimits,
     compiler: Compiler,
+    compile_slots: compile::Slots,
 }
 
 /// The engine's configuration: the component model, fuel, epochs, and (for a sandbox that runs
@@ -99,6 +100,7 @@ impl Sandbox {
             cache,
             compile_limits: CompileLimits::default(),
             compiler: Compiler::InProcess,
+            compile_slots: compile::Slots::new(),
         })
     }
 
