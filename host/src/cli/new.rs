@@ -109,6 +109,8 @@ pub fn write(game: GameName, lang: Lang, dir: &Path) -> anyhow::Result<()> {
     };
     let mut all = files(game, lang)?;
     all.push(("README.md", README));
+    // What the first build installs and what it builds stay out of version control.
+    all.push((".gitignore", "/.tools/\n/target/\n__pycache__/\n"));
     let wit_path = format!("wit/{game_name}.wit");
     for (path, text) in all.iter().map(|(p, t)| (p.to_string(), fill(t))).chain([(wit_path, wit(game).to_string())]) {
         let target = dir.join(&path);
