@@ -76,9 +76,10 @@ impl Guard {
         let refused = store.data_mut().limiter.refused.take();
         match outcome {
             Ok(Ok(v)) => Ok((v, used)),
-            Err(Elapsed) => {
-                Err(self.fault(FaultKind::Timeout, format!("no answer within {} ms", self.deadline.as_millis())))
-            }
+            Err(Elapsed) => Err(self.fault(
+                FaultKind::Timeout,
+                format!("no answer within {} ms, blocked outside wasm", self.deadline.as_millis()),
+            )),
             Ok(Err(e)) => {
                 if let Some(why) = refused {
                     return Err(self.fault(FaultKind::Memory, why));
