@@ -183,9 +183,13 @@ fn in_child(exe: &Path, bytes: &[u8], limits: &CompileLimits) -> Result<Vec<u8>,
     let writer = std::thread::spawn(move || {
         let _ = stdin.write_all(&input);
     });
+    // Compiled code is a few times the size of its input (2.2 times for the Python players): more is
+    // read no further, and refused.
+    let artifact_limit = (bytes.len() as u64).saturating_mul(16).saturating_add(16 << 20).min(limits.memory_bytes);
     let reader = std::thread::spawn(move || {
         let mut v = Vec::new();
-        let _ = stdout.read_to_end(&mut v);
+        let _ = (&mut stdout).take(artifact_limit + 1).read_to_end(&mut v);
+        let _ = std::io::copy(&mut stdout, &mut std::io::sink());
         v
     });
     let err_reader = std::thread::spawn(move || {
@@ -216,6 +220,9 @@ fn in_child(exe: &Path, bytes: &[u8], limits: &CompileLimits) -> Result<Vec<u8>,
     let err = String::from_utf8_lossy(&err_reader.join().unwrap_or_default()).trim().to_string();
     if killed {
         return Err(CompileError::TooCostly(format!("still compiling after {} s", wall.as_secs())));
+    }
+    if status.success() && artifact.len() as u64 > artifact_limit {
+        return Err(CompileError::TooCostly(format!("its compiled code is over {}", bytes_text(artifact_limit))));
     }
     if status.success() {
         return Ok(artifact);
