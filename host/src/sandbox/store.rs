@@ -41,7 +41,9 @@ impl PlayerState {
     /// A fresh state: `seed` feeds the player's (virtual) randomness so a game is reproducible.
     pub fn new(limits: &Limits, seed: u64) -> PlayerState {
         let meter = Meter::new(limits.answer_bytes);
-        let log = BoundedLog::new(LOG_CAPACITY, meter.wasi_bytes.clone());
+        // One write may carry no more than the store lets a host call lift.
+        let chunk = usize::try_from(limits.answer_bytes).unwrap_or(usize::MAX).min(64 * 1024);
+        let log = BoundedLog::new(LOG_CAPACITY, chunk, meter.wasi_bytes.clone());
         let random = |seed| MeteredRng { rng: ChaCha8Rng::seed_from_u64(seed), metered: meter.wasi_bytes.clone() };
         let mut b = WasiCtx::builder();
         // The builder's defaults already give no env, no args, no preopens, closed stdin and denied
@@ -196,6 +198,8 @@ impl HostMonotonicClock for VirtualClock {
 #[derive(Clone)]
 struct BoundedLog {
     inner: Arc<Mutex<LogBuf>>,
+    /// The most one write may carry.
+    chunk: usize,
     metered: WasiBytes,
 }
 
@@ -206,8 +210,8 @@ struct LogBuf {
 }
 
 impl BoundedLog {
-    fn new(capacity: usize, metered: WasiBytes) -> BoundedLog {
-        BoundedLog { inner: Arc::new(Mutex::new(LogBuf { kept: Vec::new(), capacity, dropped: 0 })), metered }
+    fn new(capacity: usize, chunk: usize, metered: WasiBytes) -> BoundedLog {
+        BoundedLog { inner: Arc::new(Mutex::new(LogBuf { kept: Vec::new(), capacity, dropped: 0 })), chunk, metered }
     }
 
     fn push(&self, bytes: &[u8]) {
@@ -283,6 +287,6 @@ impl OutputStream for BoundedLog {
         Ok(())
     }
     fn check_write(&mut self) -> StreamResult<usize> {
-        Ok(64 * 1024)
+        Ok(self.chunk)
     }
 }
