@@ -67,3 +67,18 @@ impl Limits {
         if first { (self.first_fuel, self.first_timeout) } else { (self.fuel, self.timeout) }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn limits_stored_before_the_answer_limit_existed_read_with_its_default() {
+        let old = r#"{"fuel":1,"first_fuel":2,"timeout_ms":3,"first_timeout_ms":4,"memory_bytes":5,
+                      "table_elements":6,"instances":7}"#;
+        let l: Limits = serde_json::from_str(old).unwrap();
+        assert_eq!((l.fuel, l.timeout, l.answer_bytes), (1, Duration::from_millis(3), 64 << 10));
+        let round: Limits = serde_json::from_str(&serde_json::to_string(&l).unwrap()).unwrap();
+        assert_eq!(round, l);
+    }
+}
