@@ -6,6 +6,10 @@ use std::process::ExitCode;
 
 fn main() -> ExitCode {
     // A child process that compiles one component under limits (see `sandbox/compile.rs`).
+    // Like other Unix tools, end quietly when whoever reads the output stops (`arena … | head`)
+    // instead of panicking in println!. Threads that write to pipes of their own block SIGPIPE.
+    // SAFETY: setting a signal's disposition to its default before any other thread exists.
+    unsafe { libc::signal(libc::SIGPIPE, libc::SIG_DFL) };
     let args: Vec<String> = std::env::args().collect();
     if args.get(1).map(String::as_str) == Some(arena::sandbox::WORKER_ARG) {
         return arena::sandbox::compile_worker_main(&args[2..]);

@@ -97,3 +97,20 @@ fn replays_have_a_header_every_call_and_a_footer() {
     // The cheat's game ends at its illegal answer, recorded in the footer.
     assert_eq!(v["banned"][0]["player"], "yahtzee-cheat");
 }
+
+#[test]
+fn output_into_a_closed_pipe_ends_quietly_instead_of_panicking() {
+    // `arena … | head` once panicked with "failed printing to stdout: Broken pipe".
+    let (reader, writer) = std::io::pipe().unwrap();
+    drop(reader);
+    let out = arena()
+        .args(["check", "--game", "yahtzee", "--seed", "1", &player("yahtzee-random")])
+        .stdout(writer)
+        .stderr(std::process::Stdio::piped())
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!err.contains("panicked"), "{err}");
+    use std::os::unix::process::ExitStatusExt;
+    assert_eq!(out.status.signal(), Some(libc::SIGPIPE), "{:?}: {err}", out.status);
+}

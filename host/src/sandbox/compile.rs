@@ -181,6 +181,8 @@ fn in_child(exe: &Path, bytes: &[u8], limits: &CompileLimits) -> Result<Vec<u8>,
     };
     let input = bytes.to_vec();
     let writer = std::thread::spawn(move || {
+        // A worker that dies before reading everything must not take this process with it.
+        block_sigpipe();
         let _ = stdin.write_all(&input);
     });
     // Compiled code is a few times the size of its input (2.2 times for the Python players): more is
@@ -240,6 +242,17 @@ fn in_child(exe: &Path, bytes: &[u8], limits: &CompileLimits) -> Result<Vec<u8>,
         }
         (_, Some(INVALID)) => Err(CompileError::Invalid(quote(&err))),
         _ => Err(CompileError::Worker(format!("{status}: {}", quote(&err)))),
+    }
+}
+
+/// Blocks SIGPIPE on the calling thread: a write to a closed pipe then fails with EPIPE.
+fn block_sigpipe() {
+    // SAFETY: an empty set with SIGPIPE added, applied to this thread's own signal mask.
+    unsafe {
+        let mut set: libc::sigset_t = std::mem::zeroed();
+        libc::sigemptyset(&mut set);
+        libc::sigaddset(&mut set, libc::SIGPIPE);
+        libc::pthread_sigmask(libc::SIG_BLOCK, &set, std::ptr::null_mut());
     }
 }
 
