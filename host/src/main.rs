@@ -8,6 +8,8 @@ fn main() -> ExitCode {
     // A child process that compiles one component under limits (see `sandbox/compile.rs`).
     // Like other Unix tools, end quietly when whoever reads the output stops (`arena … | head`)
     // instead of panicking in println!. Threads that write to pipes of their own block SIGPIPE.
+    // Every command today is one-shot; a long-running one that writes to sockets (a web server, a
+    // worker) must keep SIGPIPE ignored, or a client that hangs up would end the process.
     // SAFETY: setting a signal's disposition to its default before any other thread exists.
     unsafe { libc::signal(libc::SIGPIPE, libc::SIG_DFL) };
     let args: Vec<String> = std::env::args().collect();
