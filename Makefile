@@ -6,7 +6,8 @@ TARGET_DIR   ?= $(shell $(CARGO) metadata --format-version 1 --no-deps 2>/dev/nu
 PLAYERS      := $(TARGET_DIR)/players
 RUST_PLAYERS := yahtzee-random yahtzee-greedy yahtzee-loop yahtzee-panic yahtzee-hog yahtzee-cheat yahtzee-sleep \
                 santorini-random santorini-minimax santorini-loop santorini-panic santorini-hog santorini-cheat \
-                santorini-quitter fish-random fish-greedy fish-loop fish-panic fish-hog fish-cheat fish-quitter
+                santorini-quitter fish-random fish-greedy fish-loop fish-panic fish-hog fish-cheat fish-quitter \
+                nim-referee nim-optimal nim-cheat nim-broken-referee
 WAT_PLAYERS  := $(wildcard sample-players/wat/*.wat)
 ARENA        := $(TARGET_DIR)/debug/arena
 DEMO_DATA    := $(TARGET_DIR)/demo-data

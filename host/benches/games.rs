@@ -158,6 +158,7 @@ async fn main() {
     fuel_prices(&sandbox, &dir).await;
     rule_checker_prices();
     compile_in_child(&dir);
+    package_game(&sandbox, &dir).await;
     store_overhead(&game, &dir).await;
 }
 
@@ -269,6 +270,40 @@ fn rule_checker_prices() {
     }
     let wf = fb::state(&f);
     price("fish legal-moves (after placement)", &mut |h| h.legal_moves(wf.clone()).len());
+}
+
+/// A packaged game (Nim, `games/nim`) driven through its referee component with dynamic values: games
+/// per second, and the time of one decision (the referee's `requests`, the player's call, the referee's
+/// `apply`: three guarded calls with their values lowered and lifted as `Val`s).
+async fn package_game(sandbox: &Arc<Sandbox>, dir: &std::path::Path) {
+    use arena::package::Package;
+    let pkg_dir = tempfile::tempdir().expect("temp dir");
+    let src = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../games/nim");
+    std::fs::copy(src.join("game.toml"), pkg_dir.path().join("game.toml")).expect("manifest");
+    std::fs::copy(dir.join("nim-referee.wasm"), pkg_dir.path().join("referee.wasm")).expect("referee");
+    let pkg = Package::load(sandbox.clone(), pkg_dir.path()).expect("the Nim package");
+    let optimal = dir.join("nim-optimal.wasm");
+    let players = [pkg.load_player("a", &optimal).expect("player"), pkg.load_player("b", &optimal).expect("player")];
+    let mut rounds = vec![];
+    let (games, mut decisions) = (200u64, 0);
+    for _ in 0..3 {
+        decisions = 0;
+        let t = Instant::now();
+        for seed in 0..games {
+            let o = pkg.play(&players, seed).await;
+            assert!(o.game_fault.is_none() && o.faults.is_empty());
+            decisions += o.calls.len() as u32;
+        }
+        rounds.push(t.elapsed());
+    }
+    let t = median(rounds);
+    println!(
+        "nim package (referee component, dynamic values): {:.0} games/s, {:.2?} a decision, everything included \
+         (three instances a game), over {} decisions",
+        games as f64 / t.as_secs_f64(),
+        t / decisions,
+        decisions
+    );
 }
 
 /// Loading a component compiled in a child process under the compile limits, against in-process.

@@ -1,12 +1,14 @@
 //! Arena runs tournaments between game-playing bots submitted as WebAssembly components.
 //!
 //! Layers, each knowing only the one below it: `cli` → `tournament` (formats, results) → `games`
-//! (a referee per game, seats) → `sandbox` (wasmtime, limits, faults). Game rules are pure crates
+//! (a referee per game, seats) and `package` (the match host that drives a game package's referee
+//! component, knowing no game) → `sandbox` (wasmtime, limits, faults). Game rules are pure crates
 //! (`yahtzee-rules`) shared with Rust guest players.
 
 pub mod cli;
 pub mod fault;
 pub mod games;
+pub mod package;
 pub mod ratings;
 pub mod sandbox;
 pub mod seed;

@@ -10,6 +10,7 @@ mod formats;
 mod hostile;
 mod knockout;
 mod languages;
+mod packages;
 mod referee;
 mod santorini;
 mod store;

@@ -7,6 +7,7 @@ use super::cpu::SAMPLE_TICKS;
 use super::meter::Refused;
 use super::{PlayerState, Sandbox};
 use crate::fault::{Fault, FaultKind};
+use std::borrow::Cow;
 use std::time::Duration;
 use wasmtime::component::ResourceTableError;
 use wasmtime::{Store, Trap};
@@ -18,7 +19,7 @@ const HOSTCALL_FUEL_EXHAUSTED: &str = "fuel allocated for hostcalls has been exh
 /// One call's budget and the means to judge its result. Use as:
 /// `let g = Guard::arm(&sandbox, &mut store, first, "keep"); let r = g.run(fut).await; g.finish(&mut store, r)`.
 pub struct Guard {
-    call: &'static str,
+    call: Cow<'static, str>,
     fuel: u64,
     deadline: Duration,
     answer_limit: u64,
@@ -30,7 +31,12 @@ pub type Called<T> = Result<(T, u64), Fault>;
 impl Guard {
     /// Sets the fuel and the CPU-time deadline for the next call (`first`: the first call of a game,
     /// which includes instantiation and gets the larger budget).
-    pub fn arm(sandbox: &Sandbox, store: &mut Store<PlayerState>, first: bool, call: &'static str) -> Guard {
+    pub fn arm(
+        sandbox: &Sandbox,
+        store: &mut Store<PlayerState>,
+        first: bool,
+        call: impl Into<Cow<'static, str>>,
+    ) -> Guard {
         let (fuel, deadline) = sandbox.limits().budget(first);
         // A store is created with fuel enabled, so setting it cannot fail.
         let _ = store.set_fuel(fuel);
@@ -39,7 +45,7 @@ impl Guard {
         let data = store.data_mut();
         data.limiter.refused = None;
         data.cpu.arm(deadline);
-        Guard { call, fuel, deadline, answer_limit: sandbox.limits().answer_bytes }
+        Guard { call: call.into(), fuel, deadline, answer_limit: sandbox.limits().answer_bytes }
     }
 
     /// Runs the call's future under the wall-clock backstop. It can only fire while the call waits on
@@ -130,7 +136,7 @@ impl Guard {
     }
 
     fn fault(&self, kind: FaultKind, reason: impl Into<String>) -> Fault {
-        Fault::new(kind, self.call, reason)
+        Fault::new(kind, self.call.clone(), reason)
     }
 }
 

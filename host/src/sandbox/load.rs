@@ -3,18 +3,25 @@
 
 use super::{PlayerState, Sandbox};
 use sha2::{Digest, Sha256};
+use std::borrow::Cow;
 use std::path::{Path, PathBuf};
 use wasmtime::component::{Component, InstancePre, Linker};
 
 /// What a game's world allows a component to import besides WASI.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone)]
 pub struct WorldSpec {
     /// The game's name, e.g. `yahtzee`.
-    pub game: &'static str,
+    pub game: Cow<'static, str>,
     /// The WIT package whose interfaces the host provides, e.g. `arena:yahtzee`.
-    pub package: &'static str,
-    /// The world a player implements, e.g. `arena:yahtzee/player`.
-    pub world: &'static str,
+    pub package: Cow<'static, str>,
+    /// The world a component implements, e.g. `arena:yahtzee/player`.
+    pub world: Cow<'static, str>,
+}
+
+impl WorldSpec {
+    pub const fn new(game: &'static str, package: &'static str, world: &'static str) -> WorldSpec {
+        WorldSpec { game: Cow::Borrowed(game), package: Cow::Borrowed(package), world: Cow::Borrowed(world) }
+    }
 }
 
 /// A compiled component and what is known about it.
@@ -85,7 +92,8 @@ impl Sandbox {
         let ty = component.component_type();
         let imports: Vec<String> = ty.imports(self.engine()).map(|(n, _)| n.to_string()).collect();
         let exports: Vec<String> = ty.exports(self.engine()).map(|(n, _)| n.to_string()).collect();
-        let own = format!("{}/", spec.package);
+        // `arena:yahtzee` allows its interfaces; a namespace such as `arena:` allows every package in it.
+        let own = if spec.package.ends_with(':') { spec.package.to_string() } else { format!("{}/", spec.package) };
         if let Some(bad) = imports.iter().find(|i| !i.starts_with("wasi:") && !i.starts_with(&own)) {
             return Err(LoadError::ForbiddenImport {
                 path: p(),

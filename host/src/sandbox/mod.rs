@@ -21,7 +21,7 @@ pub use compile::{CompileError, CompileLimits, Compiler, WORKER_ARG, compile_wor
 pub use limits::Limits;
 pub use load::{LoadError, Loaded, WorldSpec};
 pub use meter::{BYTE_FUEL, HOST_CALL_FUEL, RULES_CALL_FUEL, RULES_ELEMENT_FUEL, Refused};
-pub use store::{LOG_CAPACITY, MAX_RESOURCES, PlayerState};
+pub use store::{Event, LOG_CAPACITY, MAX_RESOURCES, PlayerState};
 
 use std::path::PathBuf;
 use std::sync::Arc;

@@ -35,6 +35,16 @@ pub struct PlayerState {
     log: BoundedLog,
     pub(crate) meter: Meter,
     pub(crate) cpu: CpuClock,
+    /// What a referee emitted (game packages), in order; bounded by the host function that adds them.
+    pub events: Vec<Event>,
+}
+
+/// An event a referee emitted, for an audience of seats (`None`: everyone).
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct Event {
+    /// The seats it is for; `None` for everyone (spectators included).
+    pub to: Option<Vec<u32>>,
+    pub text: String,
 }
 
 impl PlayerState {
@@ -61,7 +71,15 @@ impl PlayerState {
             .allow_udp(false);
         let mut table = ResourceTable::new();
         table.set_max_capacity(MAX_RESOURCES);
-        PlayerState { wasi: b.build(), table, limiter: Limiter::new(limits), log, meter, cpu: CpuClock::new() }
+        PlayerState {
+            wasi: b.build(),
+            table,
+            limiter: Limiter::new(limits),
+            log,
+            meter,
+            cpu: CpuClock::new(),
+            events: Vec::new(),
+        }
     }
 
     /// What the player printed so far (bounded), as lossy UTF-8.

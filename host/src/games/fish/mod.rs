@@ -19,7 +19,7 @@ use std::path::Path;
 use std::sync::Arc;
 use wasmtime::component::Linker;
 
-pub const SPEC: WorldSpec = WorldSpec { game: "fish", package: "arena:fish", world: "arena:fish/player" };
+pub static SPEC: WorldSpec = WorldSpec::new("fish", "arena:fish", "arena:fish/player");
 
 /// The boards games are played on: generated from each game's seed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]

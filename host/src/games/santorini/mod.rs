@@ -19,8 +19,7 @@ use std::path::Path;
 use std::sync::Arc;
 use wasmtime::component::Linker;
 
-pub const SPEC: WorldSpec =
-    WorldSpec { game: "santorini", package: "arena:santorini", world: "arena:santorini/player" };
+pub static SPEC: WorldSpec = WorldSpec::new("santorini", "arena:santorini", "arena:santorini/player");
 
 /// What a player is told when a game starts.
 #[derive(Debug, Clone)]

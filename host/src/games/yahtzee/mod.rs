@@ -22,7 +22,7 @@ use wasmtime::component::Linker;
 use yahtzee_rules::MatchView;
 
 /// What a Yahtzee player component must be.
-pub const SPEC: WorldSpec = WorldSpec { game: "yahtzee", package: "arena:yahtzee", world: "arena:yahtzee/player" };
+pub static SPEC: WorldSpec = WorldSpec::new("yahtzee", "arena:yahtzee", "arena:yahtzee/player");
 
 /// What a player is told when a game starts.
 #[derive(Debug, Clone)]

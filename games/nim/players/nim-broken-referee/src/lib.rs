@@ -1,0 +1,40 @@
+//! A deliberately broken Nim referee, for the tests of game faults: it asks seats in turn and traps
+//! when it is handed its second answer. A game it referees ends as a game fault; nobody is banned.
+#![cfg(target_arch = "wasm32")]
+
+wit_bindgen::generate!({ path: "../../wit", world: "arena:nim/referee", generate_all });
+
+use arena::nim::types::State;
+use std::cell::Cell;
+
+thread_local! {
+    static APPLIED: Cell<u32> = const { Cell::new(0) };
+}
+
+struct Broken;
+
+impl Guest for Broken {
+    fn start(_: Setup) -> Result<(), String> {
+        Ok(())
+    }
+    fn requests() -> Vec<(u32, Request)> {
+        let seat = APPLIED.get() % 2;
+        vec![(seat, Request::TakeTurn(State { heaps: vec![3, 4, 5], you: seat }))]
+    }
+    fn apply(_: u32, _: Answer) -> Result<(), String> {
+        APPLIED.set(APPLIED.get() + 1);
+        if APPLIED.get() == 2 {
+            panic!("the broken referee gives up");
+        }
+        Ok(())
+    }
+    fn banned(_: u32, _: Fault) {}
+    fn outcome() -> Option<Outcome> {
+        None
+    }
+    fn view(_: Option<u32>) -> String {
+        String::new()
+    }
+}
+
+export!(Broken);

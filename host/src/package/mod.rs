@@ -1,0 +1,213 @@
+//! Game packages (seed 004's game machine): a directory holding a manifest (`game.toml`), the game's
+//! WIT and its referee component. The match host loads a package, checks that its referee's requests
+//! and the players' exports agree, and drives the referee through the `arena:game` protocol, forwarding
+//! typed values between it and the players as wasmtime's dynamic `Val`s: it knows no game.
+
+mod manifest;
+mod play;
+mod types;
+
+pub use manifest::Manifest;
+pub use play::PackageOutcome;
+
+use crate::sandbox::{LoadError, PlayerState, Sandbox, WorldSpec, quote};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use wasmtime::component::types::{ComponentFunc, ComponentItem, Type};
+use wasmtime::component::{Component, InstancePre, Linker, Val};
+
+/// The interface the host offers every referee.
+const EVENTS: &str = "arena:game/events@0.1.0";
+/// The most events one game may emit; a referee that emits more is at fault.
+pub const MAX_EVENTS: usize = 100_000;
+
+#[derive(Debug, thiserror::Error)]
+pub enum PackageError {
+    #[error("{path}: {detail}")]
+    Manifest { path: PathBuf, detail: String },
+    #[error("{0}")]
+    Load(#[from] LoadError),
+    #[error("{path}: the referee does not fit the `arena:game` protocol: {detail}")]
+    Referee { path: PathBuf, detail: String },
+    #[error("{path}: not a player of {game}: {detail}")]
+    Player { path: PathBuf, game: String, detail: String },
+}
+
+/// One request the referee may make: the player export it names, with the export's parameter (the
+/// request's payload) and result (the answer's payload).
+#[derive(Debug, Clone)]
+struct Case {
+    name: String,
+    param: Option<Type>,
+    result: Option<Type>,
+}
+
+/// A loaded game package.
+pub struct Package {
+    pub manifest: Manifest,
+    pub dir: PathBuf,
+    /// sha256 of the referee component.
+    pub hash: String,
+    sandbox: Arc<Sandbox>,
+    referee: InstancePre<PlayerState>,
+    cases: Vec<Case>,
+    players: Linker<PlayerState>,
+}
+
+/// A player of a package, checked against the referee's requests.
+pub struct PackagePlayer {
+    pub name: String,
+    pub hash: String,
+    pre: InstancePre<PlayerState>,
+}
+
+impl Package {
+    /// Loads the package in `dir`: its manifest, and its referee, compiled within the sandbox's compile
+    /// limits like any submitted component.
+    pub fn load(sandbox: Arc<Sandbox>, dir: &Path) -> Result<Package, PackageError> {
+        let manifest = Manifest::read(dir)?;
+        let path = dir.join(&manifest.referee);
+        let spec = WorldSpec {
+            game: manifest.name.clone().into(),
+            // The game's own types and `arena:game`; the linker refuses anything it does not define.
+            package: "arena:".into(),
+            world: format!("arena:{}/referee", manifest.name).into(),
+        };
+        let loaded = sandbox.load(&path, &spec)?;
+        let referee_error = |detail: String| PackageError::Referee { path: path.clone(), detail };
+        let cases = cases(sandbox.engine(), &loaded.component).map_err(referee_error)?;
+        let mut linker = sandbox.linker().map_err(|e| referee_error(e.to_string()))?;
+        linker
+            .instance(EVENTS)
+            .and_then(|mut events| events.func_new("emit", emit))
+            .map_err(|e| referee_error(format!("{e:#}")))?;
+        let referee = linker.instantiate_pre(&loaded.component).map_err(|e| referee_error(format!("{e:#}")))?;
+        let players = sandbox.linker().map_err(|e| referee_error(e.to_string()))?;
+        Ok(Package { manifest, dir: dir.to_path_buf(), hash: loaded.hash, sandbox, referee, cases, players })
+    }
+
+    /// Loads a player component and checks it answers every request the referee can make: an export
+    /// of the request's name taking the request's payload and returning the answer's.
+    pub fn load_player(&self, name: &str, path: &Path) -> Result<Arc<PackagePlayer>, PackageError> {
+        let spec = WorldSpec {
+            game: self.manifest.name.clone().into(),
+            package: format!("arena:{}", self.manifest.name).into(),
+            world: format!("arena:{}/player", self.manifest.name).into(),
+        };
+        let loaded = self.sandbox.load(path, &spec)?;
+        let wrong = |detail: String| PackageError::Player {
+            path: path.to_path_buf(),
+            game: self.manifest.name.clone(),
+            detail,
+        };
+        let engine = self.sandbox.engine();
+        let exports: Vec<(String, ComponentItem)> =
+            loaded.component.component_type().exports(engine).map(|(n, e)| (n.to_string(), e.ty)).collect();
+        for case in &self.cases {
+            let Some((_, ComponentItem::ComponentFunc(f))) = exports.iter().find(|(n, _)| *n == case.name) else {
+                return Err(wrong(format!("it exports no function `{}`", case.name)));
+            };
+            check_export(f, case).map_err(wrong)?;
+        }
+        let pre = self.players.instantiate_pre(&loaded.component).map_err(|e| wrong(format!("{e:#}")))?;
+        Ok(Arc::new(PackagePlayer { name: name.to_string(), hash: loaded.hash, pre }))
+    }
+
+    /// The player exports the referee can call, by name.
+    pub fn calls(&self) -> Vec<&str> {
+        self.cases.iter().map(|c| c.name.as_str()).collect()
+    }
+}
+
+/// The referee's requests, from its component type: `requests` returns a list of (seat, request) and
+/// `apply` takes (seat, answer), where request and answer are variants with the same case names.
+fn cases(engine: &wasmtime::Engine, referee: &Component) -> Result<Vec<Case>, String> {
+    let ty = referee.component_type();
+    let func = |name: &str| match ty.get_export(engine, name).map(|e| e.ty) {
+        Some(ComponentItem::ComponentFunc(f)) => Ok(f),
+        _ => Err(format!("it exports no function `{name}`")),
+    };
+    for name in ["start", "banned", "outcome", "view"] {
+        func(name)?;
+    }
+    let requests = func("requests")?;
+    let request = match requests.results().next() {
+        Some(Type::List(l)) => match l.ty() {
+            Type::Tuple(t) => t.types().nth(1),
+            _ => None,
+        },
+        _ => None,
+    };
+    let Some(Type::Variant(request)) = request else {
+        return Err("`requests` must return list<tuple<u32, request>> with `request` a variant".into());
+    };
+    let apply = func("apply")?;
+    let Some((_, Type::Variant(answer))) = apply.params().nth(1) else {
+        return Err("`apply` must take (seat: u32, answer) with `answer` a variant".into());
+    };
+    let mut out = Vec::new();
+    for case in request.cases() {
+        let Some(a) = answer.cases().find(|a| a.name == case.name) else {
+            return Err(format!("the answer variant has no case `{}` for the request of that name", case.name));
+        };
+        out.push(Case { name: case.name.to_string(), param: case.ty, result: a.ty });
+    }
+    if out.is_empty() {
+        return Err("the request variant has no cases".into());
+    }
+    Ok(out)
+}
+
+/// A player export fits a request when it takes the request's payload (or nothing) and returns the
+/// answer's payload (or nothing).
+fn check_export(f: &ComponentFunc, case: &Case) -> Result<(), String> {
+    let params: Vec<Type> = f.params().map(|(_, t)| t).collect();
+    let results: Vec<Type> = f.results().collect();
+    let fits = |have: &[Type], want: &Option<Type>| match (have, want) {
+        ([], None) => true,
+        ([t], Some(w)) => types::same(t, w),
+        _ => false,
+    };
+    if !fits(&params, &case.param) {
+        return Err(format!(
+            "`{}` takes other arguments than the referee's `{}` request carries",
+            case.name, case.name
+        ));
+    }
+    if !fits(&results, &case.result) {
+        return Err(format!("`{}` returns another type than the referee's `{}` answer carries", case.name, case.name));
+    }
+    Ok(())
+}
+
+/// `arena:game/events.emit(to, text)`: records the event, its text cut to a quote; charged like any
+/// host call by the size of what it carries.
+fn emit(
+    mut store: wasmtime::StoreContextMut<'_, PlayerState>,
+    _ty: ComponentFunc,
+    params: &[Val],
+    _results: &mut [Val],
+) -> wasmtime::Result<()> {
+    let (Some(to), Some(Val::String(text))) = (params.first(), params.get(1)) else {
+        wasmtime::bail!("emit: unexpected arguments");
+    };
+    let to = match to {
+        Val::Variant(case, None) if case == "all" => None,
+        Val::Variant(case, Some(seat)) if case == "seat" => match **seat {
+            Val::U32(s) => Some(vec![s]),
+            _ => wasmtime::bail!("emit: a seat is a u32"),
+        },
+        Val::Variant(case, Some(seats)) if case == "seats" => match &**seats {
+            Val::List(l) => Some(l.iter().filter_map(|v| if let Val::U32(s) = v { Some(*s) } else { None }).collect()),
+            _ => wasmtime::bail!("emit: seats are a list<u32>"),
+        },
+        _ => wasmtime::bail!("emit: unexpected audience"),
+    };
+    let state = store.data_mut();
+    state.charge(text.len() as u64 * crate::sandbox::BYTE_FUEL);
+    if state.events.len() >= MAX_EVENTS {
+        wasmtime::bail!("emitted more than {MAX_EVENTS} events in one game");
+    }
+    state.events.push(crate::sandbox::Event { to, text: quote(text) });
+    Ok(())
+}

@@ -1,0 +1,294 @@
+//! One game of a package. The referee runs in its own sandboxed store, under the same limits as a
+//! player, and is driven step by step: the seats it asks are called concurrently, each answer goes back
+//! to it as the same case of its answer variant, in the order it asked. A player that faults, or whose
+//! answer the referee refuses, is banned and reported to the referee; a referee that traps, loops,
+//! hogs memory or breaks the protocol ends the game as a game fault, and nobody is banned for it.
+
+use super::{Package, PackagePlayer};
+use crate::fault::{Fault, FaultKind};
+use crate::sandbox::{Event, Guard, PlayerState, Sandbox, quote};
+use futures_util::future::join_all;
+use serde::Serialize;
+use std::sync::Arc;
+use wasmtime::Store;
+use wasmtime::component::{Instance, Val};
+
+/// The most steps (rounds of requests) one game may take.
+pub const MAX_STEPS: usize = 100_000;
+
+/// How a game of a package went.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct PackageOutcome {
+    /// Per seat.
+    pub scores: Vec<i64>,
+    /// Seats that won.
+    pub winners: Vec<usize>,
+    /// Players' faults in the order they happened, with the seat that failed.
+    pub faults: Vec<(usize, Fault)>,
+    /// The referee failed: the game has no result, and nobody is banned for it.
+    pub game_fault: Option<Fault>,
+    /// What the referee emitted, with its audience.
+    pub events: Vec<Event>,
+    /// Fuel used per seat.
+    pub fuel: Vec<u64>,
+    /// Every player call in the order answers reached the referee: (seat, call, fuel).
+    pub calls: Vec<(usize, String, u64)>,
+    /// The referee's view of the final position, for spectators.
+    pub view: String,
+}
+
+/// A seat's answer to a request: (seat, call, the answer and its fuel, or the fault).
+type Answered = (usize, String, Result<(Option<Val>, u64), Fault>);
+
+/// One player in one game: instantiated on its first call, never called again after a fault.
+struct Seat {
+    player: Arc<PackagePlayer>,
+    seed: u64,
+    live: Option<(Store<PlayerState>, Instance)>,
+    started: bool,
+    banned: bool,
+}
+
+impl Seat {
+    /// Calls the export `name` with `arg`; `returns` says whether it has a result.
+    async fn call(
+        &mut self,
+        sandbox: &Sandbox,
+        name: &str,
+        arg: Option<Val>,
+        returns: bool,
+    ) -> Result<(Option<Val>, u64), Fault> {
+        let first = !self.started;
+        let mut setup = 0;
+        if self.live.is_none() {
+            if self.started {
+                return Err(Fault::new(FaultKind::Crash, name, "called again after a fault"));
+            }
+            self.started = true;
+            let mut store = sandbox.store(self.seed);
+            let guard = Guard::arm(sandbox, &mut store, true, "instantiate");
+            let out = guard.run(self.player.pre.instantiate_async(&mut store)).await;
+            let (instance, fuel) = guard.finish(&mut store, out)?;
+            setup = fuel;
+            self.live = Some((store, instance));
+        }
+        let Some((store, instance)) = self.live.as_mut() else {
+            return Err(Fault::new(FaultKind::Crash, name, "no instance"));
+        };
+        let Some(func) = instance.get_func(&mut *store, name) else {
+            return Err(Fault::new(FaultKind::Crash, name, format!("exports no `{name}`")));
+        };
+        let guard = Guard::arm(sandbox, store, first, name.to_string());
+        let params: Vec<Val> = arg.into_iter().collect();
+        let mut results = vec![Val::Bool(false); usize::from(returns)];
+        let out = guard.run(func.call_async(&mut *store, &params, &mut results)).await;
+        match guard.finish(store, out) {
+            Ok(((), fuel)) => Ok((results.pop(), fuel + setup)),
+            Err(f) => {
+                self.live = None;
+                Err(f)
+            }
+        }
+    }
+}
+
+/// The referee of one game, in its own store.
+struct Referee<'a> {
+    sandbox: &'a Sandbox,
+    store: Store<PlayerState>,
+    instance: Instance,
+}
+
+impl Referee<'_> {
+    /// Calls the referee's export `name`; a fault here is the game's.
+    async fn call(&mut self, name: &'static str, params: &[Val], results: usize) -> Result<Vec<Val>, Fault> {
+        let Some(func) = self.instance.get_func(&mut self.store, name) else {
+            return Err(protocol(name, "the export is missing"));
+        };
+        let guard = Guard::arm(self.sandbox, &mut self.store, false, name);
+        let mut out = vec![Val::Bool(false); results];
+        let r = guard.run(func.call_async(&mut self.store, params, &mut out)).await;
+        guard.finish(&mut self.store, r)?;
+        Ok(out)
+    }
+}
+
+fn protocol(call: &str, why: impl Into<String>) -> Fault {
+    Fault::new(FaultKind::Illegal, call, why)
+}
+
+fn text(v: &Option<Box<Val>>) -> String {
+    match v.as_deref() {
+        Some(Val::String(s)) => quote(s),
+        _ => String::new(),
+    }
+}
+
+impl Package {
+    /// Plays one game between `players` (in seat order) from `seed`.
+    pub async fn play(&self, players: &[Arc<PackagePlayer>], seed: u64) -> PackageOutcome {
+        let n = players.len();
+        let mut out = PackageOutcome { fuel: vec![0; n], ..Default::default() };
+        if !self.manifest.seats().contains(&n) {
+            out.game_fault = Some(protocol(
+                "start",
+                format!("{} seats {:?} players, not {n}", self.manifest.name, self.manifest.seats()),
+            ));
+            return out;
+        }
+        let mut seats: Vec<Seat> = players
+            .iter()
+            .enumerate()
+            .map(|(i, p)| Seat {
+                player: p.clone(),
+                seed: crate::seed::derive(seed, &[i as u64 + 1]),
+                live: None,
+                started: false,
+                banned: false,
+            })
+            .collect();
+        let sandbox = &*self.sandbox;
+        let mut store = sandbox.store(seed);
+        let guard = Guard::arm(sandbox, &mut store, true, "instantiate");
+        let r = guard.run(self.referee.instantiate_async(&mut store)).await;
+        let instance = match guard.finish(&mut store, r) {
+            Ok((instance, _)) => instance,
+            Err(f) => {
+                out.game_fault = Some(f);
+                return out;
+            }
+        };
+        let mut referee = Referee { sandbox, store, instance };
+        if let Err(f) = self.drive(&mut referee, &mut seats, seed, &mut out).await {
+            out.game_fault = Some(f);
+        }
+        out.events = std::mem::take(&mut referee.store.data_mut().events);
+        out
+    }
+
+    async fn drive(
+        &self,
+        referee: &mut Referee<'_>,
+        seats: &mut [Seat],
+        seed: u64,
+        out: &mut PackageOutcome,
+    ) -> Result<(), Fault> {
+        let n = seats.len();
+        let names = Val::List(seats.iter().map(|s| Val::String(s.player.name.clone())).collect());
+        let setup = Val::Record(vec![
+            ("names".into(), names),
+            ("seed".into(), Val::U64(seed)),
+            ("options".into(), Val::List(vec![])),
+        ]);
+        if let Some(Val::Result(Err(why))) = referee.call("start", &[setup], 1).await?.first() {
+            return Err(protocol("start", format!("refused to start: {}", text(why))));
+        }
+        let mut ended = false;
+        for _ in 0..MAX_STEPS {
+            let Some(Val::List(requests)) = referee.call("requests", &[], 1).await?.pop() else {
+                return Err(protocol("requests", "did not return a list"));
+            };
+            if requests.is_empty() {
+                ended = true;
+                break;
+            }
+            // Who is asked what, in the referee's order; each seat once a step.
+            let mut asked: Vec<(usize, String, Option<Val>, bool)> = Vec::new();
+            for r in requests {
+                let Val::Tuple(mut t) = r else { return Err(protocol("requests", "a request is not a tuple")) };
+                let (Some(Val::Variant(case, payload)), Some(Val::U32(seat))) = (t.pop(), t.pop()) else {
+                    return Err(protocol("requests", "a request is not (seat, request)"));
+                };
+                let seat = seat as usize;
+                if seat >= n || seats[seat].banned || asked.iter().any(|a| a.0 == seat) {
+                    return Err(protocol("requests", format!("asked seat {seat}, which cannot be asked now")));
+                }
+                let Some(c) = self.cases.iter().find(|c| c.name == case) else {
+                    return Err(protocol("requests", format!("asked for `{case}`, which is not a request")));
+                };
+                asked.push((seat, case, payload.map(|p| *p), c.result.is_some()));
+            }
+            // Every seat asked is called at once.
+            let mut by_seat: Vec<Option<(String, Option<Val>, bool)>> = (0..n).map(|_| None).collect();
+            let order: Vec<usize> = asked.iter().map(|a| a.0).collect();
+            for (seat, case, arg, returns) in asked {
+                by_seat[seat] = Some((case, arg, returns));
+            }
+            let sandbox = referee.sandbox;
+            let calls = seats.iter_mut().zip(by_seat).enumerate().filter_map(|(i, (seat, req))| {
+                let (case, arg, returns) = req?;
+                Some(async move {
+                    let r = seat.call(sandbox, &case, arg, returns).await;
+                    (i, case, r)
+                })
+            });
+            let mut answered: Vec<Answered> = join_all(calls).await;
+            answered.sort_by_key(|(i, ..)| order.iter().position(|s| s == i));
+            for (i, case, r) in answered {
+                match r {
+                    Ok((answer, fuel)) => {
+                        out.fuel[i] += fuel;
+                        out.calls.push((i, case.clone(), fuel));
+                        let answer = Val::Variant(case.clone(), answer.map(Box::new));
+                        if let Some(Val::Result(Err(why))) =
+                            referee.call("apply", &[Val::U32(i as u32), answer], 1).await?.first()
+                        {
+                            ban(referee, seats, out, i, Fault::illegal(case, text(why))).await?;
+                        }
+                    }
+                    Err(f) => ban(referee, seats, out, i, f).await?,
+                }
+            }
+        }
+        if !ended {
+            return Err(protocol("requests", format!("the game did not end within {MAX_STEPS} steps")));
+        }
+        let Some(Val::Option(Some(outcome))) = referee.call("outcome", &[], 1).await?.pop() else {
+            return Err(protocol("outcome", "no outcome when the game ended"));
+        };
+        let Val::Record(fields) = *outcome else { return Err(protocol("outcome", "not a record")) };
+        for (name, v) in fields {
+            match (name.as_str(), v) {
+                ("scores", Val::List(l)) => {
+                    out.scores =
+                        l.into_iter().filter_map(|v| if let Val::S64(s) = v { Some(s) } else { None }).collect()
+                }
+                ("winners", Val::List(l)) => {
+                    out.winners = l
+                        .into_iter()
+                        .filter_map(|v| if let Val::U32(s) = v { Some(s as usize) } else { None })
+                        .filter(|&s| s < n)
+                        .collect()
+                }
+                _ => {}
+            }
+        }
+        if out.scores.len() != n {
+            return Err(protocol("outcome", format!("{} scores for {n} seats", out.scores.len())));
+        }
+        if let Some(Val::String(view)) = referee.call("view", &[Val::Option(None)], 1).await?.pop() {
+            out.view = quote(&view);
+        }
+        Ok(())
+    }
+}
+
+/// Bans seat `i` for `fault` and tells the referee.
+async fn ban(
+    referee: &mut Referee<'_>,
+    seats: &mut [Seat],
+    out: &mut PackageOutcome,
+    i: usize,
+    fault: Fault,
+) -> Result<(), Fault> {
+    seats[i].banned = true;
+    seats[i].live = None;
+    let record = Val::Record(vec![
+        ("kind".into(), Val::Enum(fault.kind.as_str().into())),
+        ("call".into(), Val::String(fault.call.clone())),
+        ("reason".into(), Val::String(fault.reason.clone())),
+    ]);
+    out.faults.push((i, fault));
+    referee.call("banned", &[Val::U32(i as u32), record], 0).await?;
+    Ok(())
+}

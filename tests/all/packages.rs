@@ -1,0 +1,136 @@
+//! Game packages: the host drives a packaged game's referee component (Nim, `games/nim`) and forwards
+//! values between it and the players as dynamic component values; a player whose answer the referee
+//! refuses is banned with the referee's reason; packages and players that do not fit are refused with
+//! the file and the problem.
+
+use super::*;
+use arena::package::{Package, PackageError};
+use arena::{Limits, Sandbox};
+use std::path::Path;
+use std::sync::Arc;
+
+/// The Nim package assembled in `dir`: its manifest from games/nim, its referee as `make players` built it.
+fn nim_package(dir: &Path) -> PathBuf {
+    let src = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../games/nim");
+    std::fs::copy(src.join("game.toml"), dir.join("game.toml")).unwrap();
+    std::fs::copy(player("nim-referee"), dir.join("referee.wasm")).unwrap();
+    dir.to_path_buf()
+}
+
+fn sandbox() -> Arc<Sandbox> {
+    Arc::new(Sandbox::new(Limits::default()).unwrap())
+}
+
+/// The heaps a game started with, from the referee's first (public) event.
+fn heaps(o: &arena::package::PackageOutcome) -> Vec<u32> {
+    let first = &o.events.first().expect("an event").text;
+    first.strip_prefix("heaps ").expect("the heaps first").split(' ').map(|h| h.parse().unwrap()).collect()
+}
+
+#[tokio::test]
+async fn the_host_drives_the_referee_and_optimal_play_wins_exactly_the_winning_positions() {
+    let dir = tempfile::tempdir().unwrap();
+    let pkg = Package::load(sandbox(), &nim_package(dir.path())).unwrap();
+    assert_eq!(pkg.manifest.name, "nim");
+    assert_eq!(pkg.calls(), ["take-turn"]);
+    let a = pkg.load_player("first", Path::new(&player("nim-optimal"))).unwrap();
+    let b = pkg.load_player("second", Path::new(&player("nim-optimal"))).unwrap();
+    let mut first_won = 0;
+    for seed in 0..8 {
+        let o = pkg.play(&[a.clone(), b.clone()], seed).await;
+        assert!(o.game_fault.is_none() && o.faults.is_empty(), "{o:?}");
+        // With both playing perfectly, the first to move wins exactly when the heaps' xor is not zero.
+        let start = heaps(&o);
+        let first_wins = start.iter().fold(0, |x, h| x ^ h) != 0;
+        assert_eq!(o.winners, [usize::from(!first_wins)], "heaps {start:?}");
+        first_won += usize::from(first_wins);
+        assert_eq!(o.scores.iter().sum::<i64>(), 1);
+        // One call per move; every move is an event for everyone; seats alternate.
+        let moves = o.events.iter().filter(|e| e.text.contains(" takes ")).count();
+        assert_eq!(o.calls.len(), moves);
+        assert!(
+            o.calls
+                .iter()
+                .enumerate()
+                .all(|(k, (seat, call, fuel))| *seat == k % 2 && call == "take-turn" && *fuel > 0)
+        );
+        assert!(o.events.iter().all(|e| e.to.is_none()), "Nim has no private events");
+        assert!(o.view.contains("heaps 0 0 0"), "{}", o.view);
+    }
+    assert!(first_won > 0 && first_won < 8, "the seeds give both kinds of position");
+    // The same seed, the same game.
+    let (x, y) = (pkg.play(&[a.clone(), b.clone()], 3).await, pkg.play(&[a, b], 3).await);
+    assert_eq!((x.events, x.calls), (y.events, y.calls));
+}
+
+#[tokio::test]
+async fn an_answer_the_referee_refuses_bans_the_player_with_its_reason_and_the_other_wins() {
+    let dir = tempfile::tempdir().unwrap();
+    let pkg = Package::load(sandbox(), &nim_package(dir.path())).unwrap();
+    let cheat = pkg.load_player("cheat", Path::new(&player("nim-cheat"))).unwrap();
+    let good = pkg.load_player("good", Path::new(&player("nim-optimal"))).unwrap();
+    let o = pkg.play(&[cheat, good], 5).await;
+    assert!(o.game_fault.is_none(), "{o:?}");
+    assert_eq!(o.faults.len(), 1, "{:?}", o.faults);
+    let (seat, f) = &o.faults[0];
+    assert_eq!((*seat, f.kind.as_str(), f.call.as_str()), (0, "illegal", "take-turn"));
+    let first = heaps(&o)[0];
+    assert_eq!(f.reason, format!("cannot take {} from heap 0, which has {first}", first + 1));
+    assert_eq!(o.winners, [1]);
+    assert!(o.events.iter().any(|e| e.text.starts_with("seat 0 forfeits")), "the referee was told");
+}
+
+#[test]
+fn packages_and_players_that_do_not_fit_are_refused_naming_the_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = nim_package(dir.path());
+    let pkg = Package::load(sandbox(), &root).unwrap();
+    // A player of another game, and a component of no game at all.
+    let yahtzee = player("yahtzee-greedy");
+    let err = pkg.load_player("y", Path::new(&yahtzee)).err().unwrap().to_string();
+    assert!(err.starts_with(&yahtzee) && err.contains("imports `arena:yahtzee/types@0.1.0`"), "{err}");
+    let hello = fixture("wrong-world.wat");
+    let err = pkg.load_player("h", &hello).err().unwrap().to_string();
+    assert!(err.starts_with(&hello.display().to_string()) && err.contains("exports no function `take-turn`"), "{err}");
+
+    // A referee that is not one (a player in its place).
+    std::fs::copy(player("nim-optimal"), root.join("referee.wasm")).unwrap();
+    let err = Package::load(sandbox(), &root).err().unwrap();
+    assert!(matches!(err, PackageError::Referee { .. }), "{err}");
+    assert!(err.to_string().contains("exports no function `start`"), "{err}");
+
+    // A missing referee, then manifests that say impossible things.
+    std::fs::remove_file(root.join("referee.wasm")).unwrap();
+    let err = Package::load(sandbox(), &root).err().unwrap().to_string();
+    assert!(err.contains("referee.wasm: cannot read"), "{err}");
+    let manifest = root.join("game.toml");
+    for (bad, why) in [
+        ("name = \"nim\"\ndescription = \"\"\nmin_seats = 3\nmax_seats = 2\nreferee = \"referee.wasm\"\n", "seats"),
+        ("name = \"Nim!\"\ndescription = \"\"\nmin_seats = 2\nmax_seats = 2\nreferee = \"referee.wasm\"\n", "`name`"),
+        (
+            "name = \"nim\"\ndescription = \"\"\nmin_seats = 2\nmax_seats = 2\nreferee = \"../x.wasm\"\n",
+            "inside the package",
+        ),
+        ("name = \"nim\"\nseats = 2\n", "not a valid manifest"),
+    ] {
+        std::fs::write(&manifest, bad).unwrap();
+        let err = Package::load(sandbox(), &root).err().unwrap().to_string();
+        assert!(err.starts_with(&manifest.display().to_string()) && err.contains(why), "{err}");
+    }
+}
+
+#[tokio::test]
+async fn a_referee_that_traps_ends_the_game_as_a_game_fault_and_nobody_is_banned() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = nim_package(dir.path());
+    std::fs::copy(player("nim-broken-referee"), root.join("referee.wasm")).unwrap();
+    let pkg = Package::load(sandbox(), &root).unwrap();
+    let a = pkg.load_player("a", Path::new(&player("nim-optimal"))).unwrap();
+    let b = pkg.load_player("b", Path::new(&player("nim-optimal"))).unwrap();
+    let o = pkg.play(&[a, b], 1).await;
+    let f = o.game_fault.clone().expect("a game fault");
+    assert_eq!((f.kind.as_str(), f.call.as_str()), ("crash", "apply"), "{f}");
+    assert!(f.reason.contains("the broken referee gives up"), "its last output is in the reason: {f}");
+    assert!(o.faults.is_empty() && o.winners.is_empty(), "{o:?}");
+    assert_eq!(o.calls.len(), 2, "both players answered once before the referee failed");
+}
