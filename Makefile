@@ -29,6 +29,11 @@ players:
 	TARGET_DIR="$(TARGET_DIR)" scripts/build-py-js.sh $(PLAYERS)
 	@for f in $(WAT_PLAYERS); do cp $$f $(PLAYERS)/; done
 	TARGET_DIR="$(TARGET_DIR)" scripts/build-c.sh $(PLAYERS)
+	@# Game packages, assembled: manifest, WIT and the referee built above.
+	@mkdir -p $(TARGET_DIR)/packages/nim
+	cp games/nim/game.toml $(TARGET_DIR)/packages/nim/game.toml
+	cp -rL games/nim/wit $(TARGET_DIR)/packages/nim/
+	cp $(PLAYERS)/nim-referee.wasm $(TARGET_DIR)/packages/nim/referee.wasm
 	@echo "players: $$(ls $(PLAYERS) | tr '\n' ' ')"
 
 build:
@@ -55,6 +60,10 @@ demo: players build
 		$(PLAYERS)/santorini-panic.wasm $(PLAYERS)/santorini-hog.wasm $(PLAYERS)/santorini-cheat.wasm \
 		$(PLAYERS)/santorini-quitter.wasm
 	@echo "replays of every game: $(TARGET_DIR)/demo-replays/"
+	@echo
+	@echo "== A game package: Nim, played through its referee component (the cheat is banned) =="
+	$(ARENA) play --game $(TARGET_DIR)/packages/nim --seed 2026 \
+		optimal=$(PLAYERS)/nim-optimal.wasm cheat=$(PLAYERS)/nim-cheat.wasm
 	@echo
 	@echo "== The results store: submissions (a looping player refused), a registered tournament, ratings =="
 	rm -rf $(DEMO_DATA)

@@ -134,3 +134,25 @@ async fn a_referee_that_traps_ends_the_game_as_a_game_fault_and_nobody_is_banned
     assert!(o.faults.is_empty() && o.winners.is_empty(), "{o:?}");
     assert_eq!(o.calls.len(), 2, "both players answered once before the referee failed");
 }
+
+#[test]
+fn arena_play_runs_a_package_game_from_its_directory() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = nim_package(dir.path());
+    let (cheat, good) = (format!("cheat={}", player("nim-cheat")), format!("good={}", player("nim-optimal")));
+    let v = run_json(&["play", "--game", root.to_str().unwrap(), "--seed", "5", "--json", &cheat, &good]);
+    assert_eq!(v["game"], "nim");
+    assert_eq!(v["winners"], serde_json::json!(["good"]));
+    assert_eq!((v["faults"][0]["player"].as_str(), v["faults"][0]["kind"].as_str()), (Some("cheat"), Some("illegal")));
+    assert!(v["events"][0].as_str().unwrap().starts_with("heaps "), "{v}");
+    let out = run(&["play", "--game", root.to_str().unwrap(), &good, "missing=/nonexistent/player.wasm"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("/nonexistent/player.wasm: cannot read"));
+    let text =
+        run(&["play", "--game", root.to_str().unwrap(), "--seed", "5", &good, &cheat.replace("cheat=", "other=")]);
+    let shown = String::from_utf8_lossy(&text.stdout);
+    assert!(text.status.success() && shown.contains("Winner: good") && shown.contains("other"), "{shown}");
+    let out = run(&["play", "--game", dir.path().join("nowhere").to_str().unwrap(), &good, &cheat]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("nor a package directory with a game.toml"));
+}

@@ -25,8 +25,9 @@ pub enum Command {
     /// Play one game between the players given (2 for Yahtzee and Santorini, 2 to 4 for Fish) and show
     /// the final position.
     Play {
-        #[arg(long, value_enum)]
-        game: GameName,
+        /// A game (yahtzee, fish, santorini), or the directory of a game package (with its game.toml).
+        #[arg(long, value_parser = parse_game_arg)]
+        game: GameArg,
         /// Seed for dice and boards; drawn from the clock (and shown) if absent.
         #[arg(long)]
         seed: Option<u64>,
@@ -202,6 +203,24 @@ pub enum GameName {
     Yahtzee,
     Fish,
     Santorini,
+}
+
+/// A game compiled into the host, or a game package's directory.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum GameArg {
+    Builtin(GameName),
+    Package(PathBuf),
+}
+
+fn parse_game_arg(s: &str) -> Result<GameArg, String> {
+    if let Some(g) = GameName::from_name(s) {
+        return Ok(GameArg::Builtin(g));
+    }
+    let dir = PathBuf::from(s);
+    if dir.join("game.toml").is_file() {
+        return Ok(GameArg::Package(dir));
+    }
+    Err(format!("`{s}` is neither a game (yahtzee, fish, santorini) nor a package directory with a game.toml"))
 }
 
 /// The results store.

@@ -3,6 +3,7 @@
 
 pub mod args;
 mod new;
+mod package;
 mod registry;
 mod results;
 
@@ -13,7 +14,7 @@ use crate::games::{Entry, Game, GameSetup, MatchSoFar};
 use crate::sandbox::{Compilation, CompileLimits, Compiler, Limits, Sandbox};
 use crate::tournament::{self, Ban, Format, GameRecord, Observer, Progress, Settings, report};
 use anyhow::{Context, bail};
-use args::{Cli, Command, GameName, PlayerArg, Source};
+use args::{Cli, Command, GameArg, GameName, PlayerArg, Source};
 use indicatif::{ProgressBar, ProgressStyle};
 use std::path::Path;
 use std::process::ExitCode;
@@ -45,9 +46,12 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         _ => CompileLimits::default(),
     };
     let (game, limits, options, cache) = match &cmd {
-        Command::Play { game, limits, board: b, cache, .. } | Command::Check { game, limits, board: b, cache, .. } => {
-            (*game, limits.to_limits()?, board(b), cache.dir())
+        Command::Play { game: GameArg::Package(dir), limits, cache, seed, json, players, .. } => {
+            let p = package::Play { dir, seed: seed_or_clock(*seed), json: *json, players };
+            return package::play(p, limits.to_limits()?, compile_limits, cache.dir());
         }
+        Command::Play { game: GameArg::Builtin(game), limits, board: b, cache, .. }
+        | Command::Check { game, limits, board: b, cache, .. } => (*game, limits.to_limits()?, board(b), cache.dir()),
         Command::Tournament { game, limits, board: b, cache, registered, data, .. } => {
             // Registered players are compiled once, ever, into the store.
             let dir = if *registered && !cache.no_cache { compiled(data) } else { cache.dir() };

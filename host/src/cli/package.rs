@@ -1,0 +1,90 @@
+//! `arena play --game DIR`: one game of a game package, played through its referee component, shown as
+//! the referee's public events, its final view, the winner and the bans (or one JSON document).
+
+use super::args::{PlayerArg, Source};
+use crate::fault::Fault;
+use crate::package::Package;
+use crate::sandbox::{CompileLimits, Compiler, Limits, Sandbox};
+use crate::tournament::{Ban, report};
+use anyhow::{Context, bail};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::sync::Arc;
+
+/// What `play` was asked for.
+pub struct Play<'a> {
+    pub dir: &'a Path,
+    pub seed: u64,
+    pub json: bool,
+    pub players: &'a [String],
+}
+
+pub fn play(p: Play<'_>, limits: Limits, compile: CompileLimits, cache: Option<PathBuf>) -> anyhow::Result<ExitCode> {
+    let args = PlayerArg::parse_all(p.players)?;
+    let exe = std::env::current_exe().context("cannot find the arena executable to run compiles in")?;
+    let rt = tokio::runtime::Builder::new_multi_thread().enable_all().build().context("starting the runtime")?;
+    rt.block_on(async move {
+        let mut sandbox = Sandbox::new(limits)?.with_compiler(Compiler::Child(exe), compile);
+        if let Some(dir) = cache {
+            sandbox = sandbox.with_cache_dir(dir);
+        }
+        let pkg = Package::load(Arc::new(sandbox), p.dir)?;
+        if !pkg.manifest.seats().contains(&args.len()) {
+            bail!("a game of {} seats {:?} players, got {}", pkg.manifest.name, pkg.manifest.seats(), args.len());
+        }
+        let mut players = Vec::new();
+        for a in &args {
+            let Source::File(path) = &a.source else {
+                bail!("{}: game packages have no built-in players yet; give component files", a.name);
+            };
+            players.push(pkg.load_player(&a.name, path)?);
+        }
+        let o = pkg.play(&players, p.seed).await;
+        let names: Vec<&str> = args.iter().map(|a| a.name.as_str()).collect();
+        let who = |seat: usize| names.get(seat).copied().unwrap_or("?");
+        if p.json {
+            let faults: Vec<serde_json::Value> = o
+                .faults
+                .iter()
+                .map(
+                    |(s, f)| serde_json::json!({"player": who(*s), "kind": f.kind, "call": f.call, "reason": f.reason}),
+                )
+                .collect();
+            let doc = serde_json::json!({
+                "game": pkg.manifest.name,
+                "package": {"dir": p.dir, "referee": pkg.hash},
+                "seed": p.seed,
+                "limits": limits,
+                "players": names,
+                "scores": o.scores,
+                "winners": o.winners.iter().map(|&s| who(s)).collect::<Vec<_>>(),
+                "faults": faults,
+                "game_fault": o.game_fault,
+                "fuel": o.fuel,
+                "events": o.events.iter().filter(|e| e.to.is_none()).map(|e| &e.text).collect::<Vec<_>>(),
+                "view": o.view,
+            });
+            println!("{}", serde_json::to_string_pretty(&doc)?);
+            return Ok(ExitCode::SUCCESS);
+        }
+        println!("{} (package {}), seed {}\n", pkg.manifest.name, p.dir.display(), p.seed);
+        // Spectators see public events only.
+        for e in o.events.iter().filter(|e| e.to.is_none()) {
+            println!("  {}", e.text);
+        }
+        println!("\n{}\n", o.view);
+        match (&o.game_fault, o.winners.as_slice()) {
+            (Some(f), _) => println!("No result: the referee failed (game fault): {f}"),
+            (None, [w]) => println!("Winner: {}", who(*w)),
+            (None, []) => println!("No winner"),
+            (None, ws) => println!("Tie: {}", ws.iter().map(|&w| who(w)).collect::<Vec<_>>().join(", ")),
+        }
+        let bans: Vec<Ban> = o.faults.iter().map(|(s, f): &(usize, Fault)| ban(who(*s), f)).collect();
+        print!("{}", report::ban_table(&bans));
+        Ok(ExitCode::SUCCESS)
+    })
+}
+
+fn ban(player: &str, f: &Fault) -> Ban {
+    Ban { player: player.to_string(), kind: f.kind, reason: f.reason.clone(), call: f.call.clone(), game: None }
+}
