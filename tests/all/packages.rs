@@ -156,3 +156,30 @@ fn arena_play_runs_a_package_game_from_its_directory() {
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("nor a package directory with a game.toml"));
 }
+
+#[test]
+fn every_tournament_format_runs_a_package_and_a_seed_gives_the_same_json() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = nim_package(dir.path());
+    let root = root.to_str().unwrap();
+    let (a, b) = (format!("a={}", player("nim-optimal")), format!("b={}", player("nim-optimal")));
+    let cheat = format!("cheat={}", player("nim-cheat"));
+    for format in ["knockout", "round-robin", "rounds"] {
+        let args = ["tournament", "--game", root, "--format", format, "--seed", "9", "--json", &a, &b, &cheat];
+        let v = run_json(&args);
+        assert_eq!(v["game"], "nim", "{format}");
+        assert_eq!(bans(&v), [("cheat".to_string(), "illegal".to_string(), "take-turn".to_string())], "{format}");
+        let ranked: Vec<&str> = v["ranking"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .flat_map(|p| p.as_array().unwrap())
+            .map(|n| n.as_str().unwrap())
+            .collect();
+        assert!(!ranked.contains(&"cheat") && ranked.contains(&"a"), "{format}: {ranked:?}");
+        assert_eq!(run(&args).stdout, run(&args).stdout, "{format}: the same seed, the same JSON");
+    }
+    let out = run(&["tournament", "--game", root, "--registered"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("not in the results store yet"));
+}

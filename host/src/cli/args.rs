@@ -46,8 +46,9 @@ pub enum Command {
     },
     /// Run a tournament.
     Tournament {
-        #[arg(long, value_enum)]
-        game: GameName,
+        /// A game (yahtzee, fish, santorini), or the directory of a game package (with its game.toml).
+        #[arg(long, value_parser = parse_game_arg)]
+        game: GameArg,
         #[arg(long, value_enum, default_value = "knockout")]
         format: Format,
         /// Games per match: k in best of k for a knockout (odd), the series length in a round robin.

@@ -52,7 +52,14 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         }
         Command::Play { game: GameArg::Builtin(game), limits, board: b, cache, .. }
         | Command::Check { game, limits, board: b, cache, .. } => (*game, limits.to_limits()?, board(b), cache.dir()),
-        Command::Tournament { game, limits, board: b, cache, registered, data, .. } => {
+        Command::Tournament { game: GameArg::Package(dir), limits, cache, registered, .. } => {
+            if *registered {
+                bail!("{}: game packages are not in the results store yet; give the players' files", dir.display());
+            }
+            let (dir, limits, cache) = (dir.clone(), limits.to_limits()?, cache.dir());
+            return package::tournament(cmd, &dir, limits, compile_limits, cache);
+        }
+        Command::Tournament { game: GameArg::Builtin(game), limits, board: b, cache, registered, data, .. } => {
             // Registered players are compiled once, ever, into the store.
             let dir = if *registered && !cache.no_cache { compiled(data) } else { cache.dir() };
             (*game, limits.to_limits()?, board(b), dir)

@@ -1,9 +1,10 @@
-//! `arena play --game DIR`: one game of a game package, played through its referee component, shown as
-//! the referee's public events, its final view, the winner and the bans (or one JSON document).
+//! Game packages on the command line. `arena play --game DIR`: one game, played through the package's
+//! referee component, shown as the referee's public events, its final view, the winner and the bans (or
+//! one JSON document). `arena tournament --game DIR`: any format, as for the built-in games.
 
-use super::args::{PlayerArg, Source};
+use super::args::{Command, PlayerArg, Source};
 use crate::fault::Fault;
-use crate::package::Package;
+use crate::package::{Package, PackageGame};
 use crate::sandbox::{CompileLimits, Compiler, Limits, Sandbox};
 use crate::tournament::{Ban, report};
 use anyhow::{Context, bail};
@@ -19,16 +20,36 @@ pub struct Play<'a> {
     pub players: &'a [String],
 }
 
-pub fn play(p: Play<'_>, limits: Limits, compile: CompileLimits, cache: Option<PathBuf>) -> anyhow::Result<ExitCode> {
-    let args = PlayerArg::parse_all(p.players)?;
+/// The package in `dir`, in a sandbox that compiles in a child under `compile` and caches in `cache`.
+fn load(dir: &Path, limits: Limits, compile: CompileLimits, cache: Option<PathBuf>) -> anyhow::Result<Package> {
     let exe = std::env::current_exe().context("cannot find the arena executable to run compiles in")?;
+    let mut sandbox = Sandbox::new(limits)?.with_compiler(Compiler::Child(exe), compile);
+    if let Some(dir) = cache {
+        sandbox = sandbox.with_cache_dir(dir);
+    }
+    Ok(Package::load(Arc::new(sandbox), dir)?)
+}
+
+/// `arena tournament --game DIR …`: the package as a `Game`, through the same tournament code.
+pub fn tournament(
+    cmd: Command,
+    dir: &Path,
+    limits: Limits,
+    compile: CompileLimits,
+    cache: Option<PathBuf>,
+) -> anyhow::Result<ExitCode> {
     let rt = tokio::runtime::Builder::new_multi_thread().enable_all().build().context("starting the runtime")?;
     rt.block_on(async move {
-        let mut sandbox = Sandbox::new(limits)?.with_compiler(Compiler::Child(exe), compile);
-        if let Some(dir) = cache {
-            sandbox = sandbox.with_cache_dir(dir);
-        }
-        let pkg = Package::load(Arc::new(sandbox), p.dir)?;
+        let game = PackageGame::new(load(dir, limits, compile, cache)?);
+        super::command(Arc::new(game), limits, cmd).await
+    })
+}
+
+pub fn play(p: Play<'_>, limits: Limits, compile: CompileLimits, cache: Option<PathBuf>) -> anyhow::Result<ExitCode> {
+    let args = PlayerArg::parse_all(p.players)?;
+    let rt = tokio::runtime::Builder::new_multi_thread().enable_all().build().context("starting the runtime")?;
+    rt.block_on(async move {
+        let pkg = load(p.dir, limits, compile, cache)?;
         if !pkg.manifest.seats().contains(&args.len()) {
             bail!("a game of {} seats {:?} players, got {}", pkg.manifest.name, pkg.manifest.seats(), args.len());
         }

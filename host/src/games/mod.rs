@@ -61,6 +61,11 @@ pub struct CallLine {
 }
 
 impl CallLine {
+    /// A call line of a packaged game: its answer is not recorded yet.
+    pub fn dynamic(seat: usize, call: &str, fuel: u64) -> CallLine {
+        CallLine { seat, call: call.to_string().into(), turn: 0, answer: serde_json::Value::Null, fuel }
+    }
+
     /// A call line whose answer is cut to a small bound (a replay quotes, it does not copy).
     pub fn new(seat: usize, call: &'static str, turn: u32, answer: serde_json::Value, fuel: u64) -> CallLine {
         CallLine { seat, call: call.into(), turn, answer: crate::sandbox::quote_json(answer), fuel }

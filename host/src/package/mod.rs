@@ -3,10 +3,12 @@
 //! and the players' exports agree, and drives the referee through the `arena:game` protocol, forwarding
 //! typed values between it and the players as wasmtime's dynamic `Val`s: it knows no game.
 
+mod game;
 mod manifest;
 mod play;
 mod types;
 
+pub use game::PackageGame;
 pub use manifest::Manifest;
 pub use play::PackageOutcome;
 
@@ -89,12 +91,25 @@ impl Package {
     /// Loads a player component and checks it answers every request the referee can make: an export
     /// of the request's name taking the request's payload and returning the answer's.
     pub fn load_player(&self, name: &str, path: &Path) -> Result<Arc<PackagePlayer>, PackageError> {
-        let spec = WorldSpec {
+        self.load_player_with(name, path).map(|(_, p)| p)
+    }
+
+    /// The world a player of this package implements, and what it may import.
+    pub fn player_spec(&self) -> WorldSpec {
+        WorldSpec {
             game: self.manifest.name.clone().into(),
             package: format!("arena:{}", self.manifest.name).into(),
             world: format!("arena:{}/player", self.manifest.name).into(),
-        };
-        let loaded = self.sandbox.load(path, &spec)?;
+        }
+    }
+
+    /// [`Package::load_player`], with what is known about the component.
+    pub fn load_player_with(
+        &self,
+        name: &str,
+        path: &Path,
+    ) -> Result<(crate::sandbox::Loaded, Arc<PackagePlayer>), PackageError> {
+        let loaded = self.sandbox.load(path, &self.player_spec())?;
         let wrong = |detail: String| PackageError::Player {
             path: path.to_path_buf(),
             game: self.manifest.name.clone(),
@@ -110,7 +125,8 @@ impl Package {
             check_export(f, case).map_err(wrong)?;
         }
         let pre = self.players.instantiate_pre(&loaded.component).map_err(|e| wrong(format!("{e:#}")))?;
-        Ok(Arc::new(PackagePlayer { name: name.to_string(), hash: loaded.hash, pre }))
+        let player = Arc::new(PackagePlayer { name: name.to_string(), hash: loaded.hash.clone(), pre });
+        Ok((loaded, player))
     }
 
     /// The player exports the referee can call, by name.

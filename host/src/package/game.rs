@@ -1,0 +1,94 @@
+//! A package as a `Game` the tournaments run: every format (knockout, round robin, elimination rounds)
+//! plays packaged games as it plays the built-in ones. The package's lifecycle calls and replays are
+//! still to come: tournament start and end are not sent, and call lines carry no answer.
+
+use super::{Package, PackageError, PackagePlayer};
+use crate::fault::Fault;
+use crate::games::{CallLine, Entry, Game, GameOutcome, GameSetup, TournamentInfo};
+use crate::sandbox::{LoadError, Loaded, WorldSpec};
+use std::path::Path;
+use std::sync::Arc;
+
+/// A loaded package, seen as a game. `Game::name` and `Game::spec` are `'static`: a package's are
+/// leaked once, when it is loaded (one package a process).
+pub struct PackageGame {
+    pkg: Package,
+    name: &'static str,
+    spec: &'static WorldSpec,
+}
+
+impl PackageGame {
+    pub fn new(pkg: Package) -> PackageGame {
+        let name: &'static str = Box::leak(pkg.manifest.name.clone().into_boxed_str());
+        let spec = Box::leak(Box::new(pkg.player_spec()));
+        PackageGame { pkg, name, spec }
+    }
+
+    pub fn package(&self) -> &Package {
+        &self.pkg
+    }
+}
+
+impl Game for PackageGame {
+    type Player = Arc<PackagePlayer>;
+
+    fn name(&self) -> &'static str {
+        self.name
+    }
+
+    fn seats(&self) -> std::ops::RangeInclusive<usize> {
+        self.pkg.manifest.seats()
+    }
+
+    fn spec(&self) -> &'static WorldSpec {
+        self.spec
+    }
+
+    fn load(&self, path: &Path) -> Result<(Loaded, Self::Player), LoadError> {
+        let name = path.file_stem().and_then(|s| s.to_str()).unwrap_or("player");
+        self.pkg.load_player_with(name, path).map_err(|e| match e {
+            PackageError::Load(e) => e,
+            other => LoadError::WrongWorld {
+                path: path.to_path_buf(),
+                world: self.spec.world.to_string(),
+                detail: other.to_string(),
+            },
+        })
+    }
+
+    fn builtin(&self, _name: &str) -> Option<Self::Player> {
+        None
+    }
+
+    fn builtin_names(&self) -> &'static [&'static str] {
+        &[]
+    }
+
+    async fn tournament_start(&self, _: &Entry<Self::Player>, _: &TournamentInfo, _: u64) -> Option<Fault> {
+        None
+    }
+
+    async fn play(&self, setup: GameSetup<Self::Player>) -> GameOutcome {
+        let players: Vec<Arc<PackagePlayer>> = setup.players.iter().map(|e| e.player.clone()).collect();
+        let o = self.pkg.play(&players, setup.seed).await;
+        let n = players.len();
+        let calls = o.calls.iter().map(|(seat, call, fuel)| CallLine::dynamic(*seat, call, *fuel)).collect();
+        let board = match &o.game_fault {
+            Some(f) => format!("{}\ngame fault (the referee failed, nobody is banned): {f}", o.view),
+            None => o.view.clone(),
+        };
+        GameOutcome {
+            scores: if o.scores.len() == n { o.scores } else { vec![0; n] },
+            winners: o.winners,
+            faults: o.faults,
+            fuel: o.fuel,
+            calls,
+            board,
+            logs: vec![String::new(); n],
+        }
+    }
+
+    async fn tournament_end(&self, _: &Entry<Self::Player>, _: bool, _: u64) -> Option<Fault> {
+        None
+    }
+}
