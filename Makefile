@@ -7,7 +7,8 @@ PLAYERS      := $(TARGET_DIR)/players
 RUST_PLAYERS := yahtzee-random yahtzee-greedy yahtzee-loop yahtzee-panic yahtzee-hog yahtzee-cheat yahtzee-sleep \
                 santorini-random santorini-minimax santorini-loop santorini-panic santorini-hog santorini-cheat \
                 santorini-quitter fish-random fish-greedy fish-loop fish-panic fish-hog fish-cheat fish-quitter \
-                nim-referee nim-optimal nim-cheat nim-broken-referee
+                nim-referee nim-optimal nim-cheat nim-broken-referee \
+                pennies-referee pennies-heads pennies-alternate
 WAT_PLAYERS  := $(wildcard sample-players/wat/*.wat)
 ARENA        := $(TARGET_DIR)/debug/arena
 DEMO_DATA    := $(TARGET_DIR)/demo-data
@@ -30,10 +31,11 @@ players:
 	@for f in $(WAT_PLAYERS); do cp $$f $(PLAYERS)/; done
 	TARGET_DIR="$(TARGET_DIR)" scripts/build-c.sh $(PLAYERS)
 	@# Game packages, assembled: manifest, WIT and the referee built above.
-	@mkdir -p $(TARGET_DIR)/packages/nim
-	cp games/nim/game.toml $(TARGET_DIR)/packages/nim/game.toml
-	cp -rL games/nim/wit $(TARGET_DIR)/packages/nim/
-	cp $(PLAYERS)/nim-referee.wasm $(TARGET_DIR)/packages/nim/referee.wasm
+	@for g in nim pennies; do \
+		mkdir -p $(TARGET_DIR)/packages/$$g && cp games/$$g/game.toml $(TARGET_DIR)/packages/$$g/ && \
+		cp -rL games/$$g/wit $(TARGET_DIR)/packages/$$g/ && \
+		cp $(PLAYERS)/$$g-referee.wasm $(TARGET_DIR)/packages/$$g/referee.wasm || exit 1; \
+	done; echo "packages: $$(ls $(TARGET_DIR)/packages | tr '\n' ' ')"
 	@echo "players: $$(ls $(PLAYERS) | tr '\n' ' ')"
 
 build:

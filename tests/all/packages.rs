@@ -183,3 +183,53 @@ fn every_tournament_format_runs_a_package_and_a_seed_gives_the_same_json() {
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("not in the results store yet"));
 }
+
+/// The matching-pennies package assembled in `dir` (simultaneous choices, private events).
+fn pennies_package(dir: &Path) -> PathBuf {
+    let src = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../games/pennies");
+    std::fs::copy(src.join("game.toml"), dir.join("game.toml")).unwrap();
+    std::fs::copy(player("pennies-referee"), dir.join("referee.wasm")).unwrap();
+    dir.to_path_buf()
+}
+
+#[tokio::test]
+async fn simultaneous_requests_ask_both_seats_in_one_step_and_private_events_stay_private() {
+    let dir = tempfile::tempdir().unwrap();
+    let pkg = Package::load(sandbox(), &pennies_package(dir.path())).unwrap();
+    let heads = pkg.load_player("heads", Path::new(&player("pennies-heads"))).unwrap();
+    let alternate = pkg.load_player("alternate", Path::new(&player("pennies-alternate"))).unwrap();
+    let o = pkg.play(&[heads, alternate], 1).await;
+    assert!(o.game_fault.is_none() && o.faults.is_empty(), "{o:?}");
+    // Heads against heads-tails-heads-tails-heads: seat 0 takes rounds 1, 3 and 5.
+    assert_eq!((o.scores.clone(), o.winners.clone()), (vec![3, 2], vec![0]));
+    // Every round both seats were asked at once: ten calls, seats 0 and 1 in each pair.
+    let seats: Vec<usize> = o.calls.iter().map(|(s, ..)| *s).collect();
+    assert_eq!(seats, [0, 1, 0, 1, 0, 1, 0, 1, 0, 1]);
+    // Each choice is told only to its chooser, and the reveal to everyone only once both are in.
+    for round in 1..=5 {
+        let mine = |seat: u32| {
+            o.events
+                .iter()
+                .position(|e| e.to == Some(vec![seat]) && e.text.starts_with(&format!("round {round}: you chose")))
+        };
+        let reveal = o.events.iter().position(|e| e.to.is_none() && e.text.starts_with(&format!("round {round}: ")));
+        let (a, b, r) = (mine(0).unwrap(), mine(1).unwrap(), reveal.unwrap());
+        assert!(a < r && b < r, "round {round}: both private choices come before the reveal");
+    }
+    assert!(o.events.iter().filter(|e| e.to.is_none()).all(|e| !e.text.contains("you chose")));
+    // What spectators get from the CLI holds no private event.
+    let root = pennies_package(dir.path());
+    let v = run_json(&[
+        "play",
+        "--game",
+        root.to_str().unwrap(),
+        "--seed",
+        "1",
+        "--json",
+        &player("pennies-heads"),
+        &player("pennies-alternate"),
+    ]);
+    let public: Vec<&str> = v["events"].as_array().unwrap().iter().map(|e| e.as_str().unwrap()).collect();
+    assert_eq!(public.len(), 6, "{public:?}");
+    assert!(public.iter().all(|e| !e.contains("you chose")), "{public:?}");
+}
