@@ -30,12 +30,8 @@ players:
 	TARGET_DIR="$(TARGET_DIR)" scripts/build-py-js.sh $(PLAYERS)
 	@for f in $(WAT_PLAYERS); do cp $$f $(PLAYERS)/; done
 	TARGET_DIR="$(TARGET_DIR)" scripts/build-c.sh $(PLAYERS)
-	@# Game packages, assembled: manifest, WIT and the referee built above.
-	@for g in nim pennies; do \
-		mkdir -p $(TARGET_DIR)/packages/$$g && cp games/$$g/game.toml $(TARGET_DIR)/packages/$$g/ && \
-		cp -rL games/$$g/wit $(TARGET_DIR)/packages/$$g/ && \
-		cp $(PLAYERS)/$$g-referee.wasm $(TARGET_DIR)/packages/$$g/referee.wasm || exit 1; \
-	done; echo "packages: $$(ls $(TARGET_DIR)/packages | tr '\n' ' ')"
+	@# Game packages, assembled from games/ and the components built above: target/packages/<name>.
+	scripts/assemble-packages.sh $(PLAYERS) $(TARGET_DIR)/packages
 	@echo "players: $$(ls $(PLAYERS) | tr '\n' ' ')"
 
 build:

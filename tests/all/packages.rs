@@ -11,9 +11,18 @@ use std::sync::Arc;
 
 /// The Nim package assembled in `dir`: its manifest from games/nim, its referee as `make players` built it.
 fn nim_package(dir: &Path) -> PathBuf {
-    let src = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../games/nim");
+    assemble("nim", dir, &["nim-optimal"])
+}
+
+/// A package assembled in `dir` from games/GAME and the components `make players` built.
+fn assemble(game: &str, dir: &Path, samples: &[&str]) -> PathBuf {
+    let src = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../games").join(game);
     std::fs::copy(src.join("game.toml"), dir.join("game.toml")).unwrap();
-    std::fs::copy(player("nim-referee"), dir.join("referee.wasm")).unwrap();
+    std::fs::copy(player(&format!("{game}-referee")), dir.join("referee.wasm")).unwrap();
+    std::fs::create_dir_all(dir.join("players")).unwrap();
+    for s in samples {
+        std::fs::copy(player(s), dir.join("players").join(format!("{s}.wasm"))).unwrap();
+    }
     dir.to_path_buf()
 }
 
@@ -186,10 +195,7 @@ fn every_tournament_format_runs_a_package_and_a_seed_gives_the_same_json() {
 
 /// The matching-pennies package assembled in `dir` (simultaneous choices, private events).
 fn pennies_package(dir: &Path) -> PathBuf {
-    let src = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../games/pennies");
-    std::fs::copy(src.join("game.toml"), dir.join("game.toml")).unwrap();
-    std::fs::copy(player("pennies-referee"), dir.join("referee.wasm")).unwrap();
-    dir.to_path_buf()
+    assemble("pennies", dir, &["pennies-alternate", "pennies-heads"])
 }
 
 #[tokio::test]
@@ -232,4 +238,49 @@ async fn simultaneous_requests_ask_both_seats_in_one_step_and_private_events_sta
     let public: Vec<&str> = v["events"].as_array().unwrap().iter().map(|e| e.as_str().unwrap()).collect();
     assert_eq!(public.len(), 6, "{public:?}");
     assert!(public.iter().all(|e| !e.contains("you chose")), "{public:?}");
+}
+
+#[test]
+fn arena_check_plays_a_package_player_against_its_strongest_sample() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = nim_package(dir.path());
+    let root = root.to_str().unwrap();
+    let out = run(&["check", "--game", root, "--seed", "4", &player("nim-optimal")]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success() && text.contains("against builtin:nim-optimal") && text.contains("ok: no fault"),
+        "{text}"
+    );
+    let out = run(&["check", "--game", root, "--seed", "4", &player("nim-cheat")]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{text}");
+    assert!(text.contains("FAULT: illegal in `take-turn`: cannot take"), "{text}");
+    // The samples are the built-in opponents of tournaments too.
+    let v = run_json(&[
+        "tournament",
+        "--game",
+        root,
+        "--format",
+        "round-robin",
+        "--seed",
+        "4",
+        "--json",
+        &player("nim-cheat"),
+        "builtin:nim-optimal",
+    ]);
+    assert_eq!(v["winner"], "nim-optimal");
+    // A package without samples has no one to check against: a clear error, not a crash.
+    let bare = dir.path().join("bare");
+    std::fs::create_dir_all(&bare).unwrap();
+    std::fs::copy(dir.path().join("referee.wasm"), bare.join("referee.wasm")).unwrap();
+    let manifest = std::fs::read_to_string(dir.path().join("game.toml")).unwrap();
+    let manifest: String = manifest.lines().filter(|l| !l.starts_with("players")).map(|l| format!("{l}\n")).collect();
+    std::fs::write(bare.join("game.toml"), manifest).unwrap();
+    let out = run(&["check", "--game", bare.to_str().unwrap(), &player("nim-optimal")]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("has no sample player"),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
 }

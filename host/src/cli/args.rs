@@ -175,8 +175,9 @@ pub enum Command {
     /// Load and validate a component, play one game against the strongest built-in bot, and show what
     /// it imports and exports and the fuel it used.
     Check {
-        #[arg(long, value_enum)]
-        game: GameName,
+        /// A game (yahtzee, fish, santorini), or the directory of a game package (with its game.toml).
+        #[arg(long, value_parser = parse_game_arg)]
+        game: GameArg,
         /// Seed of the game played; drawn from the clock if absent.
         #[arg(long)]
         seed: Option<u64>,

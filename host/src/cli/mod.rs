@@ -51,13 +51,19 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             return package::play(p, limits.to_limits()?, compile_limits, cache.dir());
         }
         Command::Play { game: GameArg::Builtin(game), limits, board: b, cache, .. }
-        | Command::Check { game, limits, board: b, cache, .. } => (*game, limits.to_limits()?, board(b), cache.dir()),
+        | Command::Check { game: GameArg::Builtin(game), limits, board: b, cache, .. } => {
+            (*game, limits.to_limits()?, board(b), cache.dir())
+        }
         Command::Tournament { game: GameArg::Package(dir), limits, cache, registered, .. } => {
             if *registered {
                 bail!("{}: game packages are not in the results store yet; give the players' files", dir.display());
             }
             let (dir, limits, cache) = (dir.clone(), limits.to_limits()?, cache.dir());
-            return package::tournament(cmd, &dir, limits, compile_limits, cache);
+            return package::command(cmd, &dir, limits, compile_limits, cache);
+        }
+        Command::Check { game: GameArg::Package(dir), limits, cache, .. } => {
+            let (dir, limits, cache) = (dir.clone(), limits.to_limits()?, cache.dir());
+            return package::command(cmd, &dir, limits, compile_limits, cache);
         }
         Command::Tournament { game: GameArg::Builtin(game), limits, board: b, cache, registered, data, .. } => {
             // Registered players are compiled once, ever, into the store.
@@ -263,15 +269,17 @@ async fn one_game<G: Game>(game: &G, seed: u64, entries: Vec<Arc<Entry<G::Player
 
 /// One game of `me` (seat 0) against the game's strongest built-in bot, as `check` and `submit` play
 /// it. The bot is named `builtin:NAME`, which no player can be called (names have no `:`).
-async fn against_strongest<G: Game>(game: &G, seed: u64, me: Arc<Entry<G::Player>>) -> (&'static str, GameRecord) {
-    let best = game.builtin_names()[0];
-    let opponent = Arc::new(Entry {
-        name: format!("builtin:{best}"),
-        source: format!("builtin:{best}"),
-        hash: None,
-        player: game.builtin(best).expect("every game has built-in bots"),
-    });
-    (best, one_game(game, seed, vec![me, opponent]).await)
+async fn against_strongest<G: Game>(
+    game: &G,
+    seed: u64,
+    me: Arc<Entry<G::Player>>,
+) -> anyhow::Result<(&'static str, GameRecord)> {
+    let Some((best, player)) = game.builtin_names().first().and_then(|b| Some((*b, game.builtin(b)?))) else {
+        bail!("{} has no sample player to play against (a package lists them in its game.toml)", game.name());
+    };
+    let opponent =
+        Arc::new(Entry { name: format!("builtin:{best}"), source: format!("builtin:{best}"), hash: None, player });
+    Ok((best, one_game(game, seed, vec![me, opponent]).await))
 }
 
 async fn play<G: Game>(
@@ -334,7 +342,7 @@ async fn check<G: Game>(
     println!("  exports: {}", loaded.exports.join(", "));
     let name = file.file_stem().and_then(|s| s.to_str()).unwrap_or("player").to_string();
     let me = Arc::new(Entry { name, source: file.display().to_string(), hash: Some(loaded.hash), player });
-    let (best, o) = against_strongest(&*game, seed, me).await;
+    let (best, o) = against_strongest(&*game, seed, me).await?;
     let mine: Vec<u64> = o.replay.iter().filter(|c| c.seat == 0).map(|c| c.fuel).collect();
     let max = mine.iter().copied().max().unwrap_or(0);
     println!("  played one game against builtin:{best} (seed {seed}): {} to {}", o.scores[0], o.scores[1]);

@@ -1,6 +1,7 @@
 //! Game packages on the command line. `arena play --game DIR`: one game, played through the package's
 //! referee component, shown as the referee's public events, its final view, the winner and the bans (or
-//! one JSON document). `arena tournament --game DIR`: any format, as for the built-in games.
+//! one JSON document). `arena tournament --game DIR` (any format) and `arena check --game DIR`, as for
+//! the built-in games.
 
 use super::args::{Command, PlayerArg, Source};
 use crate::fault::Fault;
@@ -30,8 +31,9 @@ fn load(dir: &Path, limits: Limits, compile: CompileLimits, cache: Option<PathBu
     Ok(Package::load(Arc::new(sandbox), dir)?)
 }
 
-/// `arena tournament --game DIR …`: the package as a `Game`, through the same tournament code.
-pub fn tournament(
+/// `arena tournament --game DIR …` and `arena check --game DIR …`: the package as a `Game`, through the
+/// same code as the built-in games (its sample players are its built-in opponents).
+pub fn command(
     cmd: Command,
     dir: &Path,
     limits: Limits,
@@ -40,7 +42,7 @@ pub fn tournament(
 ) -> anyhow::Result<ExitCode> {
     let rt = tokio::runtime::Builder::new_multi_thread().enable_all().build().context("starting the runtime")?;
     rt.block_on(async move {
-        let game = PackageGame::new(load(dir, limits, compile, cache)?);
+        let game = PackageGame::new(load(dir, limits, compile, cache)?)?;
         super::command(Arc::new(game), limits, cmd).await
     })
 }

@@ -57,7 +57,7 @@ pub async fn submit<G: Game>(game: Arc<G>, s: Submission<'_>) -> anyhow::Result<
         hash: Some(hash.clone()),
         player,
     });
-    let (best, o) = against_strongest(&*game, s.seed, me).await;
+    let (best, o) = against_strongest(&*game, s.seed, me).await?;
     if let Some(f) = o.faults.iter().find(|f| f.player == s.name) {
         bail!(
             "{}: failed its validation game against builtin:{best} (seed {}): {} in `{}`: {}; nothing was stored \

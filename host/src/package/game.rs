@@ -15,13 +15,25 @@ pub struct PackageGame {
     pkg: Package,
     name: &'static str,
     spec: &'static WorldSpec,
+    /// The package's sample players by name (their file stems), the strongest first.
+    samples: Vec<Arc<PackagePlayer>>,
+    sample_names: &'static [&'static str],
 }
 
 impl PackageGame {
-    pub fn new(pkg: Package) -> PackageGame {
+    /// The package as a game, its sample players loaded (and checked) as its built-in opponents.
+    pub fn new(pkg: Package) -> Result<PackageGame, PackageError> {
         let name: &'static str = Box::leak(pkg.manifest.name.clone().into_boxed_str());
         let spec = Box::leak(Box::new(pkg.player_spec()));
-        PackageGame { pkg, name, spec }
+        let mut samples = Vec::new();
+        let mut names: Vec<&'static str> = Vec::new();
+        for file in &pkg.manifest.players {
+            let stem = file.file_stem().and_then(|s| s.to_str()).unwrap_or("player");
+            samples.push(pkg.load_player(stem, &pkg.dir.join(file))?);
+            names.push(Box::leak(stem.to_string().into_boxed_str()));
+        }
+        let sample_names = Box::leak(names.into_boxed_slice());
+        Ok(PackageGame { pkg, name, spec, samples, sample_names })
     }
 
     pub fn package(&self) -> &Package {
@@ -56,12 +68,12 @@ impl Game for PackageGame {
         })
     }
 
-    fn builtin(&self, _name: &str) -> Option<Self::Player> {
-        None
+    fn builtin(&self, name: &str) -> Option<Self::Player> {
+        self.sample_names.iter().position(|n| *n == name).map(|i| self.samples[i].clone())
     }
 
     fn builtin_names(&self) -> &'static [&'static str] {
-        &[]
+        self.sample_names
     }
 
     async fn tournament_start(&self, _: &Entry<Self::Player>, _: &TournamentInfo, _: u64) -> Option<Fault> {

@@ -18,6 +18,10 @@ pub struct Manifest {
     pub max_seats: usize,
     /// The referee component, relative to the package directory.
     pub referee: PathBuf,
+    /// Sample players' components, relative to the package directory, the strongest first: they are
+    /// the package's built-in opponents (`builtin:STEM`; `arena check` plays the first).
+    #[serde(default)]
+    pub players: Vec<PathBuf>,
 }
 
 impl Manifest {
@@ -39,8 +43,10 @@ impl Manifest {
                 m.min_seats, m.max_seats
             )));
         }
-        if m.referee.is_absolute() || m.referee.components().any(|c| matches!(c, std::path::Component::ParentDir)) {
-            return Err(bad(format!("`referee` must be a path inside the package, not {}", m.referee.display())));
+        let outside =
+            |p: &Path| p.is_absolute() || p.components().any(|c| matches!(c, std::path::Component::ParentDir));
+        if let Some(p) = std::iter::once(&m.referee).chain(&m.players).find(|p| outside(p)) {
+            return Err(bad(format!("every file must be a path inside the package, not {}", p.display())));
         }
         Ok(m)
     }
