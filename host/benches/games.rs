@@ -292,7 +292,7 @@ async fn package_game(sandbox: &Arc<Sandbox>, dir: &std::path::Path) {
         for seed in 0..games {
             let o = pkg.play(&players, seed).await;
             assert!(o.game_fault.is_none() && o.faults.is_empty());
-            decisions += o.calls.len() as u32;
+            decisions += o.calls().len() as u32;
         }
         rounds.push(t.elapsed());
     }

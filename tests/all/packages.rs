@@ -56,12 +56,12 @@ async fn the_host_drives_the_referee_and_optimal_play_wins_exactly_the_winning_p
         assert_eq!(o.scores.iter().sum::<i64>(), 1);
         // One call per move; every move is an event for everyone; seats alternate.
         let moves = o.events.iter().filter(|e| e.text.contains(" takes ")).count();
-        assert_eq!(o.calls.len(), moves);
+        assert_eq!(o.calls().len(), moves);
         assert!(
-            o.calls
+            o.calls()
                 .iter()
                 .enumerate()
-                .all(|(k, (seat, call, fuel))| *seat == k % 2 && call == "take-turn" && *fuel > 0)
+                .all(|(k, (seat, call, fuel))| *seat == k % 2 && *call == "take-turn" && *fuel > 0)
         );
         assert!(o.events.iter().all(|e| e.to.is_none()), "Nim has no private events");
         assert!(o.view.contains("heaps 0 0 0"), "{}", o.view);
@@ -69,7 +69,7 @@ async fn the_host_drives_the_referee_and_optimal_play_wins_exactly_the_winning_p
     assert!(first_won > 0 && first_won < 8, "the seeds give both kinds of position");
     // The same seed, the same game.
     let (x, y) = (pkg.play(&[a.clone(), b.clone()], 3).await, pkg.play(&[a, b], 3).await);
-    assert_eq!((x.events, x.calls), (y.events, y.calls));
+    assert_eq!((x.events, x.log), (y.events, y.log));
 }
 
 #[tokio::test]
@@ -141,7 +141,7 @@ async fn a_referee_that_traps_ends_the_game_as_a_game_fault_and_nobody_is_banned
     assert_eq!((f.kind.as_str(), f.call.as_str()), ("crash", "apply"), "{f}");
     assert!(f.reason.contains("the broken referee gives up"), "its last output is in the reason: {f}");
     assert!(o.faults.is_empty() && o.winners.is_empty(), "{o:?}");
-    assert_eq!(o.calls.len(), 2, "both players answered once before the referee failed");
+    assert_eq!(o.calls().len(), 2, "both players answered once before the referee failed");
 }
 
 #[test]
@@ -209,7 +209,7 @@ async fn simultaneous_requests_ask_both_seats_in_one_step_and_private_events_sta
     // Heads against heads-tails-heads-tails-heads: seat 0 takes rounds 1, 3 and 5.
     assert_eq!((o.scores.clone(), o.winners.clone()), (vec![3, 2], vec![0]));
     // Every round both seats were asked at once: ten calls, seats 0 and 1 in each pair.
-    let seats: Vec<usize> = o.calls.iter().map(|(s, ..)| *s).collect();
+    let seats: Vec<usize> = o.calls().iter().map(|(s, ..)| *s).collect();
     assert_eq!(seats, [0, 1, 0, 1, 0, 1, 0, 1, 0, 1]);
     // Each choice is told only to its chooser, and the reveal to everyone only once both are in.
     for round in 1..=5 {
@@ -283,4 +283,35 @@ fn arena_check_plays_a_package_player_against_its_strongest_sample() {
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
+}
+
+#[tokio::test]
+async fn a_replay_reruns_the_referee_on_the_record_and_gets_the_same_game() {
+    let dir = tempfile::tempdir().unwrap();
+    let pkg = Package::load(sandbox(), &nim_package(dir.path())).unwrap();
+    let cheat = pkg.load_player("cheat", Path::new(&player("nim-cheat"))).unwrap();
+    let good = pkg.load_player("good", Path::new(&player("nim-optimal"))).unwrap();
+    let names = ["good".to_string(), "other".to_string()];
+    for (players, seed) in [([good.clone(), good.clone()], 2), ([good.clone(), cheat.clone()], 7)] {
+        let played = pkg.play(&players, seed).await;
+        // The record goes through JSON, as a replay file would carry it.
+        let record: Vec<arena::package::Step> =
+            serde_json::from_str(&serde_json::to_string(&played.log).unwrap()).unwrap();
+        let replayed = pkg.replay(&names, seed, &record).await;
+        assert!(replayed.game_fault.is_none(), "{:?}", replayed.game_fault);
+        assert_eq!(
+            (&replayed.events, &replayed.view, &replayed.scores, &replayed.winners, &replayed.log),
+            (&played.events, &played.view, &played.scores, &played.winners, &played.log)
+        );
+    }
+    // A record that does not follow the referee: an answer of a seat that was never asked.
+    let played = pkg.play(&[good.clone(), good], 2).await;
+    let mut forged = played.log.clone();
+    if let Some(arena::package::Step::Answer { seat, .. }) = forged.first_mut() {
+        *seat = 1;
+    }
+    let replayed = pkg.replay(&names, 2, &forged).await;
+    let f = replayed.game_fault.expect("the forged record ends the replay");
+    assert_eq!(f.call, "replay", "{f}");
+    assert!(f.reason.contains("the record does not answer seat 0"), "{f}");
 }

@@ -1,8 +1,8 @@
 //! A package as a `Game` the tournaments run: every format (knockout, round robin, elimination rounds)
-//! plays packaged games as it plays the built-in ones. The package's lifecycle calls and replays are
-//! still to come: tournament start and end are not sent, and call lines carry no answer.
+//! plays packaged games as it plays the built-in ones. Lifecycle calls are still to come: tournament
+//! start and end are not sent.
 
-use super::{Package, PackageError, PackagePlayer};
+use super::{Package, PackageError, PackagePlayer, Step};
 use crate::fault::Fault;
 use crate::games::{CallLine, Entry, Game, GameOutcome, GameSetup, TournamentInfo};
 use crate::sandbox::{LoadError, Loaded, WorldSpec};
@@ -84,7 +84,14 @@ impl Game for PackageGame {
         let players: Vec<Arc<PackagePlayer>> = setup.players.iter().map(|e| e.player.clone()).collect();
         let o = self.pkg.play(&players, setup.seed).await;
         let n = players.len();
-        let calls = o.calls.iter().map(|(seat, call, fuel)| CallLine::dynamic(*seat, call, *fuel)).collect();
+        let calls = o
+            .log
+            .iter()
+            .filter_map(|s| match s {
+                Step::Answer { seat, call, answer, fuel } => Some(CallLine::dynamic(*seat, call, answer, *fuel)),
+                Step::Fault { .. } => None,
+            })
+            .collect();
         let board = match &o.game_fault {
             Some(f) => format!("{}\ngame fault (the referee failed, nobody is banned): {f}", o.view),
             None => o.view.clone(),

@@ -7,10 +7,11 @@ mod game;
 mod manifest;
 mod play;
 mod types;
+mod values;
 
 pub use game::PackageGame;
 pub use manifest::Manifest;
-pub use play::PackageOutcome;
+pub use play::{PackageOutcome, Step};
 
 use crate::sandbox::{LoadError, PlayerState, Sandbox, WorldSpec, quote};
 use std::path::{Path, PathBuf};

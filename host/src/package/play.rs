@@ -4,11 +4,11 @@
 //! answer the referee refuses, is banned and reported to the referee; a referee that traps, loops,
 //! hogs memory or breaks the protocol ends the game as a game fault, and nobody is banned for it.
 
-use super::{Package, PackagePlayer};
+use super::{Package, PackagePlayer, values};
 use crate::fault::{Fault, FaultKind};
 use crate::sandbox::{Event, Guard, PlayerState, Sandbox, quote};
 use futures_util::future::join_all;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use std::sync::Arc;
 use wasmtime::Store;
 use wasmtime::component::{Instance, Val};
@@ -31,10 +31,34 @@ pub struct PackageOutcome {
     pub events: Vec<Event>,
     /// Fuel used per seat.
     pub fuel: Vec<u64>,
-    /// Every player call in the order answers reached the referee: (seat, call, fuel).
-    pub calls: Vec<(usize, String, u64)>,
+    /// What the referee was handed, in order: every answer (as JSON) and every fault. A replay feeds
+    /// it to the referee again.
+    pub log: Vec<Step>,
     /// The referee's view of the final position, for spectators.
     pub view: String,
+}
+
+/// One entry of a game's record.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "step", rename_all = "kebab-case")]
+pub enum Step {
+    /// A seat answered `call`.
+    Answer { seat: usize, call: String, answer: serde_json::Value, fuel: u64 },
+    /// A seat was banned.
+    Fault { seat: usize, fault: Fault },
+}
+
+impl PackageOutcome {
+    /// Every answered call: (seat, call, fuel).
+    pub fn calls(&self) -> Vec<(usize, &str, u64)> {
+        self.log
+            .iter()
+            .filter_map(|s| match s {
+                Step::Answer { seat, call, fuel, .. } => Some((*seat, call.as_str(), *fuel)),
+                Step::Fault { .. } => None,
+            })
+            .collect()
+    }
 }
 
 /// A seat's answer to a request: (seat, call, the answer and its fuel, or the fault).
@@ -46,7 +70,6 @@ struct Seat {
     seed: u64,
     live: Option<(Store<PlayerState>, Instance)>,
     started: bool,
-    banned: bool,
 }
 
 impl Seat {
@@ -144,7 +167,6 @@ impl Package {
                 seed: crate::seed::derive(seed, &[i as u64 + 1]),
                 live: None,
                 started: false,
-                banned: false,
             })
             .collect();
         let sandbox = &*self.sandbox;
@@ -159,7 +181,34 @@ impl Package {
             }
         };
         let mut referee = Referee { sandbox, store, instance };
-        if let Err(f) = self.drive(&mut referee, &mut seats, seed, &mut out).await {
+        let names: Vec<String> = players.iter().map(|p| p.name.clone()).collect();
+        if let Err(f) = self.drive(&mut referee, Answers::Live(&mut seats), &names, seed, &mut out).await {
+            out.game_fault = Some(f);
+        }
+        out.events = std::mem::take(&mut referee.store.data_mut().events);
+        out
+    }
+
+    /// Re-runs the referee on the record of a game (`log`, from [`PackageOutcome::log`]) instead of
+    /// calling players: the events, the view and the outcome are the referee's own again, so a replay
+    /// can never disagree with the rules. A record that does not follow the referee is a game fault.
+    pub async fn replay(&self, names: &[String], seed: u64, log: &[Step]) -> PackageOutcome {
+        let n = names.len();
+        let mut out = PackageOutcome { fuel: vec![0; n], ..Default::default() };
+        let sandbox = &*self.sandbox;
+        let mut store = sandbox.store(seed);
+        let guard = Guard::arm(sandbox, &mut store, true, "instantiate");
+        let r = guard.run(self.referee.instantiate_async(&mut store)).await;
+        let instance = match guard.finish(&mut store, r) {
+            Ok((instance, _)) => instance,
+            Err(f) => {
+                out.game_fault = Some(f);
+                return out;
+            }
+        };
+        let mut referee = Referee { sandbox, store, instance };
+        let answers = Answers::Recorded(log.iter().peekable());
+        if let Err(f) = self.drive(&mut referee, answers, names, seed, &mut out).await {
             out.game_fault = Some(f);
         }
         out.events = std::mem::take(&mut referee.store.data_mut().events);
@@ -169,14 +218,15 @@ impl Package {
     async fn drive(
         &self,
         referee: &mut Referee<'_>,
-        seats: &mut [Seat],
+        mut answers: Answers<'_, '_>,
+        names: &[String],
         seed: u64,
         out: &mut PackageOutcome,
     ) -> Result<(), Fault> {
-        let n = seats.len();
-        let names = Val::List(seats.iter().map(|s| Val::String(s.player.name.clone())).collect());
+        let n = names.len();
+        let mut banned = vec![false; n];
         let setup = Val::Record(vec![
-            ("names".into(), names),
+            ("names".into(), Val::List(names.iter().map(|s| Val::String(s.clone())).collect())),
             ("seed".into(), Val::U64(seed)),
             ("options".into(), Val::List(vec![])),
         ]);
@@ -193,50 +243,39 @@ impl Package {
                 break;
             }
             // Who is asked what, in the referee's order; each seat once a step.
-            let mut asked: Vec<(usize, String, Option<Val>, bool)> = Vec::new();
+            let mut asked: Vec<Asked> = Vec::new();
             for r in requests {
                 let Val::Tuple(mut t) = r else { return Err(protocol("requests", "a request is not a tuple")) };
                 let (Some(Val::Variant(case, payload)), Some(Val::U32(seat))) = (t.pop(), t.pop()) else {
                     return Err(protocol("requests", "a request is not (seat, request)"));
                 };
                 let seat = seat as usize;
-                if seat >= n || seats[seat].banned || asked.iter().any(|a| a.0 == seat) {
+                if seat >= n || banned[seat] || asked.iter().any(|a| a.seat == seat) {
                     return Err(protocol("requests", format!("asked seat {seat}, which cannot be asked now")));
                 }
                 let Some(c) = self.cases.iter().find(|c| c.name == case) else {
                     return Err(protocol("requests", format!("asked for `{case}`, which is not a request")));
                 };
-                asked.push((seat, case, payload.map(|p| *p), c.result.is_some()));
+                asked.push(Asked { seat, case, arg: payload.map(|p| *p), result: c.result.clone() });
             }
-            // Every seat asked is called at once.
-            let mut by_seat: Vec<Option<(String, Option<Val>, bool)>> = (0..n).map(|_| None).collect();
-            let order: Vec<usize> = asked.iter().map(|a| a.0).collect();
-            for (seat, case, arg, returns) in asked {
-                by_seat[seat] = Some((case, arg, returns));
-            }
-            let sandbox = referee.sandbox;
-            let calls = seats.iter_mut().zip(by_seat).enumerate().filter_map(|(i, (seat, req))| {
-                let (case, arg, returns) = req?;
-                Some(async move {
-                    let r = seat.call(sandbox, &case, arg, returns).await;
-                    (i, case, r)
-                })
-            });
-            let mut answered: Vec<Answered> = join_all(calls).await;
-            answered.sort_by_key(|(i, ..)| order.iter().position(|s| s == i));
-            for (i, case, r) in answered {
-                match r {
+            for (i, case, r) in answers.answer(referee.sandbox, asked).await? {
+                let answer = match r {
                     Ok((answer, fuel)) => {
                         out.fuel[i] += fuel;
-                        out.calls.push((i, case.clone(), fuel));
-                        let answer = Val::Variant(case.clone(), answer.map(Box::new));
-                        if let Some(Val::Result(Err(why))) =
-                            referee.call("apply", &[Val::U32(i as u32), answer], 1).await?.first()
-                        {
-                            ban(referee, seats, out, i, Fault::illegal(case, text(why))).await?;
-                        }
+                        let recorded = answer.as_ref().map_or(serde_json::Value::Null, values::to_json);
+                        out.log.push(Step::Answer { seat: i, call: case.clone(), answer: recorded, fuel });
+                        Val::Variant(case.clone(), answer.map(Box::new))
                     }
-                    Err(f) => ban(referee, seats, out, i, f).await?,
+                    Err(f) => {
+                        ban(referee, &mut answers, &mut banned, out, i, f).await?;
+                        continue;
+                    }
+                };
+                if let Some(Val::Result(Err(why))) =
+                    referee.call("apply", &[Val::U32(i as u32), answer], 1).await?.first()
+                {
+                    answers.refused(i);
+                    ban(referee, &mut answers, &mut banned, out, i, Fault::illegal(case, text(why))).await?;
                 }
             }
         }
@@ -273,21 +312,101 @@ impl Package {
     }
 }
 
-/// Bans seat `i` for `fault` and tells the referee.
+/// One request of a step: the seat, the export it names, its argument, and the answer's type.
+struct Asked {
+    seat: usize,
+    case: String,
+    arg: Option<Val>,
+    result: Option<wasmtime::component::types::Type>,
+}
+
+/// Where a step's answers come from: the players themselves, or the record of a game (a replay).
+enum Answers<'s, 'l> {
+    Live(&'s mut [Seat]),
+    Recorded(std::iter::Peekable<std::slice::Iter<'l, Step>>),
+}
+
+impl Answers<'_, '_> {
+    /// Every asked seat's answer (or fault), in the order the referee asked. Live seats are called
+    /// concurrently.
+    async fn answer(&mut self, sandbox: &Sandbox, asked: Vec<Asked>) -> Result<Vec<Answered>, Fault> {
+        match self {
+            Answers::Live(seats) => {
+                let n = seats.len();
+                let order: Vec<usize> = asked.iter().map(|a| a.seat).collect();
+                let mut by_seat: Vec<Option<Asked>> = (0..n).map(|_| None).collect();
+                for a in asked {
+                    let seat = a.seat;
+                    by_seat[seat] = Some(a);
+                }
+                let calls = seats.iter_mut().zip(by_seat).enumerate().filter_map(|(i, (seat, a))| {
+                    let a = a?;
+                    Some(async move {
+                        let r = seat.call(sandbox, &a.case, a.arg, a.result.is_some()).await;
+                        (i, a.case, r)
+                    })
+                });
+                let mut answered: Vec<Answered> = join_all(calls).await;
+                answered.sort_by_key(|(i, ..)| order.iter().position(|s| s == i));
+                Ok(answered)
+            }
+            Answers::Recorded(log) => {
+                let mut answered = Vec::new();
+                for a in asked {
+                    let differs =
+                        || protocol("replay", format!("the record does not answer seat {}'s `{}`", a.seat, a.case));
+                    let r = match log.next() {
+                        Some(Step::Answer { seat, call, answer, fuel }) if *seat == a.seat && *call == a.case => {
+                            let value = match &a.result {
+                                Some(ty) => Some(values::from_json(answer, ty).map_err(|e| protocol("replay", e))?),
+                                None => None,
+                            };
+                            Ok((value, *fuel))
+                        }
+                        Some(Step::Fault { seat, fault }) if *seat == a.seat => Err(fault.clone()),
+                        _ => return Err(differs()),
+                    };
+                    answered.push((a.seat, a.case, r));
+                }
+                Ok(answered)
+            }
+        }
+    }
+
+    /// The referee refused seat `i`'s answer: a record holds that refusal next, as the seat's fault.
+    fn refused(&mut self, i: usize) {
+        if let Answers::Recorded(log) = self
+            && matches!(log.peek(), Some(Step::Fault { seat, .. }) if *seat == i)
+        {
+            log.next();
+        }
+    }
+
+    /// Seat `i` is banned: a live seat's instance is dropped.
+    fn drop_seat(&mut self, i: usize) {
+        if let Answers::Live(seats) = self {
+            seats[i].live = None;
+        }
+    }
+}
+
+/// Bans seat `i` for `fault`, records it, and tells the referee.
 async fn ban(
     referee: &mut Referee<'_>,
-    seats: &mut [Seat],
+    answers: &mut Answers<'_, '_>,
+    banned: &mut [bool],
     out: &mut PackageOutcome,
     i: usize,
     fault: Fault,
 ) -> Result<(), Fault> {
-    seats[i].banned = true;
-    seats[i].live = None;
+    banned[i] = true;
+    answers.drop_seat(i);
     let record = Val::Record(vec![
         ("kind".into(), Val::Enum(fault.kind.as_str().into())),
         ("call".into(), Val::String(fault.call.clone())),
         ("reason".into(), Val::String(fault.reason.clone())),
     ]);
+    out.log.push(Step::Fault { seat: i, fault: fault.clone() });
     out.faults.push((i, fault));
     referee.call("banned", &[Val::U32(i as u32), record], 0).await?;
     Ok(())
