@@ -39,13 +39,7 @@ fn every_misbehaving_player_is_banned_with_its_kind_and_the_tournament_completes
     assert_eq!(got, want);
     // The well-behaved players were never banned, and the strongest won.
     assert_eq!(v["winner"], "yahtzee-greedy");
-    let ranked: Vec<&str> = v["ranking"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .flat_map(|p| p.as_array().unwrap())
-        .map(|n| n.as_str().unwrap())
-        .collect();
+    let ranked = ranked(&v);
     assert!(ranked.contains(&"yahtzee-random"));
     for (bad, ..) in &want {
         assert!(!ranked.contains(&bad.as_str()), "{bad} is banned and must not be ranked");

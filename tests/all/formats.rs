@@ -43,13 +43,7 @@ fn round_robin_plays_every_pair_and_a_ban_forfeits_the_rest() {
     let cheat_games =
         v["games"].as_array().unwrap().iter().filter(|g| g["players"].to_string().contains("yahtzee-cheat")).count();
     assert_eq!(cheat_games, 1);
-    let ranked: Vec<&str> = v["ranking"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .flat_map(|p| p.as_array().unwrap())
-        .map(|n| n.as_str().unwrap())
-        .collect();
+    let ranked = ranked(&v);
     assert_eq!(ranked.len(), 3);
     assert_eq!(v["ranking"][0], serde_json::json!(["yahtzee-greedy"]));
     assert_eq!(v["winner"], "yahtzee-greedy");

@@ -87,3 +87,14 @@ pub fn bans(v: &serde_json::Value) -> Vec<(String, String, String)> {
         })
         .collect()
 }
+
+/// The ranked players of a result, best first, ties flattened.
+pub fn ranked(v: &serde_json::Value) -> Vec<&str> {
+    v["ranking"]
+        .as_array()
+        .expect("ranking is a list")
+        .iter()
+        .flat_map(|p| p.as_array().expect("a place is a list"))
+        .map(|n| n.as_str().expect("a name"))
+        .collect()
+}

@@ -178,13 +178,7 @@ fn every_tournament_format_runs_a_package_and_a_seed_gives_the_same_json() {
         let v = run_json(&args);
         assert_eq!(v["game"], "nim", "{format}");
         assert_eq!(bans(&v), [("cheat".to_string(), "illegal".to_string(), "take-turn".to_string())], "{format}");
-        let ranked: Vec<&str> = v["ranking"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .flat_map(|p| p.as_array().unwrap())
-            .map(|n| n.as_str().unwrap())
-            .collect();
+        let ranked = ranked(&v);
         assert!(!ranked.contains(&"cheat") && ranked.contains(&"a"), "{format}: {ranked:?}");
         assert_eq!(run(&args).stdout, run(&args).stdout, "{format}: the same seed, the same JSON");
     }

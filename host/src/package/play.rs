@@ -169,18 +169,13 @@ impl Package {
                 started: false,
             })
             .collect();
-        let sandbox = &*self.sandbox;
-        let mut store = sandbox.store(seed);
-        let guard = Guard::arm(sandbox, &mut store, true, "instantiate");
-        let r = guard.run(self.referee.instantiate_async(&mut store)).await;
-        let instance = match guard.finish(&mut store, r) {
-            Ok((instance, _)) => instance,
+        let mut referee = match self.referee(seed).await {
+            Ok(r) => r,
             Err(f) => {
                 out.game_fault = Some(f);
                 return out;
             }
         };
-        let mut referee = Referee { sandbox, store, instance };
         let names: Vec<String> = players.iter().map(|p| p.name.clone()).collect();
         if let Err(f) = self.drive(&mut referee, Answers::Live(&mut seats), &names, seed, &mut out).await {
             out.game_fault = Some(f);
@@ -195,24 +190,29 @@ impl Package {
     pub async fn replay(&self, names: &[String], seed: u64, log: &[Step]) -> PackageOutcome {
         let n = names.len();
         let mut out = PackageOutcome { fuel: vec![0; n], ..Default::default() };
-        let sandbox = &*self.sandbox;
-        let mut store = sandbox.store(seed);
-        let guard = Guard::arm(sandbox, &mut store, true, "instantiate");
-        let r = guard.run(self.referee.instantiate_async(&mut store)).await;
-        let instance = match guard.finish(&mut store, r) {
-            Ok((instance, _)) => instance,
+        let mut referee = match self.referee(seed).await {
+            Ok(r) => r,
             Err(f) => {
                 out.game_fault = Some(f);
                 return out;
             }
         };
-        let mut referee = Referee { sandbox, store, instance };
         let answers = Answers::Recorded(log.iter().peekable());
         if let Err(f) = self.drive(&mut referee, answers, names, seed, &mut out).await {
             out.game_fault = Some(f);
         }
         out.events = std::mem::take(&mut referee.store.data_mut().events);
         out
+    }
+
+    /// A fresh referee for one game, instantiated in its own store.
+    async fn referee(&self, seed: u64) -> Result<Referee<'_>, Fault> {
+        let sandbox = &*self.sandbox;
+        let mut store = sandbox.store(seed);
+        let guard = Guard::arm(sandbox, &mut store, true, "instantiate");
+        let r = guard.run(self.referee.instantiate_async(&mut store)).await;
+        let (instance, _) = guard.finish(&mut store, r)?;
+        Ok(Referee { sandbox, store, instance })
     }
 
     async fn drive(
