@@ -6,7 +6,7 @@
 
 use super::{Package, PackagePlayer, values};
 use crate::fault::{Fault, FaultKind};
-use crate::sandbox::{Event, Guard, PlayerState, Sandbox, quote};
+use crate::sandbox::{Event, Guard, Limits, PlayerState, Sandbox, quote};
 use futures_util::future::join_all;
 use serde::{Deserialize, Serialize};
 use std::sync::Arc;
@@ -115,9 +115,10 @@ impl Seat {
     }
 }
 
-/// The referee of one game, in its own store.
+/// The referee of one game, in its own store, under its own limits.
 struct Referee<'a> {
     sandbox: &'a Sandbox,
+    limits: Limits,
     store: Store<PlayerState>,
     instance: Instance,
 }
@@ -128,7 +129,7 @@ impl Referee<'_> {
         let Some(func) = self.instance.get_func(&mut self.store, name) else {
             return Err(protocol(name, "the export is missing"));
         };
-        let guard = Guard::arm(self.sandbox, &mut self.store, false, name);
+        let guard = Guard::arm_with(&self.limits, &mut self.store, false, name);
         let mut out = vec![Val::Bool(false); results];
         let r = guard.run(func.call_async(&mut self.store, params, &mut out)).await;
         guard.finish(&mut self.store, r)?;
@@ -208,11 +209,12 @@ impl Package {
     /// A fresh referee for one game, instantiated in its own store.
     async fn referee(&self, seed: u64) -> Result<Referee<'_>, Fault> {
         let sandbox = &*self.sandbox;
-        let mut store = sandbox.store(seed);
-        let guard = Guard::arm(sandbox, &mut store, true, "instantiate");
+        let limits = sandbox.limits().referee();
+        let mut store = sandbox.store_with(seed, &limits);
+        let guard = Guard::arm_with(&limits, &mut store, true, "instantiate");
         let r = guard.run(self.referee.instantiate_async(&mut store)).await;
         let (instance, _) = guard.finish(&mut store, r)?;
-        Ok(Referee { sandbox, store, instance })
+        Ok(Referee { sandbox, limits, store, instance })
     }
 
     async fn drive(

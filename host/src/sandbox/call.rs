@@ -5,7 +5,7 @@
 use super::answer::{Lifted, bytes_text};
 use super::cpu::SAMPLE_TICKS;
 use super::meter::Refused;
-use super::{PlayerState, Sandbox};
+use super::{Limits, PlayerState, Sandbox};
 use crate::fault::{Fault, FaultKind};
 use std::borrow::Cow;
 use std::time::Duration;
@@ -37,7 +37,17 @@ impl Guard {
         first: bool,
         call: impl Into<Cow<'static, str>>,
     ) -> Guard {
-        let (fuel, deadline) = sandbox.limits().budget(first);
+        Guard::arm_with(sandbox.limits(), store, first, call)
+    }
+
+    /// [`Guard::arm`] under other limits than the sandbox's (a referee's, for one).
+    pub fn arm_with(
+        limits: &Limits,
+        store: &mut Store<PlayerState>,
+        first: bool,
+        call: impl Into<Cow<'static, str>>,
+    ) -> Guard {
+        let (fuel, deadline) = limits.budget(first);
         // A store is created with fuel enabled, so setting it cannot fail.
         let _ = store.set_fuel(fuel);
         // The epoch callback samples the CPU clock every few ticks while wasm runs.
@@ -45,7 +55,7 @@ impl Guard {
         let data = store.data_mut();
         data.limiter.refused = None;
         data.cpu.arm(deadline);
-        Guard { call: call.into(), fuel, deadline, answer_limit: sandbox.limits().answer_bytes }
+        Guard { call: call.into(), fuel, deadline, answer_limit: limits.answer_bytes }
     }
 
     /// Runs the call's future under the wall-clock backstop. It can only fire while the call waits on

@@ -66,6 +66,21 @@ impl Limits {
     pub fn budget(&self, first: bool) -> (u64, Duration) {
         if first { (self.first_fuel, self.first_timeout) } else { (self.fuel, self.timeout) }
     }
+
+    /// What a game package's referee runs under, derived from the players' limits: it is sandboxed as a
+    /// player is, with more room (it holds the whole game and describes it to every seat): ten times
+    /// the fuel, twice the deadlines and the memory, and sixteen times the size of what it may send.
+    pub fn referee(&self) -> Limits {
+        Limits {
+            fuel: self.fuel.saturating_mul(10),
+            first_fuel: self.first_fuel.saturating_mul(10),
+            timeout: self.timeout * 2,
+            first_timeout: self.first_timeout * 2,
+            memory_bytes: self.memory_bytes.saturating_mul(2),
+            answer_bytes: self.answer_bytes.saturating_mul(16),
+            ..*self
+        }
+    }
 }
 
 #[cfg(test)]
@@ -80,5 +95,15 @@ mod tests {
         assert_eq!((l.fuel, l.timeout, l.answer_bytes), (1, Duration::from_millis(3), 64 << 10));
         let round: Limits = serde_json::from_str(&serde_json::to_string(&l).unwrap()).unwrap();
         assert_eq!(round, l);
+    }
+
+    #[test]
+    fn a_referee_gets_more_room_than_its_players_and_never_less() {
+        let p = Limits::default();
+        let r = p.referee();
+        assert_eq!((r.fuel, r.timeout, r.memory_bytes), (p.fuel * 10, p.timeout * 2, p.memory_bytes * 2));
+        assert!(r.answer_bytes > p.answer_bytes && r.first_fuel > p.first_fuel);
+        let huge = Limits { fuel: u64::MAX, ..p }.referee();
+        assert_eq!(huge.fuel, u64::MAX, "saturates");
     }
 }

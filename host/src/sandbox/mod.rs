@@ -141,11 +141,16 @@ impl Sandbox {
     /// memory caps, the size of what it sends the host, host calls that cost fuel, and deadlines in
     /// CPU time.
     pub fn store(&self, seed: u64) -> Store<PlayerState> {
-        let mut store = Store::new(&self.engine, PlayerState::new(&self.limits, seed));
+        self.store_with(seed, &self.limits)
+    }
+
+    /// [`Sandbox::store`] under other limits than the sandbox's (a referee's, for one).
+    pub fn store_with(&self, seed: u64, limits: &Limits) -> Store<PlayerState> {
+        let mut store = Store::new(&self.engine, PlayerState::new(limits, seed));
         store.limiter(|s| &mut s.limiter);
         // wasmtime stops lifting an answer, or a host call's arguments, once it would allocate more
         // than this on the player's behalf: a hostile list is refused before it is copied.
-        store.set_hostcall_fuel(usize::try_from(self.limits.answer_bytes).unwrap_or(usize::MAX));
+        store.set_hostcall_fuel(usize::try_from(limits.answer_bytes).unwrap_or(usize::MAX));
         store.call_hook(meter::on_call);
         store.epoch_deadline_callback(|mut ctx| {
             Ok(if ctx.data_mut().cpu.within_budget() {
