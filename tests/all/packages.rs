@@ -309,3 +309,47 @@ async fn a_replay_reruns_the_referee_on_the_record_and_gets_the_same_game() {
     assert_eq!(f.call, "replay", "{f}");
     assert!(f.reason.contains("the record does not answer seat 0"), "{f}");
 }
+
+#[test]
+fn package_options_are_declared_checked_and_reach_the_referee() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = pennies_package(dir.path());
+    let root = root.to_str().unwrap();
+    let (heads, alternate) = (player("pennies-heads"), player("pennies-alternate"));
+    let play =
+        |option: &str| run(&["play", "--game", root, "--seed", "1", "--json", "--option", option, &heads, &alternate]);
+    let out = play("rounds=3");
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!((v["options"]["rounds"].as_i64(), v["scores"].clone()), (Some(3), serde_json::json!([2, 1])));
+    for (bad, why) in [
+        ("rounds=0", "`rounds` must be from 1 to 99"),
+        ("rounds=many", "`many` is not a whole number"),
+        ("turns=3", "pennies has no option `turns` (it has: rounds)"),
+        ("rounds", "expected NAME=VALUE"),
+    ] {
+        let out = play(bad);
+        assert_eq!(out.status.code(), Some(2), "{bad}");
+        assert!(String::from_utf8_lossy(&out.stderr).contains(why), "{bad}: {}", String::from_utf8_lossy(&out.stderr));
+    }
+    // The tournament records the options it was played with.
+    let v = run_json(&[
+        "tournament",
+        "--game",
+        root,
+        "--format",
+        "round-robin",
+        "--seed",
+        "1",
+        "--json",
+        "--option",
+        "rounds=7",
+        &heads,
+        &alternate,
+    ]);
+    assert_eq!(v["games"][0]["scores"].as_array().unwrap().iter().map(|s| s.as_i64().unwrap()).sum::<i64>(), 7);
+    // Built-in games take no package options.
+    let out = run(&["play", "--game", "yahtzee", "--option", "rounds=3", "builtin:greedy", "builtin:random"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("options are for game packages"));
+}

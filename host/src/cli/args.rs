@@ -274,9 +274,13 @@ impl CacheArgs {
     }
 }
 
-/// The Fish board every game of a run is generated on (from each game's seed).
-#[derive(Args, Debug, Clone, Copy)]
+/// The game's options: the Fish board every game of a run is generated on (from each game's seed), or
+/// a game package's declared options.
+#[derive(Args, Debug, Clone)]
 pub struct BoardArgs {
+    /// A game package's option, NAME=VALUE (repeatable; see its game.toml).
+    #[arg(long = "option", value_name = "NAME=VALUE")]
+    pub options: Vec<String>,
     /// Fish: rows of the board.
     #[arg(long, default_value_t = 5)]
     pub rows: u8,

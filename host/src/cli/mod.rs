@@ -36,7 +36,12 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         | Command::Replay { .. } => return results::run(cmd),
         _ => {}
     }
-    let board = |b: &args::BoardArgs| fish::Options { rows: b.rows, cols: b.cols, holes: b.holes };
+    let board = |b: &args::BoardArgs| -> anyhow::Result<fish::Options> {
+        if let Some(o) = b.options.first() {
+            bail!("--option {o}: options are for game packages (--game DIR); Fish takes --rows, --cols and --holes");
+        }
+        Ok(fish::Options { rows: b.rows, cols: b.cols, holes: b.holes })
+    };
     let compiled = |d: &args::DataArgs| Some(d.dir.join("compiled"));
     let compile_limits = match &cmd {
         Command::Play { limits, .. }
@@ -46,31 +51,31 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         _ => CompileLimits::default(),
     };
     let (game, limits, options, cache) = match &cmd {
-        Command::Play { game: GameArg::Package(dir), limits, cache, seed, json, players, .. } => {
-            let p = package::Play { dir, seed: seed_or_clock(*seed), json: *json, players };
+        Command::Play { game: GameArg::Package(dir), limits, cache, seed, json, players, board: b, .. } => {
+            let p = package::Play { dir, seed: seed_or_clock(*seed), json: *json, players, options: &b.options };
             return package::play(p, limits.to_limits()?, compile_limits, cache.dir());
         }
         Command::Play { game: GameArg::Builtin(game), limits, board: b, cache, .. }
         | Command::Check { game: GameArg::Builtin(game), limits, board: b, cache, .. } => {
-            (*game, limits.to_limits()?, board(b), cache.dir())
+            (*game, limits.to_limits()?, board(b)?, cache.dir())
         }
-        Command::Tournament { game: GameArg::Package(dir), limits, cache, registered, .. } => {
+        Command::Tournament { game: GameArg::Package(dir), limits, cache, registered, board: b, .. } => {
             if *registered {
                 bail!("{}: game packages are not in the results store yet; give the players' files", dir.display());
             }
-            let (dir, limits, cache) = (dir.clone(), limits.to_limits()?, cache.dir());
-            return package::command(cmd, &dir, limits, compile_limits, cache);
+            let (dir, limits, cache, options) = (dir.clone(), limits.to_limits()?, cache.dir(), b.options.clone());
+            return package::command(cmd, &dir, &options, limits, compile_limits, cache);
         }
-        Command::Check { game: GameArg::Package(dir), limits, cache, .. } => {
-            let (dir, limits, cache) = (dir.clone(), limits.to_limits()?, cache.dir());
-            return package::command(cmd, &dir, limits, compile_limits, cache);
+        Command::Check { game: GameArg::Package(dir), limits, cache, board: b, .. } => {
+            let (dir, limits, cache, options) = (dir.clone(), limits.to_limits()?, cache.dir(), b.options.clone());
+            return package::command(cmd, &dir, &options, limits, compile_limits, cache);
         }
         Command::Tournament { game: GameArg::Builtin(game), limits, board: b, cache, registered, data, .. } => {
             // Registered players are compiled once, ever, into the store.
             let dir = if *registered && !cache.no_cache { compiled(data) } else { cache.dir() };
-            (*game, limits.to_limits()?, board(b), dir)
+            (*game, limits.to_limits()?, board(b)?, dir)
         }
-        Command::Submit { game, limits, board: b, data, .. } => (*game, limits.to_limits()?, board(b), compiled(data)),
+        Command::Submit { game, limits, board: b, data, .. } => (*game, limits.to_limits()?, board(b)?, compiled(data)),
         Command::Resume { id, data, no_cache, .. } => {
             // The game, its limits and its board are the ones the tournament was started with.
             let store = crate::store::Store::open(&data.dir)?;

@@ -19,16 +19,27 @@ pub struct Play<'a> {
     pub seed: u64,
     pub json: bool,
     pub players: &'a [String],
+    /// `--option NAME=VALUE`, checked against the package's manifest.
+    pub options: &'a [String],
 }
 
-/// The package in `dir`, in a sandbox that compiles in a child under `compile` and caches in `cache`.
-fn load(dir: &Path, limits: Limits, compile: CompileLimits, cache: Option<PathBuf>) -> anyhow::Result<Package> {
+/// The package in `dir` with its `options` set, in a sandbox that compiles in a child under `compile`
+/// and caches in `cache`.
+fn load(
+    dir: &Path,
+    options: &[String],
+    limits: Limits,
+    compile: CompileLimits,
+    cache: Option<PathBuf>,
+) -> anyhow::Result<Package> {
     let exe = std::env::current_exe().context("cannot find the arena executable to run compiles in")?;
     let mut sandbox = Sandbox::new(limits)?.with_compiler(Compiler::Child(exe), compile);
     if let Some(dir) = cache {
         sandbox = sandbox.with_cache_dir(dir);
     }
-    Ok(Package::load(Arc::new(sandbox), dir)?)
+    let mut pkg = Package::load(Arc::new(sandbox), dir)?;
+    pkg.set_options(options)?;
+    Ok(pkg)
 }
 
 /// `arena tournament --game DIR …` and `arena check --game DIR …`: the package as a `Game`, through the
@@ -36,13 +47,14 @@ fn load(dir: &Path, limits: Limits, compile: CompileLimits, cache: Option<PathBu
 pub fn command(
     cmd: Command,
     dir: &Path,
+    options: &[String],
     limits: Limits,
     compile: CompileLimits,
     cache: Option<PathBuf>,
 ) -> anyhow::Result<ExitCode> {
     let rt = tokio::runtime::Builder::new_multi_thread().enable_all().build().context("starting the runtime")?;
     rt.block_on(async move {
-        let game = PackageGame::new(load(dir, limits, compile, cache)?)?;
+        let game = PackageGame::new(load(dir, options, limits, compile, cache)?)?;
         super::command(Arc::new(game), limits, cmd).await
     })
 }
@@ -51,7 +63,7 @@ pub fn play(p: Play<'_>, limits: Limits, compile: CompileLimits, cache: Option<P
     let args = PlayerArg::parse_all(p.players)?;
     let rt = tokio::runtime::Builder::new_multi_thread().enable_all().build().context("starting the runtime")?;
     rt.block_on(async move {
-        let pkg = load(p.dir, limits, compile, cache)?;
+        let pkg = load(p.dir, p.options, limits, compile, cache)?;
         if !pkg.manifest.seats().contains(&args.len()) {
             bail!("a game of {} seats {:?} players, got {}", pkg.manifest.name, pkg.manifest.seats(), args.len());
         }
@@ -77,6 +89,7 @@ pub fn play(p: Play<'_>, limits: Limits, compile: CompileLimits, cache: Option<P
                 "game": pkg.manifest.name,
                 "package": {"dir": p.dir, "referee": pkg.hash},
                 "seed": p.seed,
+                "options": pkg.options(),
                 "limits": limits,
                 "players": names,
                 "scores": o.scores,

@@ -68,6 +68,10 @@ impl Game for PackageGame {
         })
     }
 
+    fn options(&self) -> serde_json::Value {
+        serde_json::json!(self.pkg.options())
+    }
+
     fn builtin(&self, name: &str) -> Option<Self::Player> {
         self.sample_names.iter().position(|n| *n == name).map(|i| self.samples[i].clone())
     }

@@ -3,6 +3,7 @@
 
 use super::PackageError;
 use serde::Deserialize;
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 /// The most seats a package may declare.
@@ -22,6 +23,20 @@ pub struct Manifest {
     /// the package's built-in opponents (`builtin:STEM`; `arena check` plays the first).
     #[serde(default)]
     pub players: Vec<PathBuf>,
+    /// The game's options (`--option NAME=VALUE`), each an integer with a default and a range.
+    #[serde(default)]
+    pub options: BTreeMap<String, OptionSpec>,
+}
+
+/// One option a package declares: `[options.rounds] default = 5, min = 1, max = 99`.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct OptionSpec {
+    pub default: i64,
+    pub min: i64,
+    pub max: i64,
+    #[serde(default)]
+    pub description: String,
 }
 
 impl Manifest {
@@ -48,7 +63,37 @@ impl Manifest {
         if let Some(p) = std::iter::once(&m.referee).chain(&m.players).find(|p| outside(p)) {
             return Err(bad(format!("every file must be a path inside the package, not {}", p.display())));
         }
+        for (name, o) in &m.options {
+            let ok = !name.is_empty() && name.len() <= 40 && name.chars().all(|c| c.is_ascii_lowercase() || c == '-');
+            if !(ok && o.min <= o.default && o.default <= o.max) {
+                return Err(bad(format!("option `{name}`: a lower-case name and min <= default <= max")));
+            }
+        }
         Ok(m)
+    }
+
+    /// The options' values: the defaults, with `raw` (`NAME=VALUE` each) over them, checked.
+    pub fn option_values(&self, raw: &[String]) -> Result<BTreeMap<String, i64>, String> {
+        let mut values: BTreeMap<String, i64> = self.options.iter().map(|(k, o)| (k.clone(), o.default)).collect();
+        for r in raw {
+            let Some((name, value)) = r.split_once('=') else {
+                return Err(format!("--option {r}: expected NAME=VALUE"));
+            };
+            let Some(spec) = self.options.get(name) else {
+                let known: Vec<&str> = self.options.keys().map(String::as_str).collect();
+                return Err(format!(
+                    "--option {r}: {} has no option `{name}` (it has: {})",
+                    self.name,
+                    known.join(", ")
+                ));
+            };
+            let v: i64 = value.parse().map_err(|_| format!("--option {r}: `{value}` is not a whole number"))?;
+            if !(spec.min..=spec.max).contains(&v) {
+                return Err(format!("--option {r}: `{name}` must be from {} to {}", spec.min, spec.max));
+            }
+            values.insert(name.to_string(), v);
+        }
+        Ok(values)
     }
 
     pub fn seats(&self) -> std::ops::RangeInclusive<usize> {

@@ -34,6 +34,8 @@ pub enum PackageError {
     Referee { path: PathBuf, detail: String },
     #[error("{path}: not a player of {game}: {detail}")]
     Player { path: PathBuf, game: String, detail: String },
+    #[error("{0}")]
+    Option(String),
 }
 
 /// One request the referee may make: the player export it names, with the export's parameter (the
@@ -55,6 +57,8 @@ pub struct Package {
     referee: InstancePre<PlayerState>,
     cases: Vec<Case>,
     players: Linker<PlayerState>,
+    /// The options every game is played with: the manifest's defaults unless set.
+    options: std::collections::BTreeMap<String, i64>,
 }
 
 /// A player of a package, checked against the referee's requests.
@@ -86,7 +90,8 @@ impl Package {
             .map_err(|e| referee_error(format!("{e:#}")))?;
         let referee = linker.instantiate_pre(&loaded.component).map_err(|e| referee_error(format!("{e:#}")))?;
         let players = sandbox.linker().map_err(|e| referee_error(e.to_string()))?;
-        Ok(Package { manifest, dir: dir.to_path_buf(), hash: loaded.hash, sandbox, referee, cases, players })
+        let options = manifest.option_values(&[]).map_err(PackageError::Option)?;
+        Ok(Package { manifest, dir: dir.to_path_buf(), hash: loaded.hash, sandbox, referee, cases, players, options })
     }
 
     /// Loads a player component and checks it answers every request the referee can make: an export
@@ -128,6 +133,17 @@ impl Package {
         let pre = self.players.instantiate_pre(&loaded.component).map_err(|e| wrong(format!("{e:#}")))?;
         let player = Arc::new(PackagePlayer { name: name.to_string(), hash: loaded.hash.clone(), pre });
         Ok((loaded, player))
+    }
+
+    /// Sets the game's options from `NAME=VALUE` strings, checked against the manifest.
+    pub fn set_options(&mut self, raw: &[String]) -> Result<(), PackageError> {
+        self.options = self.manifest.option_values(raw).map_err(PackageError::Option)?;
+        Ok(())
+    }
+
+    /// The options games are played with.
+    pub fn options(&self) -> &std::collections::BTreeMap<String, i64> {
+        &self.options
     }
 
     /// The player exports the referee can call, by name.

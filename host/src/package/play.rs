@@ -137,6 +137,11 @@ impl Referee<'_> {
     }
 }
 
+/// An option as the setup carries it: (name, value as text).
+fn option(name: &str, value: i64) -> Val {
+    Val::Tuple(vec![Val::String(name.to_string()), Val::String(value.to_string())])
+}
+
 fn protocol(call: &str, why: impl Into<String>) -> Fault {
     Fault::new(FaultKind::Illegal, call, why)
 }
@@ -230,7 +235,7 @@ impl Package {
         let setup = Val::Record(vec![
             ("names".into(), Val::List(names.iter().map(|s| Val::String(s.clone())).collect())),
             ("seed".into(), Val::U64(seed)),
-            ("options".into(), Val::List(vec![])),
+            ("options".into(), Val::List(self.options.iter().map(|(k, v)| option(k, *v)).collect())),
         ]);
         if let Some(Val::Result(Err(why))) = referee.call("start", &[setup], 1).await?.first() {
             return Err(protocol("start", format!("refused to start: {}", text(why))));

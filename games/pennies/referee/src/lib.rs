@@ -10,10 +10,12 @@ use arena::game::types::Audience;
 use arena::pennies::types::Round;
 use std::cell::RefCell;
 
+/// Rounds a game, unless the `rounds` option says otherwise.
 const ROUNDS: u32 = 5;
 
 #[derive(Default)]
 struct Game {
+    rounds: u32,
     /// The round being played, from 1.
     round: u32,
     taken: [u32; 2],
@@ -37,20 +39,24 @@ impl Guest for Referee {
         if setup.names.len() != 2 {
             return Err(format!("matching pennies seats 2 players, not {}", setup.names.len()));
         }
-        GAME.with_borrow_mut(|g| *g = Game { round: 1, ..Game::default() });
-        emit(&Audience::All, &format!("{ROUNDS} rounds; seat 0 takes a round when the coins match"));
+        let rounds = match setup.options.iter().find(|(k, _)| k == "rounds") {
+            Some((_, v)) => v.parse().map_err(|_| format!("rounds must be a number, not {v}"))?,
+            None => ROUNDS,
+        };
+        GAME.with_borrow_mut(|g| *g = Game { rounds, round: 1, ..Game::default() });
+        emit(&Audience::All, &format!("{rounds} rounds; seat 0 takes a round when the coins match"));
         Ok(())
     }
 
     fn requests() -> Vec<(u32, Request)> {
         GAME.with_borrow(|g| {
-            if g.forfeit.is_some() || g.round > ROUNDS {
+            if g.forfeit.is_some() || g.round > g.rounds {
                 return vec![];
             }
             (0..2u32)
                 .filter(|&s| g.choices[s as usize].is_none())
                 .map(|s| {
-                    let round = Round { number: g.round, of: ROUNDS, you: s, taken: g.taken.to_vec() };
+                    let round = Round { number: g.round, of: g.rounds, you: s, taken: g.taken.to_vec() };
                     (s, Request::Choose(round))
                 })
                 .collect()
@@ -92,7 +98,7 @@ impl Guest for Referee {
             let scores = g.taken.iter().map(|&t| i64::from(t)).collect();
             let winners = match g.forfeit {
                 Some(f) => vec![1 - f as u32],
-                None if g.round <= ROUNDS => return None,
+                None if g.round <= g.rounds => return None,
                 None if g.taken[0] == g.taken[1] => vec![0, 1],
                 None => vec![if g.taken[0] > g.taken[1] { 0 } else { 1 }],
             };
