@@ -232,6 +232,25 @@ async fn simultaneous_requests_ask_both_seats_in_one_step_and_private_events_sta
     let public: Vec<&str> = v["events"].as_array().unwrap().iter().map(|e| e.as_str().unwrap()).collect();
     assert_eq!(public.len(), 6, "{public:?}");
     assert!(public.iter().all(|e| !e.contains("you chose")), "{public:?}");
+    // A seat's view has its own private events, and never the other seat's.
+    let as_seat = |seat: &str| {
+        let (heads, alternate) = (player("pennies-heads"), player("pennies-alternate"));
+        let args =
+            ["play", "--game", root.to_str().unwrap(), "--seed", "1", "--json", "--seat", seat, &heads, &alternate];
+        let v = run_json(&args);
+        v["events"].as_array().unwrap().iter().map(|e| e.as_str().unwrap().to_string()).collect::<Vec<_>>()
+    };
+    let (zero, one) = (as_seat("0"), as_seat("1"));
+    assert_eq!((zero.len(), one.len()), (11, 11), "6 public events and 5 of its own");
+    assert!(
+        zero.contains(&"round 2: you chose heads".to_string())
+            && !zero.contains(&"round 2: you chose tails".to_string())
+    );
+    assert!(
+        one.contains(&"round 2: you chose tails".to_string()) && !one.contains(&"round 2: you chose heads".to_string())
+    );
+    assert_eq!(o.events_for(Some(0)).count(), 11);
+    assert_eq!(o.events_for(None).count(), 6);
 }
 
 #[test]

@@ -28,6 +28,10 @@ pub enum Command {
         /// A game (yahtzee, fish, santorini), or the directory of a game package (with its game.toml).
         #[arg(long, value_parser = parse_game_arg)]
         game: GameArg,
+        /// Game packages: show the game as this seat (from 0) saw it, its private events included,
+        /// instead of as a spectator.
+        #[arg(long, value_name = "SEAT")]
+        seat: Option<usize>,
         /// Seed for dice and boards; drawn from the clock (and shown) if absent.
         #[arg(long)]
         seed: Option<u64>,

@@ -51,9 +51,19 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         _ => CompileLimits::default(),
     };
     let (game, limits, options, cache) = match &cmd {
-        Command::Play { game: GameArg::Package(dir), limits, cache, seed, json, players, board: b, .. } => {
-            let p = package::Play { dir, seed: seed_or_clock(*seed), json: *json, players, options: &b.options };
+        Command::Play { game: GameArg::Package(dir), limits, cache, seed, json, players, board: b, seat, .. } => {
+            let p = package::Play {
+                dir,
+                seed: seed_or_clock(*seed),
+                json: *json,
+                players,
+                options: &b.options,
+                seat: *seat,
+            };
             return package::play(p, limits.to_limits()?, compile_limits, cache.dir());
+        }
+        Command::Play { seat: Some(_), game: GameArg::Builtin(game), .. } => {
+            bail!("--seat shows a seat's view of a game package; {} has no private views", game.as_str())
         }
         Command::Play { game: GameArg::Builtin(game), limits, board: b, cache, .. }
         | Command::Check { game: GameArg::Builtin(game), limits, board: b, cache, .. } => {

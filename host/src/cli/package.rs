@@ -21,6 +21,8 @@ pub struct Play<'a> {
     pub players: &'a [String],
     /// `--option NAME=VALUE`, checked against the package's manifest.
     pub options: &'a [String],
+    /// Show the game as this seat saw it (`None`: as a spectator).
+    pub seat: Option<usize>,
 }
 
 /// The package in `dir` with its `options` set, in a sandbox that compiles in a child under `compile`
@@ -64,6 +66,9 @@ pub fn play(p: Play<'_>, limits: Limits, compile: CompileLimits, cache: Option<P
     let rt = tokio::runtime::Builder::new_multi_thread().enable_all().build().context("starting the runtime")?;
     rt.block_on(async move {
         let pkg = load(p.dir, p.options, limits, compile, cache)?;
+        if let Some(s) = p.seat.filter(|&s| s >= args.len()) {
+            bail!("--seat {s}: a game of {} players has seats 0 to {}", args.len(), args.len() - 1);
+        }
         if !pkg.manifest.seats().contains(&args.len()) {
             bail!("a game of {} seats {:?} players, got {}", pkg.manifest.name, pkg.manifest.seats(), args.len());
         }
@@ -76,6 +81,10 @@ pub fn play(p: Play<'_>, limits: Limits, compile: CompileLimits, cache: Option<P
         }
         let o = pkg.play(&players, p.seed).await;
         let names: Vec<&str> = args.iter().map(|a| a.name.as_str()).collect();
+        let view = match p.seat {
+            Some(s) => o.seat_views.get(s).cloned().unwrap_or_default(),
+            None => o.view.clone(),
+        };
         let who = |seat: usize| names.get(seat).copied().unwrap_or("?");
         if p.json {
             let faults: Vec<serde_json::Value> = o
@@ -97,18 +106,22 @@ pub fn play(p: Play<'_>, limits: Limits, compile: CompileLimits, cache: Option<P
                 "faults": faults,
                 "game_fault": o.game_fault,
                 "fuel": o.fuel,
-                "events": o.events.iter().filter(|e| e.to.is_none()).map(|e| &e.text).collect::<Vec<_>>(),
-                "view": o.view,
+                "seat": p.seat,
+                "events": o.events_for(p.seat).map(|e| &e.text).collect::<Vec<_>>(),
+                "view": view,
             });
             println!("{}", serde_json::to_string_pretty(&doc)?);
             return Ok(ExitCode::SUCCESS);
         }
         println!("{} (package {}), seed {}\n", pkg.manifest.name, p.dir.display(), p.seed);
-        // Spectators see public events only.
-        for e in o.events.iter().filter(|e| e.to.is_none()) {
+        // Spectators see public events only; a seat sees its own private ones too.
+        if let Some(s) = p.seat {
+            println!("as seen by seat {s} ({}):\n", who(s));
+        }
+        for e in o.events_for(p.seat) {
             println!("  {}", e.text);
         }
-        println!("\n{}\n", o.view);
+        println!("\n{view}\n");
         match (&o.game_fault, o.winners.as_slice()) {
             (Some(f), _) => println!("No result: the referee failed (game fault): {f}"),
             (None, [w]) => println!("Winner: {}", who(*w)),

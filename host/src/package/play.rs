@@ -36,6 +36,8 @@ pub struct PackageOutcome {
     pub log: Vec<Step>,
     /// The referee's view of the final position, for spectators.
     pub view: String,
+    /// Its view for each seat, which may show what that seat alone may see.
+    pub seat_views: Vec<String>,
 }
 
 /// One entry of a game's record.
@@ -49,6 +51,15 @@ pub enum Step {
 }
 
 impl PackageOutcome {
+    /// The events `seat` may see (`None`: a spectator, who sees public events only).
+    pub fn events_for(&self, seat: Option<usize>) -> impl Iterator<Item = &Event> {
+        self.events.iter().filter(move |e| match (&e.to, seat) {
+            (None, _) => true,
+            (Some(to), Some(s)) => to.contains(&(s as u32)),
+            (Some(_), None) => false,
+        })
+    }
+
     /// Every answered call: (seat, call, fuel).
     pub fn calls(&self) -> Vec<(usize, &str, u64)> {
         self.log
@@ -314,6 +325,10 @@ impl Package {
         }
         if let Some(Val::String(view)) = referee.call("view", &[Val::Option(None)], 1).await?.pop() {
             out.view = quote(&view);
+        }
+        for seat in 0..n {
+            let view = referee.call("view", &[Val::Option(Some(Box::new(Val::U32(seat as u32))))], 1).await?.pop();
+            out.seat_views.push(if let Some(Val::String(v)) = view { quote(&v) } else { String::new() });
         }
         Ok(())
     }
