@@ -304,6 +304,31 @@ async fn package_game(sandbox: &Arc<Sandbox>, dir: &std::path::Path) {
         t / decisions,
         decisions
     );
+
+    // Steady state: one long game of matching pennies (both seats asked at once each round), so the
+    // instances and the start are spread over 2,000 decisions: the referee's `requests`, two player
+    // calls and two `apply`s a round.
+    let pkg_dir = tempfile::tempdir().expect("temp dir");
+    let src = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../games/pennies");
+    std::fs::copy(src.join("game.toml"), pkg_dir.path().join("game.toml")).expect("manifest");
+    std::fs::copy(dir.join("pennies-referee.wasm"), pkg_dir.path().join("referee.wasm")).expect("referee");
+    let mut pkg = Package::load(sandbox.clone(), pkg_dir.path()).expect("the pennies package");
+    pkg.set_options(&["rounds=1000".to_string()]).expect("rounds");
+    let players = [
+        pkg.load_player("a", &dir.join("pennies-heads.wasm")).expect("player"),
+        pkg.load_player("b", &dir.join("pennies-alternate.wasm")).expect("player"),
+    ];
+    let mut rounds = vec![];
+    for seed in 0..3 {
+        let t = Instant::now();
+        let o = pkg.play(&players, seed).await;
+        rounds.push(t.elapsed() / o.calls().len() as u32);
+    }
+    println!(
+        "pennies package, one game of 1,000 rounds: {:.2?} a decision (steady state; a typed call is the \
+         per-call overhead above)",
+        median(rounds)
+    );
 }
 
 /// Loading a component compiled in a child process under the compile limits, against in-process.

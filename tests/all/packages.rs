@@ -342,7 +342,7 @@ fn package_options_are_declared_checked_and_reach_the_referee() {
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!((v["options"]["rounds"].as_i64(), v["scores"].clone()), (Some(3), serde_json::json!([2, 1])));
     for (bad, why) in [
-        ("rounds=0", "`rounds` must be from 1 to 99"),
+        ("rounds=0", "`rounds` must be from 1 to 1000"),
         ("rounds=many", "`many` is not a whole number"),
         ("turns=3", "pennies has no option `turns` (it has: rounds)"),
         ("rounds", "expected NAME=VALUE"),
