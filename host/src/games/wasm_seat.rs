@@ -69,8 +69,8 @@ impl<P: Instantiate> WasmSeat<P> {
     }
 }
 
-/// Runs one guarded export call on a wasm seat and returns `Result<(value, fuel), Fault>`; an answer
-/// over the size limit is a fault; a fault drops the instance.
+/// Runs one guarded export call on a wasm seat and returns `Result<(value, fuel), Fault>`; a fault
+/// drops the instance.
 macro_rules! guarded {
     ($seat:expr, $name:literal, |$player:ident, $store:ident| $call:expr) => {{
         let seat = $seat;
@@ -82,7 +82,7 @@ macro_rules! guarded {
             let $store = &mut *store;
             guard.run($call).await
         };
-        match guard.finish_answer(store, out) {
+        match guard.finish(store, out) {
             Ok((v, fuel)) => Ok((v, fuel + setup_fuel)),
             Err(f) => {
                 seat.live = None;

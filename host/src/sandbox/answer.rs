@@ -1,5 +1,6 @@
-//! Bounds on player data: what an answer costs the host once lifted (checked before anything formats
-//! or copies it), and the cut every reason, replay line and JSON field applies when it quotes a player.
+//! Player data, measured and quoted: what arguments a player passed to a host function cost the host
+//! once lifted (charged to its fuel), and the cut every reason, replay line and JSON field applies when
+//! it quotes a player. (Their size is bounded earlier, by the store's hostcall fuel.)
 
 use std::mem::size_of;
 
@@ -57,18 +58,6 @@ impl Lifted for String {
 impl<T: Lifted> Lifted for Option<T> {
     fn lifted_bytes(&self) -> usize {
         size_of::<Option<()>>() + self.as_ref().map_or(0, Lifted::lifted_bytes)
-    }
-}
-
-impl<A: Lifted, B: Lifted> Lifted for (A, B) {
-    fn lifted_bytes(&self) -> usize {
-        self.0.lifted_bytes() + self.1.lifted_bytes()
-    }
-}
-
-impl<A: Lifted, B: Lifted, C: Lifted> Lifted for (A, B, C) {
-    fn lifted_bytes(&self) -> usize {
-        self.0.lifted_bytes() + self.1.lifted_bytes() + self.2.lifted_bytes()
     }
 }
 

@@ -1,10 +1,9 @@
 //! Guarded calls into a player: arm the store with a fuel budget and a CPU-time deadline, run the call
-//! under a wall-clock timeout (the backstop for host calls that block), check the size of the answer
-//! before anything copies it, then classify what happened.
+//! under a wall-clock timeout (the backstop for host calls that block), then classify what happened
+//! (an answer too large to lift included: the store's hostcall fuel stops it before it is copied).
 
-use super::answer::{Lifted, bytes_text};
+use super::answer::bytes_text;
 use super::cpu::SAMPLE_TICKS;
-use super::meter::Refused;
 use super::{Limits, PlayerState, Sandbox};
 use crate::fault::{Fault, FaultKind};
 use std::borrow::Cow;
@@ -67,25 +66,6 @@ impl Guard {
             .map_err(|_| Elapsed)
     }
 
-    /// Like [`Guard::finish`] for an export's answer: an answer larger than the limit is `illegal`, found
-    /// by walking the lifted value, before anything formats or copies it.
-    pub fn finish_answer<T: Lifted>(
-        &self,
-        store: &mut Store<PlayerState>,
-        outcome: Result<wasmtime::Result<T>, Elapsed>,
-    ) -> Called<T> {
-        let (v, fuel) = self.finish(store, outcome)?;
-        let size = v.lifted_bytes() as u64;
-        if size > self.answer_limit {
-            drop(v);
-            return Err(self.fault(
-                FaultKind::Illegal,
-                format!("answer of {size} bytes, the limit is {}", bytes_text(self.answer_limit)),
-            ));
-        }
-        Ok((v, fuel))
-    }
-
     /// Turns the outcome into the value and its fuel, or a `Fault` naming the call.
     pub fn finish<T>(
         &self,
@@ -135,9 +115,6 @@ impl Guard {
                 FaultKind::Illegal,
                 format!("sent more than {} to the host in one answer or host call", bytes_text(self.answer_limit)),
             ),
-            None if e.downcast_ref::<Refused>().is_some() => {
-                self.fault(FaultKind::Illegal, e.downcast_ref::<Refused>().map(|r| r.0.clone()).unwrap_or_default())
-            }
             // Errors that are not traps come from lifting the answer (a bad enum value, a list out of
             // bounds, invalid UTF-8) or from instantiation.
             None if self.call == "instantiate" => self.fault(FaultKind::Crash, format!("{e:#}")),

@@ -2,11 +2,10 @@
 //! runtime's own libcalls) pays a fixed fee when it enters the host, and host functions add what their
 //! work costs (per byte of arguments and per element of answers); the bill is settled from the store's
 //! fuel when the call returns to wasm. A player that spams host calls runs out of fuel, deterministically,
-//! instead of burning host time for free. Arguments over the size limit are refused: the call traps and
-//! the player is banned as `illegal`.
+//! instead of burning host time for free. (Arguments over the size limit never reach a host function:
+//! the store's hostcall fuel stops their lifting.)
 
 use super::PlayerState;
-use super::answer::bytes_text;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use wasmtime::{CallHook, StoreContextMut, Trap};
@@ -27,21 +26,12 @@ pub const RULES_ELEMENT_FUEL: u64 = 25;
 /// randomness it draws.
 pub const BYTE_FUEL: u64 = 2;
 
-/// What the player owes for host calls since it last paid, and a refusal to raise on return.
-#[derive(Debug)]
+/// What the player owes for host calls since it last paid.
+#[derive(Debug, Default)]
 pub(crate) struct Meter {
     owed: u64,
-    refused: Option<String>,
-    /// The largest argument (as lifted) a host function accepts.
-    pub(crate) arg_limit: u64,
     /// Bytes WASI moved for the player (printed, or drawn as randomness) since it last paid.
     pub(crate) wasi_bytes: WasiBytes,
-}
-
-impl Meter {
-    pub(crate) fn new(arg_limit: u64) -> Meter {
-        Meter { owed: 0, refused: None, arg_limit, wasi_bytes: WasiBytes::default() }
-    }
 }
 
 /// A count of bytes shared with the WASI streams and generators that move them.
@@ -57,28 +47,10 @@ impl WasiBytes {
     }
 }
 
-/// A host call refused what the player passed it (its arguments are over the size limit).
-#[derive(Debug, thiserror::Error)]
-#[error("{0}")]
-pub struct Refused(pub String);
-
 impl PlayerState {
-    /// Admits a host function call whose arguments lift to `arg_bytes`: charges them, or refuses them
-    /// when they are over the limit (then `false`: the function answers anything, and the call traps
-    /// before the player sees it).
-    pub fn admit(&mut self, function: &str, arg_bytes: usize) -> bool {
-        let bytes = arg_bytes as u64;
-        if bytes > self.meter.arg_limit {
-            self.meter.refused.get_or_insert_with(|| {
-                format!(
-                    "passed {bytes} bytes of arguments to `{function}`; the limit is {}",
-                    bytes_text(self.meter.arg_limit)
-                )
-            });
-            return false;
-        }
-        self.charge(bytes * BYTE_FUEL);
-        true
+    /// Charges a host function's arguments, `arg_bytes` as lifted.
+    pub fn charge_args(&mut self, arg_bytes: usize) {
+        self.charge(arg_bytes as u64 * BYTE_FUEL);
     }
 
     /// Charges a rule checker's work: its call fee and `elements` elements of answer.
@@ -98,16 +70,12 @@ impl PlayerState {
     }
 }
 
-/// The store's call hook: the fee on the way in, the bill (or the refusal) on the way out.
+/// The store's call hook: the fee on the way in, the bill on the way out.
 pub(crate) fn on_call(mut ctx: StoreContextMut<'_, PlayerState>, hook: CallHook) -> wasmtime::Result<()> {
     match hook {
         CallHook::CallingHost => pay(&mut ctx, HOST_CALL_FUEL),
         CallHook::ReturningFromHost => {
             let state = ctx.data_mut();
-            if let Some(why) = state.meter.refused.take() {
-                state.meter.owed = 0;
-                return Err(Refused(why).into());
-            }
             let owed = std::mem::take(&mut state.meter.owed) + state.meter.wasi_bytes.take() * BYTE_FUEL;
             pay(&mut ctx, owed)
         }

@@ -20,7 +20,7 @@ pub use call::Guard;
 pub use compile::{CompileError, CompileLimits, Compiler, WORKER_ARG, compile_worker_main};
 pub use limits::Limits;
 pub use load::{LoadError, Loaded, WorldSpec};
-pub use meter::{BYTE_FUEL, HOST_CALL_FUEL, RULES_CALL_FUEL, RULES_ELEMENT_FUEL, Refused};
+pub use meter::{BYTE_FUEL, HOST_CALL_FUEL, RULES_CALL_FUEL, RULES_ELEMENT_FUEL};
 pub use store::{Event, LOG_CAPACITY, MAX_RESOURCES, PlayerState};
 
 use std::path::PathBuf;

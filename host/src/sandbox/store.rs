@@ -50,7 +50,7 @@ pub struct Event {
 impl PlayerState {
     /// A fresh state: `seed` feeds the player's (virtual) randomness so a game is reproducible.
     pub fn new(limits: &Limits, seed: u64) -> PlayerState {
-        let meter = Meter::new(limits.answer_bytes);
+        let meter = Meter::default();
         // One write may carry no more than the store lets a host call lift.
         let chunk = usize::try_from(limits.answer_bytes).unwrap_or(usize::MAX).min(64 * 1024);
         let log = BoundedLog::new(LOG_CAPACITY, chunk, meter.wasi_bytes.clone());

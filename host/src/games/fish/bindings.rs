@@ -91,7 +91,7 @@ pub fn state_from_wit(s: &wit::State) -> Option<rules::State> {
 
 use crate::sandbox::Lifted as _;
 
-crate::sandbox::lifted_fixed!(wit::Pos, wit::Step, wit::Colour, wit::Phase);
+crate::sandbox::lifted_fixed!(wit::Pos, wit::Colour, wit::Phase);
 crate::sandbox::lifted_record!(wit::Board { rows, cols, tiles });
 crate::sandbox::lifted_record!(wit::Seat { colour, penguins, fish, out });
 crate::sandbox::lifted_record!(wit::State { board, seats, turn, phase });
@@ -100,9 +100,7 @@ crate::sandbox::lifted_record!(wit::State { board, seats, turn, phase });
 /// examined, and every answer built).
 impl self::arena::fish::rules::Host for crate::sandbox::PlayerState {
     fn legal_placements(&mut self, state: wit::State) -> Vec<wit::Pos> {
-        if !self.admit("legal-placements", state.lifted_bytes()) {
-            return Vec::new();
-        }
+        self.charge_args(state.lifted_bytes());
         let found: Vec<wit::Pos> = state_from_wit(&state)
             .filter(|s| s.phase == rules::Phase::Placement)
             .map(|s| s.legal_placements().into_iter().map(pos).collect())
@@ -111,9 +109,7 @@ impl self::arena::fish::rules::Host for crate::sandbox::PlayerState {
         found
     }
     fn legal_moves(&mut self, state: wit::State) -> Vec<wit::Step> {
-        if !self.admit("legal-moves", state.lifted_bytes()) {
-            return Vec::new();
-        }
+        self.charge_args(state.lifted_bytes());
         let found: Vec<wit::Step> = state_from_wit(&state)
             .filter(|s| s.phase == rules::Phase::Playing)
             .map(|s| s.legal_moves().into_iter().map(step).collect())

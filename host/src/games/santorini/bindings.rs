@@ -67,23 +67,17 @@ crate::sandbox::lifted_record!(wit::State { heights, workers, turn, you });
 /// The rule checker: pure, and charged to the player's fuel like any host call.
 impl self::arena::santorini::rules::Host for crate::sandbox::PlayerState {
     fn is_legal_place(&mut self, state: wit::State, at: wit::Cell) -> bool {
-        if !self.admit("is-legal-place", state.lifted_bytes() + at.lifted_bytes()) {
-            return false;
-        }
+        self.charge_args(state.lifted_bytes() + at.lifted_bytes());
         self.charge_rules(1);
         state_from_wit(&state).is_some_and(|s| s.is_legal_place(at.into()))
     }
     fn is_legal_turn(&mut self, state: wit::State, turn: wit::Turn) -> bool {
-        if !self.admit("is-legal-turn", state.lifted_bytes() + turn.lifted_bytes()) {
-            return false;
-        }
+        self.charge_args(state.lifted_bytes() + turn.lifted_bytes());
         self.charge_rules(1);
         state_from_wit(&state).is_some_and(|s| s.is_legal_turn(turn.into()))
     }
     fn legal_turns(&mut self, state: wit::State) -> Vec<wit::Turn> {
-        if !self.admit("legal-turns", state.lifted_bytes()) {
-            return Vec::new();
-        }
+        self.charge_args(state.lifted_bytes());
         let turns: Vec<wit::Turn> =
             state_from_wit(&state).map(|s| s.legal_turns().into_iter().map(Into::into).collect()).unwrap_or_default();
         self.charge_rules(turns.len());
