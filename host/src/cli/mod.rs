@@ -16,7 +16,7 @@ use crate::tournament::{self, Ban, Format, GameRecord, Observer, Progress, Setti
 use anyhow::{Context, bail};
 use args::{Cli, Command, GameArg, GameName, PlayerArg, Source};
 use indicatif::{ProgressBar, ProgressStyle};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::Arc;
 
@@ -105,20 +105,29 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         }
         _ => bail!("unexpected command"),
     };
-    // Every component is compiled in a child process of this executable, under the compile limits.
-    let exe = std::env::current_exe().context("cannot find the arena executable to run compiles in")?;
-    let rt = tokio::runtime::Builder::new_multi_thread().enable_all().build().context("starting the runtime")?;
-    rt.block_on(async move {
-        let mut sandbox = Sandbox::new(limits)?.with_compiler(Compiler::Child(exe), compile_limits);
-        if let Some(dir) = cache {
-            sandbox = sandbox.with_cache_dir(dir);
-        }
-        let sandbox = Arc::new(sandbox);
+    runtime()?.block_on(async move {
+        let sandbox = Arc::new(sandbox(limits, compile_limits, cache)?);
         match game {
             GameName::Yahtzee => command(Arc::new(Yahtzee::new(sandbox)?), limits, cmd).await,
             GameName::Fish => command(Arc::new(fish::Fish::new(sandbox, options)?), limits, cmd).await,
             GameName::Santorini => command(Arc::new(Santorini::new(sandbox)?), limits, cmd).await,
         }
+    })
+}
+
+/// The runtime the commands that play run on.
+fn runtime() -> anyhow::Result<tokio::runtime::Runtime> {
+    tokio::runtime::Builder::new_multi_thread().enable_all().build().context("starting the runtime")
+}
+
+/// A sandbox under `limits` that compiles every component in a child process of this executable under
+/// `compile`, keeping compiled components in `cache`.
+fn sandbox(limits: Limits, compile: CompileLimits, cache: Option<PathBuf>) -> anyhow::Result<Sandbox> {
+    let exe = std::env::current_exe().context("cannot find the arena executable to run compiles in")?;
+    let sandbox = Sandbox::new(limits)?.with_compiler(Compiler::Child(exe), compile);
+    Ok(match cache {
+        Some(dir) => sandbox.with_cache_dir(dir),
+        None => sandbox,
     })
 }
 

@@ -4,11 +4,10 @@
 //! the built-in games.
 
 use super::args::{Command, PlayerArg, Source};
-use crate::fault::Fault;
 use crate::package::{Package, PackageGame};
-use crate::sandbox::{CompileLimits, Compiler, Limits, Sandbox};
+use crate::sandbox::{CompileLimits, Limits};
 use crate::tournament::{Ban, report};
-use anyhow::{Context, bail};
+use anyhow::bail;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::Arc;
@@ -34,12 +33,7 @@ fn load(
     compile: CompileLimits,
     cache: Option<PathBuf>,
 ) -> anyhow::Result<Package> {
-    let exe = std::env::current_exe().context("cannot find the arena executable to run compiles in")?;
-    let mut sandbox = Sandbox::new(limits)?.with_compiler(Compiler::Child(exe), compile);
-    if let Some(dir) = cache {
-        sandbox = sandbox.with_cache_dir(dir);
-    }
-    let mut pkg = Package::load(Arc::new(sandbox), dir)?;
+    let mut pkg = Package::load(Arc::new(super::sandbox(limits, compile, cache)?), dir)?;
     pkg.set_options(options)?;
     Ok(pkg)
 }
@@ -54,8 +48,7 @@ pub fn command(
     compile: CompileLimits,
     cache: Option<PathBuf>,
 ) -> anyhow::Result<ExitCode> {
-    let rt = tokio::runtime::Builder::new_multi_thread().enable_all().build().context("starting the runtime")?;
-    rt.block_on(async move {
+    super::runtime()?.block_on(async move {
         let game = PackageGame::new(load(dir, options, limits, compile, cache)?)?;
         super::command(Arc::new(game), limits, cmd).await
     })
@@ -63,8 +56,7 @@ pub fn command(
 
 pub fn play(p: Play<'_>, limits: Limits, compile: CompileLimits, cache: Option<PathBuf>) -> anyhow::Result<ExitCode> {
     let args = PlayerArg::parse_all(p.players)?;
-    let rt = tokio::runtime::Builder::new_multi_thread().enable_all().build().context("starting the runtime")?;
-    rt.block_on(async move {
+    super::runtime()?.block_on(async move {
         let pkg = load(p.dir, p.options, limits, compile, cache)?;
         if let Some(s) = p.seat.filter(|&s| s >= args.len()) {
             bail!("--seat {s}: a game of {} players has seats 0 to {}", args.len(), args.len() - 1);
@@ -128,12 +120,8 @@ pub fn play(p: Play<'_>, limits: Limits, compile: CompileLimits, cache: Option<P
             (None, []) => println!("No winner"),
             (None, ws) => println!("Tie: {}", ws.iter().map(|&w| who(w)).collect::<Vec<_>>().join(", ")),
         }
-        let bans: Vec<Ban> = o.faults.iter().map(|(s, f): &(usize, Fault)| ban(who(*s), f)).collect();
+        let bans: Vec<Ban> = o.faults.iter().map(|(s, f)| Ban::new(who(*s), f, None)).collect();
         print!("{}", report::ban_table(&bans));
         Ok(ExitCode::SUCCESS)
     })
-}
-
-fn ban(player: &str, f: &Fault) -> Ban {
-    Ban { player: player.to_string(), kind: f.kind, reason: f.reason.clone(), call: f.call.clone(), game: None }
 }

@@ -61,14 +61,14 @@ pub struct CallLine {
 }
 
 impl CallLine {
-    /// A call line of a packaged game (its answer as the package's record has it, cut like any quote).
-    pub fn dynamic(seat: usize, call: &str, answer: &serde_json::Value, fuel: u64) -> CallLine {
-        let answer = crate::sandbox::quote_json(answer.clone());
-        CallLine { seat, call: call.to_string().into(), turn: 0, answer, fuel }
-    }
-
     /// A call line whose answer is cut to a small bound (a replay quotes, it does not copy).
-    pub fn new(seat: usize, call: &'static str, turn: u32, answer: serde_json::Value, fuel: u64) -> CallLine {
+    pub fn new(
+        seat: usize,
+        call: impl Into<std::borrow::Cow<'static, str>>,
+        turn: u32,
+        answer: serde_json::Value,
+        fuel: u64,
+    ) -> CallLine {
         CallLine { seat, call: call.into(), turn, answer: crate::sandbox::quote_json(answer), fuel }
     }
 }

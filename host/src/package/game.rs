@@ -92,7 +92,9 @@ impl Game for PackageGame {
             .log
             .iter()
             .filter_map(|s| match s {
-                Step::Answer { seat, call, answer, fuel } => Some(CallLine::dynamic(*seat, call, answer, *fuel)),
+                Step::Answer { seat, call, answer, fuel } => {
+                    Some(CallLine::new(*seat, call.clone(), 0, answer.clone(), *fuel))
+                }
                 Step::Fault { .. } => None,
             })
             .collect();

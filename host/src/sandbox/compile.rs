@@ -223,10 +223,10 @@ fn in_child(exe: &Path, bytes: &[u8], limits: &CompileLimits) -> Result<Vec<u8>,
     if killed {
         return Err(CompileError::TooCostly(format!("still compiling after {} s", wall.as_secs())));
     }
-    if status.success() && artifact.len() as u64 > artifact_limit {
-        return Err(CompileError::TooCostly(format!("its compiled code is over {}", bytes_text(artifact_limit))));
-    }
     if status.success() {
+        if artifact.len() as u64 > artifact_limit {
+            return Err(CompileError::TooCostly(format!("its compiled code is over {}", bytes_text(artifact_limit))));
+        }
         return Ok(artifact);
     }
     use std::os::unix::process::ExitStatusExt;

@@ -12,7 +12,8 @@ use wasmtime::component::{Component, InstancePre, Linker};
 pub struct WorldSpec {
     /// The game's name, e.g. `yahtzee`.
     pub game: Cow<'static, str>,
-    /// The WIT package whose interfaces the host provides, e.g. `arena:yahtzee`.
+    /// The WIT package whose interfaces the host provides, e.g. `arena:yahtzee`, or a namespace ending
+    /// in `:` (`arena:`) for every package in it (a referee uses its game's package and `arena:game`).
     pub package: Cow<'static, str>,
     /// The world a component implements, e.g. `arena:yahtzee/player`.
     pub world: Cow<'static, str>,
