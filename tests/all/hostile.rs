@@ -66,20 +66,28 @@ fn one_fault(v: &serde_json::Value) -> &serde_json::Value {
     &faults[0]
 }
 
+/// Plays one game of a Yahtzee WAT player whose `keep` is `keep` against the greedy built-in, measuring
+/// the host: what it printed, its peak memory, and the player's one fault.
+fn play_measured(keep: &str) -> (Measured, serde_json::Value) {
+    let dir = tempfile::tempdir().unwrap();
+    let wat = write(dir.path(), "hostile.wat", &yahtzee_wat(keep, ""));
+    let m = run_measured(&["play", "--game", "yahtzee", "--seed", "1", "--json", &wat, "builtin:greedy"]);
+    assert_eq!(m.code, Some(0), "{}", m.stderr);
+    let v: serde_json::Value = serde_json::from_slice(&m.stdout).unwrap();
+    let f = one_fault(&v).clone();
+    (m, f)
+}
+
 #[test]
 fn a_huge_answer_is_banned_illegal_with_bounded_host_memory_and_output() {
-    let dir = tempfile::tempdir().unwrap();
     // 60,000,000 dice: memory grown to 921 of the 1,024 pages the 64 MiB cap allows.
-    let keep = "      (drop (memory.grow (i32.const 920)))
+    let (m, f) = play_measured(
+        "      (drop (memory.grow (i32.const 920)))
       (i32.store (i32.const 32) (i32.const 65536))
       (i32.store (i32.const 36) (i32.const 60000000))
       (i32.const 32)
-";
-    let huge = write(dir.path(), "huge.wat", &yahtzee_wat(keep, ""));
-    let m = run_measured(&["play", "--game", "yahtzee", "--seed", "1", "--json", &huge, "builtin:greedy"]);
-    assert_eq!(m.code, Some(0), "{}", m.stderr);
-    let v: serde_json::Value = serde_json::from_slice(&m.stdout).unwrap();
-    let f = one_fault(&v);
+",
+    );
     assert_eq!((f["kind"].as_str(), f["call"].as_str()), (Some("illegal"), Some("keep")), "{f}");
     assert_eq!(f["reason"], "sent more than 64 KiB to the host in one answer or host call");
     // The answer was never copied nor quoted: the document is small, and the host held less than the
@@ -90,18 +98,14 @@ fn a_huge_answer_is_banned_illegal_with_bounded_host_memory_and_output() {
 
 #[test]
 fn huge_arguments_to_the_rule_checker_are_refused_as_illegal() {
-    let dir = tempfile::tempdir().unwrap();
     // score(card with no boxes, 60,000,000 dice, ones) -> option at 32.
-    let keep = "      (drop (memory.grow (i32.const 920)))
+    let (m, f) = play_measured(
+        "      (drop (memory.grow (i32.const 920)))
       (call 0 (i32.const 0) (i32.const 0) (i32.const 0) (i32.const 0) (i32.const 0)
               (i32.const 65536) (i32.const 60000000) (i32.const 0) (i32.const 32))
       (i32.const 16)
-";
-    let bad = write(dir.path(), "big-args.wat", &yahtzee_wat(keep, ""));
-    let m = run_measured(&["play", "--game", "yahtzee", "--seed", "1", "--json", &bad, "builtin:greedy"]);
-    assert_eq!(m.code, Some(0), "{}", m.stderr);
-    let v: serde_json::Value = serde_json::from_slice(&m.stdout).unwrap();
-    let f = one_fault(&v);
+",
+    );
     assert_eq!((f["kind"].as_str(), f["call"].as_str()), (Some("illegal"), Some("keep")), "{f}");
     assert_eq!(f["reason"], "sent more than 64 KiB to the host in one answer or host call");
     assert!(m.peak_kib < 150 << 10, "the host peaked at {} MiB", m.peak_kib >> 10);

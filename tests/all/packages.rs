@@ -26,6 +26,11 @@ fn assemble(game: &str, dir: &Path, samples: &[&str]) -> PathBuf {
     dir.to_path_buf()
 }
 
+/// The sample player `file` of `make players`, loaded into `pkg` as `name`.
+fn seat(pkg: &Package, name: &str, file: &str) -> Arc<arena::package::PackagePlayer> {
+    pkg.load_player(name, Path::new(&player(file))).unwrap()
+}
+
 fn sandbox() -> Arc<Sandbox> {
     Arc::new(Sandbox::new(Limits::default()).unwrap())
 }
@@ -42,8 +47,8 @@ async fn the_host_drives_the_referee_and_optimal_play_wins_exactly_the_winning_p
     let pkg = Package::load(sandbox(), &nim_package(dir.path())).unwrap();
     assert_eq!(pkg.manifest.name, "nim");
     assert_eq!(pkg.calls(), ["take-turn"]);
-    let a = pkg.load_player("first", Path::new(&player("nim-optimal"))).unwrap();
-    let b = pkg.load_player("second", Path::new(&player("nim-optimal"))).unwrap();
+    let a = seat(&pkg, "first", "nim-optimal");
+    let b = seat(&pkg, "second", "nim-optimal");
     let mut first_won = 0;
     for seed in 0..8 {
         let o = pkg.play(&[a.clone(), b.clone()], seed).await;
@@ -76,8 +81,8 @@ async fn the_host_drives_the_referee_and_optimal_play_wins_exactly_the_winning_p
 async fn an_answer_the_referee_refuses_bans_the_player_with_its_reason_and_the_other_wins() {
     let dir = tempfile::tempdir().unwrap();
     let pkg = Package::load(sandbox(), &nim_package(dir.path())).unwrap();
-    let cheat = pkg.load_player("cheat", Path::new(&player("nim-cheat"))).unwrap();
-    let good = pkg.load_player("good", Path::new(&player("nim-optimal"))).unwrap();
+    let cheat = seat(&pkg, "cheat", "nim-cheat");
+    let good = seat(&pkg, "good", "nim-optimal");
     let o = pkg.play(&[cheat, good], 5).await;
     assert!(o.game_fault.is_none(), "{o:?}");
     assert_eq!(o.faults.len(), 1, "{:?}", o.faults);
@@ -134,8 +139,8 @@ async fn a_referee_that_traps_ends_the_game_as_a_game_fault_and_nobody_is_banned
     let root = nim_package(dir.path());
     std::fs::copy(player("nim-broken-referee"), root.join("referee.wasm")).unwrap();
     let pkg = Package::load(sandbox(), &root).unwrap();
-    let a = pkg.load_player("a", Path::new(&player("nim-optimal"))).unwrap();
-    let b = pkg.load_player("b", Path::new(&player("nim-optimal"))).unwrap();
+    let a = seat(&pkg, "a", "nim-optimal");
+    let b = seat(&pkg, "b", "nim-optimal");
     let o = pkg.play(&[a, b], 1).await;
     let f = o.game_fault.clone().expect("a game fault");
     assert_eq!((f.kind.as_str(), f.call.as_str()), ("crash", "apply"), "{f}");
@@ -196,8 +201,8 @@ fn pennies_package(dir: &Path) -> PathBuf {
 async fn simultaneous_requests_ask_both_seats_in_one_step_and_private_events_stay_private() {
     let dir = tempfile::tempdir().unwrap();
     let pkg = Package::load(sandbox(), &pennies_package(dir.path())).unwrap();
-    let heads = pkg.load_player("heads", Path::new(&player("pennies-heads"))).unwrap();
-    let alternate = pkg.load_player("alternate", Path::new(&player("pennies-alternate"))).unwrap();
+    let heads = seat(&pkg, "heads", "pennies-heads");
+    let alternate = seat(&pkg, "alternate", "pennies-alternate");
     let o = pkg.play(&[heads, alternate], 1).await;
     assert!(o.game_fault.is_none() && o.faults.is_empty(), "{o:?}");
     // Heads against heads-tails-heads-tails-heads: seat 0 takes rounds 1, 3 and 5.
@@ -302,8 +307,8 @@ fn arena_check_plays_a_package_player_against_its_strongest_sample() {
 async fn a_replay_reruns_the_referee_on_the_record_and_gets_the_same_game() {
     let dir = tempfile::tempdir().unwrap();
     let pkg = Package::load(sandbox(), &nim_package(dir.path())).unwrap();
-    let cheat = pkg.load_player("cheat", Path::new(&player("nim-cheat"))).unwrap();
-    let good = pkg.load_player("good", Path::new(&player("nim-optimal"))).unwrap();
+    let cheat = seat(&pkg, "cheat", "nim-cheat");
+    let good = seat(&pkg, "good", "nim-optimal");
     let names = ["good".to_string(), "other".to_string()];
     for (players, seed) in [([good.clone(), good.clone()], 2), ([good.clone(), cheat.clone()], 7)] {
         let played = pkg.play(&players, seed).await;

@@ -6,12 +6,13 @@
 
 use super::{Package, PackagePlayer, values};
 use crate::fault::{Fault, FaultKind};
-use crate::sandbox::{Event, Guard, Limits, PlayerState, Sandbox, quote};
+use crate::games::wasm_seat::{Instantiate, WasmSeat};
+use crate::sandbox::{Event, Guard, Limits, PlayerState, quote};
 use futures_util::future::join_all;
 use serde::{Deserialize, Serialize};
 use std::sync::Arc;
 use wasmtime::Store;
-use wasmtime::component::{Instance, Val};
+use wasmtime::component::{Instance, InstancePre, Val};
 
 /// The most steps (rounds of requests) one game may take.
 pub const MAX_STEPS: usize = 100_000;
@@ -75,66 +76,47 @@ impl PackageOutcome {
 /// A seat's answer to a request: (seat, call, the answer and its fuel, or the fault).
 type Answered = (usize, String, Result<(Option<Val>, u64), Fault>);
 
-/// One player in one game: instantiated on its first call, never called again after a fault.
-struct Seat {
-    player: Arc<PackagePlayer>,
-    seed: u64,
-    live: Option<(Store<PlayerState>, Instance)>,
-    started: bool,
+/// One player in one game: the shared wasm seat, instantiated on its first call and never called again
+/// after a fault; its instance is a plain component instance, called with dynamic values.
+type Seat = WasmSeat<InstancePre<PlayerState>>;
+
+impl Instantiate for InstancePre<PlayerState> {
+    type Bindings = Instance;
+    async fn instantiate(&self, store: &mut Store<PlayerState>) -> wasmtime::Result<Instance> {
+        self.instantiate_async(store).await
+    }
 }
 
-impl Seat {
-    /// Calls the export `name` with `arg`; `returns` says whether it has a result.
-    async fn call(
-        &mut self,
-        sandbox: &Sandbox,
-        name: &str,
-        arg: Option<Val>,
-        returns: bool,
-    ) -> Result<(Option<Val>, u64), Fault> {
-        let first = !self.started;
-        let mut setup = 0;
-        if self.live.is_none() {
-            if self.started {
-                return Err(Fault::new(FaultKind::Crash, name, "called again after a fault"));
-            }
-            self.started = true;
-            let mut store = sandbox.store(self.seed);
-            let guard = Guard::arm(sandbox, &mut store, true, "instantiate");
-            let out = guard.run(self.player.pre.instantiate_async(&mut store)).await;
-            let (instance, fuel) = guard.finish(&mut store, out)?;
-            setup = fuel;
-            self.live = Some((store, instance));
-        }
-        let Some((store, instance)) = self.live.as_mut() else {
-            return Err(Fault::new(FaultKind::Crash, name, "no instance"));
-        };
-        let Some(func) = instance.get_func(&mut *store, name) else {
-            return Err(Fault::new(FaultKind::Crash, name, format!("exports no `{name}`")));
-        };
-        let guard = Guard::arm(sandbox, store, first, name.to_string());
-        let params: Vec<Val> = arg.into_iter().collect();
-        let mut results = vec![Val::Bool(false); usize::from(returns)];
-        let out = guard.run(func.call_async(&mut *store, &params, &mut results)).await;
-        match guard.finish(store, out) {
-            Ok(((), fuel)) => Ok((results.pop(), fuel + setup)),
-            Err(f) => {
-                self.live = None;
-                Err(f)
-            }
+/// Calls the export `name` of `seat` with `arg`; `returns` says whether it has a result.
+async fn call(seat: &mut Seat, name: &str, arg: Option<Val>, returns: bool) -> Result<(Option<Val>, u64), Fault> {
+    let (setup, first) = seat.ready().await?;
+    let Some((store, instance)) = seat.live.as_mut() else {
+        return Err(Fault::new(FaultKind::Crash, name, "no instance"));
+    };
+    let Some(func) = instance.get_func(&mut *store, name) else {
+        return Err(Fault::new(FaultKind::Crash, name, format!("exports no `{name}`")));
+    };
+    let guard = Guard::arm(&seat.sandbox, store, first, name.to_string());
+    let params: Vec<Val> = arg.into_iter().collect();
+    let mut results = vec![Val::Bool(false); usize::from(returns)];
+    let out = guard.run(func.call_async(&mut *store, &params, &mut results)).await;
+    match guard.finish(store, out) {
+        Ok(((), fuel)) => Ok((results.pop(), fuel + setup)),
+        Err(f) => {
+            seat.live = None;
+            Err(f)
         }
     }
 }
 
 /// The referee of one game, in its own store, under its own limits.
-struct Referee<'a> {
-    sandbox: &'a Sandbox,
+struct Referee {
     limits: Limits,
     store: Store<PlayerState>,
     instance: Instance,
 }
 
-impl Referee<'_> {
+impl Referee {
     /// Calls the referee's export `name`; a fault here is the game's.
     async fn call(&mut self, name: &'static str, params: &[Val], results: usize) -> Result<Vec<Val>, Fault> {
         let Some(func) = self.instance.get_func(&mut self.store, name) else {
@@ -179,12 +161,7 @@ impl Package {
         let mut seats: Vec<Seat> = players
             .iter()
             .enumerate()
-            .map(|(i, p)| Seat {
-                player: p.clone(),
-                seed: crate::seed::derive(seed, &[i as u64 + 1]),
-                live: None,
-                started: false,
-            })
+            .map(|(i, p)| Seat::new(self.sandbox.clone(), p.pre.clone(), crate::seed::derive(seed, &[i as u64 + 1])))
             .collect();
         let mut referee = match self.referee(seed).await {
             Ok(r) => r,
@@ -223,19 +200,19 @@ impl Package {
     }
 
     /// A fresh referee for one game, instantiated in its own store.
-    async fn referee(&self, seed: u64) -> Result<Referee<'_>, Fault> {
+    async fn referee(&self, seed: u64) -> Result<Referee, Fault> {
         let sandbox = &*self.sandbox;
         let limits = sandbox.limits().referee();
         let mut store = sandbox.store_with(seed, &limits);
         let guard = Guard::arm_with(&limits, &mut store, true, "instantiate");
         let r = guard.run(self.referee.instantiate_async(&mut store)).await;
         let (instance, _) = guard.finish(&mut store, r)?;
-        Ok(Referee { sandbox, limits, store, instance })
+        Ok(Referee { limits, store, instance })
     }
 
     async fn drive(
         &self,
-        referee: &mut Referee<'_>,
+        referee: &mut Referee,
         mut answers: Answers<'_, '_>,
         names: &[String],
         seed: u64,
@@ -276,7 +253,7 @@ impl Package {
                 };
                 asked.push(Asked { seat, case, arg: payload.map(|p| *p), result: c.result.clone() });
             }
-            for (i, case, r) in answers.answer(referee.sandbox, asked).await? {
+            for (i, case, r) in answers.answer(asked).await? {
                 let answer = match r {
                     Ok((answer, fuel)) => {
                         out.fuel[i] += fuel;
@@ -351,7 +328,7 @@ enum Answers<'s, 'l> {
 impl Answers<'_, '_> {
     /// Every asked seat's answer (or fault), in the order the referee asked. Live seats are called
     /// concurrently.
-    async fn answer(&mut self, sandbox: &Sandbox, asked: Vec<Asked>) -> Result<Vec<Answered>, Fault> {
+    async fn answer(&mut self, asked: Vec<Asked>) -> Result<Vec<Answered>, Fault> {
         match self {
             Answers::Live(seats) => {
                 let n = seats.len();
@@ -364,7 +341,7 @@ impl Answers<'_, '_> {
                 let calls = seats.iter_mut().zip(by_seat).enumerate().filter_map(|(i, (seat, a))| {
                     let a = a?;
                     Some(async move {
-                        let r = seat.call(sandbox, &a.case, a.arg, a.result.is_some()).await;
+                        let r = call(seat, &a.case, a.arg, a.result.is_some()).await;
                         (i, a.case, r)
                     })
                 });
@@ -414,7 +391,7 @@ impl Answers<'_, '_> {
 
 /// Bans seat `i` for `fault`, records it, and tells the referee.
 async fn ban(
-    referee: &mut Referee<'_>,
+    referee: &mut Referee,
     answers: &mut Answers<'_, '_>,
     banned: &mut [bool],
     out: &mut PackageOutcome,
