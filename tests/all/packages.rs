@@ -377,3 +377,30 @@ fn package_options_are_declared_checked_and_reach_the_referee() {
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("options are for game packages"));
 }
+
+#[tokio::test]
+async fn a_referee_flooding_events_is_stopped_at_the_cap_with_each_event_cut() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = nim_package(dir.path());
+    std::fs::copy(player("nim-broken-referee"), root.join("referee.wasm")).unwrap();
+    let manifest = std::fs::read_to_string(root.join("game.toml")).unwrap();
+    let options = "\n[options.events]\ndefault = 0\nmin = 0\nmax = 1000000\n";
+    std::fs::write(root.join("game.toml"), format!("{manifest}{options}")).unwrap();
+    let cap = arena::package::MAX_EVENTS;
+    for (events, past) in [(cap, false), (cap + 1, true)] {
+        let mut pkg = Package::load(sandbox(), &root).unwrap();
+        pkg.set_options(&[format!("events={events}")]).unwrap();
+        let (a, b) = (seat(&pkg, "a", "nim-optimal"), seat(&pkg, "b", "nim-optimal"));
+        let o = pkg.play(&[a, b], 1).await;
+        let f = o.game_fault.clone().expect("a game fault");
+        assert_eq!(o.events.len(), cap, "{events} events: the cap holds");
+        assert!(o.events.iter().all(|e| e.text.len() < 400), "each event is cut to a quote");
+        if past {
+            assert_eq!(f.call, "start", "{f}");
+            assert!(f.reason.contains(&format!("emitted more than {cap} events in one game")), "{f}");
+            assert!(o.calls().is_empty());
+        } else {
+            assert_eq!((f.kind.as_str(), f.call.as_str()), ("crash", "apply"), "at the cap the game goes on: {f}");
+        }
+    }
+}

@@ -1,5 +1,6 @@
 //! A deliberately broken Nim referee, for the tests of game faults: it asks seats in turn and traps
-//! when it is handed its second answer. A game it referees ends as a game fault; nobody is banned.
+//! when it is handed its second answer. A game it referees ends as a game fault; nobody is banned. With
+//! the option `events=N` it first emits N events of a thousand characters each (a flood of events).
 #![cfg(target_arch = "wasm32")]
 
 wit_bindgen::generate!({ path: "../../wit", world: "arena:nim/referee", generate_all });
@@ -14,7 +15,12 @@ thread_local! {
 struct Broken;
 
 impl Guest for Broken {
-    fn start(_: Setup) -> Result<(), String> {
+    fn start(setup: Setup) -> Result<(), String> {
+        let flood = setup.options.iter().find(|(k, _)| k == "events").and_then(|(_, v)| v.parse().ok()).unwrap_or(0);
+        let text = "x".repeat(1000);
+        for _ in 0..flood {
+            arena::game::events::emit(&arena::game::types::Audience::All, &text);
+        }
         Ok(())
     }
     fn requests() -> Vec<(u32, Request)> {
