@@ -7,6 +7,7 @@ PLAYERS      := $(TARGET_DIR)/players
 RUST_PLAYERS := yahtzee-random yahtzee-greedy yahtzee-loop yahtzee-panic yahtzee-hog yahtzee-cheat yahtzee-sleep \
                 santorini-random santorini-minimax santorini-loop santorini-panic santorini-hog santorini-cheat \
                 santorini-quitter fish-random fish-greedy fish-loop fish-panic fish-hog fish-cheat fish-quitter \
+                santorini-referee fish-referee yahtzee-referee \
                 nim-referee nim-optimal nim-cheat nim-broken-referee \
                 pennies-referee pennies-heads pennies-alternate
 WAT_PLAYERS  := $(wildcard sample-players/wat/*.wat)

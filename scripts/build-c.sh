@@ -5,7 +5,7 @@
 # No libc and no generated bindings: sample-players/c/yahtzee-c holds the canonical ABI glue written by
 # hand. clang-19 (Debian) compiles it freestanding (--target=wasm32 -nostdlib) and wasm-ld (lld-19)
 # links a core module with the component model's export names; `wasm-tools component embed` adds the
-# world from wit/yahtzee and `wasm-tools component new` makes the component. It imports nothing but
+# world from games/yahtzee/wit and `wasm-tools component new` makes the component. It imports nothing but
 # the game's interfaces: no WASI, no adapter. wasm-tools is the PyPI build shared with build-guests.sh.
 set -euo pipefail
 CALLER_DIR=$PWD
@@ -27,7 +27,7 @@ PLAYER=yahtzee-c
 SRC=sample-players/c/$PLAYER
 # The canonical ABI glue is the one `arena new --lang c` writes for Yahtzee: one copy serves both.
 GLUE=templates/c/yahtzee
-WIT=wit/yahtzee
+WIT=games/yahtzee/wit
 WORLD=arena:yahtzee/player
 
 say() { echo "build-c: $*" >&2; }

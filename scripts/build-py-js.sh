@@ -72,7 +72,7 @@ build_py() {
   rm -rf "$stage"
   mkdir -p "$stage"
   cp "$PY_SRC/$game"_*.py "$stage/"
-  "$COMPONENTIZE_PY" -q -d "wit/$game" -w "arena:$game/player" componentize -p "$stage" "$module" \
+  "$COMPONENTIZE_PY" -q -d "games/$game/wit" -w "arena:$game/player" componentize -p "$stage" "$module" \
     -o "$out.tmp"
   mv "$out.tmp" "$out"
 }
@@ -80,7 +80,7 @@ build_py() {
 # build_js OUT GAME FILE: the module exports one function per WIT export (camelCase).
 build_js() {
   local out=$1 game=$2 file=$3
-  "$COMPONENTIZE_QJS" -w "wit/$game" -n "arena:$game/player" --sync -j "$file" -o "$out.tmp" >/dev/null
+  "$COMPONENTIZE_QJS" -w "games/$game/wit" -n "arena:$game/player" --sync -j "$file" -o "$out.tmp" >/dev/null
   mv "$out.tmp" "$out"
 }
 
@@ -102,7 +102,7 @@ for game in "${GAMES[@]}"; do
   for file in "$PY_SRC/$game"_*.py; do
     module=$(basename "$file" .py)
     target=$out/${module//_/-}.wasm
-    if stale "$target" "$PY_SRC/$game"_*.py "wit/$game"; then
+    if stale "$target" "$PY_SRC/$game"_*.py "games/$game/wit"; then
       setup_python
       say "componentize-py: $file -> $target"
       build_py "$target" "$game" "$module"
@@ -111,7 +111,7 @@ for game in "${GAMES[@]}"; do
 
   for file in "$JS_SRC/$game"-*.js; do
     target=$out/$(basename "$file" .js).wasm
-    if stale "$target" "$JS_SRC/$game"-*.js "wit/$game"; then
+    if stale "$target" "$JS_SRC/$game"-*.js "games/$game/wit"; then
       setup_js
       say "componentize-qjs: $file -> $target"
       build_js "$target" "$game" "$file"

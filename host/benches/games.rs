@@ -290,7 +290,7 @@ async fn package_game(sandbox: &Arc<Sandbox>, dir: &std::path::Path) {
         decisions = 0;
         let t = Instant::now();
         for seed in 0..games {
-            let o = pkg.play(&players, seed).await;
+            let o = pkg.play(&players, seed, &Default::default()).await;
             assert!(o.game_fault.is_none() && o.faults.is_empty());
             decisions += o.calls().len() as u32;
         }
@@ -321,7 +321,7 @@ async fn package_game(sandbox: &Arc<Sandbox>, dir: &std::path::Path) {
     let mut rounds = vec![];
     for seed in 0..3 {
         let t = Instant::now();
-        let o = pkg.play(&players, seed).await;
+        let o = pkg.play(&players, seed, &Default::default()).await;
         rounds.push(t.elapsed() / o.calls().len() as u32);
     }
     println!(

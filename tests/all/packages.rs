@@ -51,7 +51,7 @@ async fn the_host_drives_the_referee_and_optimal_play_wins_exactly_the_winning_p
     let b = seat(&pkg, "second", "nim-optimal");
     let mut first_won = 0;
     for seed in 0..8 {
-        let o = pkg.play(&[a.clone(), b.clone()], seed).await;
+        let o = pkg.play(&[a.clone(), b.clone()], seed, &Default::default()).await;
         assert!(o.game_fault.is_none() && o.faults.is_empty(), "{o:?}");
         // With both playing perfectly, the first to move wins exactly when the heaps' xor is not zero.
         let start = heaps(&o);
@@ -73,7 +73,10 @@ async fn the_host_drives_the_referee_and_optimal_play_wins_exactly_the_winning_p
     }
     assert!(first_won > 0 && first_won < 8, "the seeds give both kinds of position");
     // The same seed, the same game.
-    let (x, y) = (pkg.play(&[a.clone(), b.clone()], 3).await, pkg.play(&[a, b], 3).await);
+    let (x, y) = (
+        pkg.play(&[a.clone(), b.clone()], 3, &Default::default()).await,
+        pkg.play(&[a, b], 3, &Default::default()).await,
+    );
     assert_eq!((x.events, x.log), (y.events, y.log));
 }
 
@@ -83,7 +86,7 @@ async fn an_answer_the_referee_refuses_bans_the_player_with_its_reason_and_the_o
     let pkg = Package::load(sandbox(), &nim_package(dir.path())).unwrap();
     let cheat = seat(&pkg, "cheat", "nim-cheat");
     let good = seat(&pkg, "good", "nim-optimal");
-    let o = pkg.play(&[cheat, good], 5).await;
+    let o = pkg.play(&[cheat, good], 5, &Default::default()).await;
     assert!(o.game_fault.is_none(), "{o:?}");
     assert_eq!(o.faults.len(), 1, "{:?}", o.faults);
     let (seat, f) = &o.faults[0];
@@ -141,7 +144,7 @@ async fn a_referee_that_traps_ends_the_game_as_a_game_fault_and_nobody_is_banned
     let pkg = Package::load(sandbox(), &root).unwrap();
     let a = seat(&pkg, "a", "nim-optimal");
     let b = seat(&pkg, "b", "nim-optimal");
-    let o = pkg.play(&[a, b], 1).await;
+    let o = pkg.play(&[a, b], 1, &Default::default()).await;
     let f = o.game_fault.clone().expect("a game fault");
     assert_eq!((f.kind.as_str(), f.call.as_str()), ("crash", "apply"), "{f}");
     assert!(f.reason.contains("the broken referee gives up"), "its last output is in the reason: {f}");
@@ -203,7 +206,7 @@ async fn simultaneous_requests_ask_both_seats_in_one_step_and_private_events_sta
     let pkg = Package::load(sandbox(), &pennies_package(dir.path())).unwrap();
     let heads = seat(&pkg, "heads", "pennies-heads");
     let alternate = seat(&pkg, "alternate", "pennies-alternate");
-    let o = pkg.play(&[heads, alternate], 1).await;
+    let o = pkg.play(&[heads, alternate], 1, &Default::default()).await;
     assert!(o.game_fault.is_none() && o.faults.is_empty(), "{o:?}");
     // Heads against heads-tails-heads-tails-heads: seat 0 takes rounds 1, 3 and 5.
     assert_eq!((o.scores.clone(), o.winners.clone()), (vec![3, 2], vec![0]));
@@ -311,11 +314,11 @@ async fn a_replay_reruns_the_referee_on_the_record_and_gets_the_same_game() {
     let good = seat(&pkg, "good", "nim-optimal");
     let names = ["good".to_string(), "other".to_string()];
     for (players, seed) in [([good.clone(), good.clone()], 2), ([good.clone(), cheat.clone()], 7)] {
-        let played = pkg.play(&players, seed).await;
+        let played = pkg.play(&players, seed, &Default::default()).await;
         // The record goes through JSON, as a replay file would carry it.
         let record: Vec<arena::package::Step> =
             serde_json::from_str(&serde_json::to_string(&played.log).unwrap()).unwrap();
-        let replayed = pkg.replay(&names, seed, &record).await;
+        let replayed = pkg.replay(&names, seed, &Default::default(), &record).await;
         assert!(replayed.game_fault.is_none(), "{:?}", replayed.game_fault);
         assert_eq!(
             (&replayed.events, &replayed.view, &replayed.scores, &replayed.winners, &replayed.log),
@@ -323,12 +326,12 @@ async fn a_replay_reruns_the_referee_on_the_record_and_gets_the_same_game() {
         );
     }
     // A record that does not follow the referee: an answer of a seat that was never asked.
-    let played = pkg.play(&[good.clone(), good], 2).await;
+    let played = pkg.play(&[good.clone(), good], 2, &Default::default()).await;
     let mut forged = played.log.clone();
     if let Some(arena::package::Step::Answer { seat, .. }) = forged.first_mut() {
         *seat = 1;
     }
-    let replayed = pkg.replay(&names, 2, &forged).await;
+    let replayed = pkg.replay(&names, 2, &Default::default(), &forged).await;
     let f = replayed.game_fault.expect("the forged record ends the replay");
     assert_eq!(f.call, "replay", "{f}");
     assert!(f.reason.contains("the record does not answer seat 0"), "{f}");
@@ -391,7 +394,7 @@ async fn a_referee_flooding_events_is_stopped_at_the_cap_with_each_event_cut() {
         let mut pkg = Package::load(sandbox(), &root).unwrap();
         pkg.set_options(&[format!("events={events}")]).unwrap();
         let (a, b) = (seat(&pkg, "a", "nim-optimal"), seat(&pkg, "b", "nim-optimal"));
-        let o = pkg.play(&[a, b], 1).await;
+        let o = pkg.play(&[a, b], 1, &Default::default()).await;
         let f = o.game_fault.clone().expect("a game fault");
         assert_eq!(o.events.len(), cap, "{events} events: the cap holds");
         assert!(o.events.iter().all(|e| e.text.len() < 400), "each event is cut to a quote");

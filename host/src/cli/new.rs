@@ -10,9 +10,9 @@ const README: &str = include_str!("../../../templates/README.md.tmpl");
 
 fn wit(game: GameName) -> &'static str {
     match game {
-        GameName::Yahtzee => include_str!("../../../wit/yahtzee/yahtzee.wit"),
-        GameName::Fish => include_str!("../../../wit/fish/fish.wit"),
-        GameName::Santorini => include_str!("../../../wit/santorini/santorini.wit"),
+        GameName::Yahtzee => include_str!("../../../games/yahtzee/wit/yahtzee.wit"),
+        GameName::Fish => include_str!("../../../games/fish/wit/fish.wit"),
+        GameName::Santorini => include_str!("../../../games/santorini/wit/santorini.wit"),
     }
 }
 

@@ -71,7 +71,7 @@ pub fn play(p: Play<'_>, limits: Limits, compile: CompileLimits, cache: Option<P
             };
             players.push(pkg.load_player(&a.name, path)?);
         }
-        let o = pkg.play(&players, p.seed).await;
+        let o = pkg.play(&players, p.seed, &Default::default()).await;
         let names: Vec<&str> = args.iter().map(|a| a.name.as_str()).collect();
         let view = match p.seat {
             Some(s) => o.seat_views.get(s).cloned().unwrap_or_default(),

@@ -1,8 +1,8 @@
 //! A package as a `Game` the tournaments run: every format (knockout, round robin, elimination rounds)
-//! plays packaged games as it plays the built-in ones. Lifecycle calls are still to come: tournament
-//! start and end are not sent.
+//! plays packaged games, and players hear a tournament start and end through the referee's
+//! `tournament` export.
 
-use super::{Package, PackageError, PackagePlayer, Step};
+use super::{Lifecycle, Package, PackageError, PackagePlayer, Step};
 use crate::fault::Fault;
 use crate::games::{CallLine, Entry, Game, GameOutcome, GameSetup, TournamentInfo};
 use crate::sandbox::{LoadError, Loaded, WorldSpec};
@@ -80,13 +80,14 @@ impl Game for PackageGame {
         self.sample_names
     }
 
-    async fn tournament_start(&self, _: &Entry<Self::Player>, _: &TournamentInfo, _: u64) -> Option<Fault> {
-        None
+    async fn tournament_start(&self, p: &Entry<Self::Player>, info: &TournamentInfo, seed: u64) -> Option<Fault> {
+        let event = Lifecycle::Start { you: &info.you, players: &info.players, games_per_match: info.games_per_match };
+        self.pkg.lifecycle(&p.player, event, seed).await
     }
 
     async fn play(&self, setup: GameSetup<Self::Player>) -> GameOutcome {
         let players: Vec<Arc<PackagePlayer>> = setup.players.iter().map(|e| e.player.clone()).collect();
-        let o = self.pkg.play(&players, setup.seed).await;
+        let o = self.pkg.play(&players, setup.seed, &setup.so_far).await;
         let n = players.len();
         let calls = o
             .log
@@ -109,11 +110,11 @@ impl Game for PackageGame {
             fuel: o.fuel,
             calls,
             board,
-            logs: vec![String::new(); n],
+            logs: if o.logs.len() == n { o.logs } else { vec![String::new(); n] },
         }
     }
 
-    async fn tournament_end(&self, _: &Entry<Self::Player>, _: bool, _: u64) -> Option<Fault> {
-        None
+    async fn tournament_end(&self, p: &Entry<Self::Player>, won: bool, seed: u64) -> Option<Fault> {
+        self.pkg.lifecycle(&p.player, Lifecycle::End { won }, seed).await
     }
 }

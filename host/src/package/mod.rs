@@ -6,12 +6,13 @@
 mod game;
 mod manifest;
 mod play;
+mod rules;
 mod types;
 mod values;
 
 pub use game::PackageGame;
 pub use manifest::Manifest;
-pub use play::{PackageOutcome, Step};
+pub use play::{Lifecycle, PackageOutcome, Step};
 
 use crate::sandbox::{LoadError, PlayerState, Sandbox, WorldSpec, quote};
 use std::path::{Path, PathBuf};
@@ -39,12 +40,19 @@ pub enum PackageError {
 }
 
 /// One request the referee may make: the player export it names, with the export's parameter (the
-/// request's payload) and result (the answer's payload).
+/// request's payload; a tuple is spread over several parameters) and result (the answer's payload).
 #[derive(Debug, Clone)]
 struct Case {
     name: String,
     param: Option<Type>,
     result: Option<Type>,
+}
+
+impl Case {
+    /// Whether the payload is a tuple the host spreads over the export's parameters.
+    fn spread(&self) -> bool {
+        matches!(self.param, Some(Type::Tuple(_)))
+    }
 }
 
 /// A loaded game package.
@@ -56,6 +64,10 @@ pub struct Package {
     sandbox: Arc<Sandbox>,
     referee: InstancePre<PlayerState>,
     cases: Vec<Case>,
+    /// Whether the referee exports `tournament` (what to tell players when a tournament starts, ends).
+    lifecycle: bool,
+    /// The interfaces the referee serves players (rule checkers).
+    served: Vec<rules::Interface>,
     players: Linker<PlayerState>,
     /// The options every game is played with: the manifest's defaults unless set.
     options: std::collections::BTreeMap<String, i64>,
@@ -89,9 +101,23 @@ impl Package {
             .and_then(|mut events| events.func_new("emit", emit))
             .map_err(|e| referee_error(format!("{e:#}")))?;
         let referee = linker.instantiate_pre(&loaded.component).map_err(|e| referee_error(format!("{e:#}")))?;
-        let players = sandbox.linker().map_err(|e| referee_error(e.to_string()))?;
+        let lifecycle = lifecycle(sandbox.engine(), &loaded.component, &cases).map_err(referee_error)?;
+        let served = rules::exported(sandbox.engine(), &loaded.component);
+        let mut players = sandbox.linker().map_err(|e| referee_error(e.to_string()))?;
+        rules::serve(&mut players, &sandbox, &loaded.component, &referee, &served).map_err(referee_error)?;
         let options = manifest.option_values(&[]).map_err(PackageError::Option)?;
-        Ok(Package { manifest, dir: dir.to_path_buf(), hash: loaded.hash, sandbox, referee, cases, players, options })
+        Ok(Package {
+            manifest,
+            dir: dir.to_path_buf(),
+            hash: loaded.hash,
+            sandbox,
+            referee,
+            cases,
+            lifecycle,
+            served,
+            players,
+            options,
+        })
     }
 
     /// Loads a player component and checks it answers every request the referee can make: an export
@@ -129,6 +155,11 @@ impl Package {
                 return Err(wrong(format!("it exports no function `{}`", case.name)));
             };
             check_export(f, case).map_err(wrong)?;
+        }
+        for (import, item) in loaded.component.component_type().imports(engine) {
+            if import.starts_with("arena:") {
+                rules::check_import(&self.served, import, &item.ty, engine).map_err(wrong)?;
+            }
         }
         let pre = self.players.instantiate_pre(&loaded.component).map_err(|e| wrong(format!("{e:#}")))?;
         let player = Arc::new(PackagePlayer { name: name.to_string(), hash: loaded.hash.clone(), pre });
@@ -191,6 +222,21 @@ fn cases(engine: &wasmtime::Engine, referee: &Component) -> Result<Vec<Case>, St
     Ok(out)
 }
 
+/// Whether the referee exports `tournament(event) -> option<request>`, with the request variant that
+/// `requests` uses.
+fn lifecycle(engine: &wasmtime::Engine, referee: &Component, cases: &[Case]) -> Result<bool, String> {
+    let ty = referee.component_type();
+    let Some(item) = ty.get_export(engine, "tournament") else { return Ok(false) };
+    let ComponentItem::ComponentFunc(f) = item.ty else { return Err("`tournament` is not a function".into()) };
+    let fits = f.params().len() == 1
+        && matches!(f.results().next(), Some(Type::Option(o)) if matches!(o.ty(), Type::Variant(v)
+            if v.cases().len() == cases.len() && v.cases().zip(cases).all(|(a, b)| a.name == b.name)));
+    if !fits {
+        return Err("`tournament` must take a tournament-event and return option<request>".into());
+    }
+    Ok(true)
+}
+
 /// A player export fits a request when it takes the request's payload (or nothing) and returns the
 /// answer's payload (or nothing).
 fn check_export(f: &ComponentFunc, case: &Case) -> Result<(), String> {
@@ -201,7 +247,13 @@ fn check_export(f: &ComponentFunc, case: &Case) -> Result<(), String> {
         ([t], Some(w)) => types::same(t, w),
         _ => false,
     };
-    if !fits(&params, &case.param) {
+    let spread_fits = match &case.param {
+        Some(Type::Tuple(t)) => {
+            t.types().len() == params.len() && t.types().zip(&params).all(|(w, h)| types::same(h, &w))
+        }
+        _ => false,
+    };
+    if !(if case.spread() { spread_fits } else { fits(&params, &case.param) }) {
         return Err(format!(
             "`{}` takes other arguments than the referee's `{}` request carries",
             case.name, case.name
@@ -243,4 +295,68 @@ fn emit(
     }
     state.events.push(crate::sandbox::Event { to, text: quote(text) });
     Ok(())
+}
+
+/// Where shipped game packages are looked for, in order: each directory of `$ARENA_GAMES` (a
+/// `:`-separated list), then `packages` beside the `arena` executable's directory (`target/packages`
+/// for `target/debug/arena`), then `packages` in the executable's own directory.
+pub fn search_path() -> Vec<PathBuf> {
+    let mut dirs: Vec<PathBuf> =
+        std::env::var_os("ARENA_GAMES").map(|v| std::env::split_paths(&v).collect()).unwrap_or_default();
+    if let Some(bin) = std::env::current_exe().ok().and_then(|e| e.parent().map(Path::to_path_buf)) {
+        if let Some(up) = bin.parent() {
+            dirs.push(up.join("packages"));
+        }
+        dirs.push(bin.join("packages"));
+    }
+    dirs.retain(|d| !d.as_os_str().is_empty());
+    dirs
+}
+
+/// The directory of the game `game`: a package directory (with its game.toml) given as a path, or the
+/// name of a package found on the [`search_path`].
+pub fn locate(game: &str) -> Result<PathBuf, String> {
+    let as_path = PathBuf::from(game);
+    if as_path.join("game.toml").is_file() {
+        return Ok(as_path);
+    }
+    let is_name = !game.is_empty() && game.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-');
+    if !is_name {
+        return Err(format!("{game}: not a game package directory (no game.toml there)"));
+    }
+    let path = search_path();
+    if let Some(dir) = path.iter().map(|d| d.join(game)).find(|d| d.join("game.toml").is_file()) {
+        return Ok(dir);
+    }
+    let known: Vec<String> = shipped().into_iter().map(|(m, _)| m.name).collect();
+    Err(format!(
+        "no game `{game}`: known games are {} (looked in {}; a package directory works too)",
+        if known.is_empty() { "none".to_string() } else { known.join(", ") },
+        path.iter().map(|d| d.display().to_string()).collect::<Vec<_>>().join(", ")
+    ))
+}
+
+/// Every package on the search path whose manifest reads, by name (the first of a name wins), with
+/// its directory.
+pub fn shipped() -> Vec<(Manifest, PathBuf)> {
+    let mut found: Vec<(Manifest, PathBuf)> = Vec::new();
+    for dir in search_path() {
+        let Ok(entries) = std::fs::read_dir(&dir) else { continue };
+        let mut dirs: Vec<PathBuf> = entries.filter_map(|e| e.ok().map(|e| e.path())).collect();
+        dirs.sort();
+        for d in dirs {
+            if let Ok(m) = Manifest::read(&d)
+                && !found.iter().any(|(f, _)| f.name == m.name)
+            {
+                found.push((m, d));
+            }
+        }
+    }
+    found
+}
+
+/// How many seats a game found by name has, from its manifest alone (no engine needed).
+pub fn seats_of(game: &str) -> Option<std::ops::RangeInclusive<usize>> {
+    let dir = locate(game).ok()?;
+    Manifest::read(&dir).ok().map(|m| m.seats())
 }

@@ -6,6 +6,7 @@
 
 use super::{Package, PackagePlayer, values};
 use crate::fault::{Fault, FaultKind};
+use crate::games::MatchSoFar;
 use crate::games::wasm_seat::{Instantiate, WasmSeat};
 use crate::sandbox::{Event, Guard, Limits, PlayerState, quote};
 use futures_util::future::join_all;
@@ -39,6 +40,8 @@ pub struct PackageOutcome {
     pub view: String,
     /// Its view for each seat, which may show what that seat alone may see.
     pub seat_views: Vec<String>,
+    /// What each seat printed (bounded).
+    pub logs: Vec<String>,
 }
 
 /// One entry of a game's record.
@@ -87,8 +90,15 @@ impl Instantiate for InstancePre<PlayerState> {
     }
 }
 
-/// Calls the export `name` of `seat` with `arg`; `returns` says whether it has a result.
-async fn call(seat: &mut Seat, name: &str, arg: Option<Val>, returns: bool) -> Result<(Option<Val>, u64), Fault> {
+/// Calls the export `name` of `seat` with `arg` (a tuple spread over the parameters when `spread`);
+/// `returns` says whether it has a result.
+async fn call(
+    seat: &mut Seat,
+    name: &str,
+    arg: Option<Val>,
+    spread: bool,
+    returns: bool,
+) -> Result<(Option<Val>, u64), Fault> {
     let (setup, first) = seat.ready().await?;
     let Some((store, instance)) = seat.live.as_mut() else {
         return Err(Fault::new(FaultKind::Crash, name, "no instance"));
@@ -97,7 +107,10 @@ async fn call(seat: &mut Seat, name: &str, arg: Option<Val>, returns: bool) -> R
         return Err(Fault::new(FaultKind::Crash, name, format!("exports no `{name}`")));
     };
     let guard = Guard::arm(&seat.sandbox, store, first, name.to_string());
-    let params: Vec<Val> = arg.into_iter().collect();
+    let params: Vec<Val> = match arg {
+        Some(Val::Tuple(items)) if spread => items,
+        arg => arg.into_iter().collect(),
+    };
     let mut results = vec![Val::Bool(false); usize::from(returns)];
     let out = guard.run(func.call_async(&mut *store, &params, &mut results)).await;
     match guard.finish(store, out) {
@@ -147,8 +160,8 @@ fn text(v: &Option<Box<Val>>) -> String {
 }
 
 impl Package {
-    /// Plays one game between `players` (in seat order) from `seed`.
-    pub async fn play(&self, players: &[Arc<PackagePlayer>], seed: u64) -> PackageOutcome {
+    /// Plays one game between `players` (in seat order) from `seed`, in a match `so_far`.
+    pub async fn play(&self, players: &[Arc<PackagePlayer>], seed: u64, so_far: &MatchSoFar) -> PackageOutcome {
         let n = players.len();
         let mut out = PackageOutcome { fuel: vec![0; n], ..Default::default() };
         if !self.manifest.seats().contains(&n) {
@@ -161,7 +174,7 @@ impl Package {
         let mut seats: Vec<Seat> = players
             .iter()
             .enumerate()
-            .map(|(i, p)| Seat::new(self.sandbox.clone(), p.pre.clone(), crate::seed::derive(seed, &[i as u64 + 1])))
+            .map(|(i, p)| Seat::new(self.sandbox.clone(), p.pre.clone(), crate::seed::derive(seed, &[i as u64])))
             .collect();
         let mut referee = match self.referee(seed).await {
             Ok(r) => r,
@@ -171,17 +184,45 @@ impl Package {
             }
         };
         let names: Vec<String> = players.iter().map(|p| p.name.clone()).collect();
-        if let Err(f) = self.drive(&mut referee, Answers::Live(&mut seats), &names, seed, &mut out).await {
+        if let Err(f) = self.drive(&mut referee, Answers::Live(&mut seats), &names, seed, so_far, &mut out).await {
             out.game_fault = Some(f);
         }
         out.events = std::mem::take(&mut referee.store.data_mut().events);
+        out.logs = seats.iter().map(Seat::log).collect();
         out
+    }
+
+    /// Tells `player` that a tournament starts or ends, with the call the referee names for it (none
+    /// when the referee does not export `tournament`, or names no call).
+    pub async fn lifecycle(&self, player: &PackagePlayer, event: Lifecycle<'_>, seed: u64) -> Option<Fault> {
+        if !self.lifecycle {
+            return None;
+        }
+        let event = match event {
+            Lifecycle::Start { you, players, games_per_match } => Val::Variant(
+                "start".into(),
+                Some(Box::new(Val::Record(vec![
+                    ("you".into(), Val::String(you.to_string())),
+                    ("players".into(), Val::List(players.iter().map(|p| Val::String(p.clone())).collect())),
+                    ("games-per-match".into(), Val::U32(games_per_match)),
+                ]))),
+            ),
+            Lifecycle::End { won } => Val::Variant("end".into(), Some(Box::new(Val::Bool(won)))),
+        };
+        // The referee's failure here is the game's, not the player's: the call is skipped.
+        let mut referee = self.referee(seed).await.ok()?;
+        let Ok(mut r) = referee.call("tournament", &[event], 1).await else { return None };
+        let Some(Val::Option(Some(request))) = r.pop() else { return None };
+        let Val::Variant(case, arg) = *request else { return None };
+        let c = self.cases.iter().find(|c| c.name == case)?;
+        let mut seat = Seat::new(self.sandbox.clone(), player.pre.clone(), seed);
+        call(&mut seat, &c.name, arg.map(|a| *a), c.spread(), c.result.is_some()).await.err()
     }
 
     /// Re-runs the referee on the record of a game (`log`, from [`PackageOutcome::log`]) instead of
     /// calling players: the events, the view and the outcome are the referee's own again, so a replay
     /// can never disagree with the rules. A record that does not follow the referee is a game fault.
-    pub async fn replay(&self, names: &[String], seed: u64, log: &[Step]) -> PackageOutcome {
+    pub async fn replay(&self, names: &[String], seed: u64, so_far: &MatchSoFar, log: &[Step]) -> PackageOutcome {
         let n = names.len();
         let mut out = PackageOutcome { fuel: vec![0; n], ..Default::default() };
         let mut referee = match self.referee(seed).await {
@@ -192,7 +233,7 @@ impl Package {
             }
         };
         let answers = Answers::Recorded(log.iter().peekable());
-        if let Err(f) = self.drive(&mut referee, answers, names, seed, &mut out).await {
+        if let Err(f) = self.drive(&mut referee, answers, names, seed, so_far, &mut out).await {
             out.game_fault = Some(f);
         }
         out.events = std::mem::take(&mut referee.store.data_mut().events);
@@ -216,14 +257,29 @@ impl Package {
         mut answers: Answers<'_, '_>,
         names: &[String],
         seed: u64,
+        so_far: &MatchSoFar,
         out: &mut PackageOutcome,
     ) -> Result<(), Fault> {
         let n = names.len();
         let mut banned = vec![false; n];
+        let u32s = |v: &[u32]| Val::List(v.iter().map(|&x| Val::U32(x)).collect());
+        let match_state = Val::Record(vec![
+            ("game".into(), Val::U32(so_far.game.max(1))),
+            ("games-in-match".into(), Val::U32(so_far.games_in_match.max(1))),
+            ("wins".into(), u32s(&so_far.wins)),
+            ("ties".into(), Val::U32(so_far.ties)),
+            (
+                "earlier".into(),
+                Val::List(so_far.earlier.iter().map(|g| Val::List(g.iter().map(|&s| Val::S64(s)).collect())).collect()),
+            ),
+            ("number".into(), Val::U32(so_far.match_no)),
+            ("matches".into(), Val::U32(so_far.matches)),
+        ]);
         let setup = Val::Record(vec![
             ("names".into(), Val::List(names.iter().map(|s| Val::String(s.clone())).collect())),
             ("seed".into(), Val::U64(seed)),
             ("options".into(), Val::List(self.options.iter().map(|(k, v)| option(k, *v)).collect())),
+            ("match-state".into(), match_state),
         ]);
         if let Some(Val::Result(Err(why))) = referee.call("start", &[setup], 1).await?.first() {
             return Err(protocol("start", format!("refused to start: {}", text(why))));
@@ -251,7 +307,13 @@ impl Package {
                 let Some(c) = self.cases.iter().find(|c| c.name == case) else {
                     return Err(protocol("requests", format!("asked for `{case}`, which is not a request")));
                 };
-                asked.push(Asked { seat, case, arg: payload.map(|p| *p), result: c.result.clone() });
+                asked.push(Asked {
+                    seat,
+                    case,
+                    arg: payload.map(|p| *p),
+                    spread: c.spread(),
+                    result: c.result.clone(),
+                });
             }
             for (i, case, r) in answers.answer(asked).await? {
                 let answer = match r {
@@ -316,7 +378,14 @@ struct Asked {
     seat: usize,
     case: String,
     arg: Option<Val>,
+    spread: bool,
     result: Option<wasmtime::component::types::Type>,
+}
+
+/// A tournament's lifecycle, as a player hears it.
+pub enum Lifecycle<'a> {
+    Start { you: &'a str, players: &'a [String], games_per_match: u32 },
+    End { won: bool },
 }
 
 /// Where a step's answers come from: the players themselves, or the record of a game (a replay).
@@ -341,7 +410,7 @@ impl Answers<'_, '_> {
                 let calls = seats.iter_mut().zip(by_seat).enumerate().filter_map(|(i, (seat, a))| {
                     let a = a?;
                     Some(async move {
-                        let r = call(seat, &a.case, a.arg, a.result.is_some()).await;
+                        let r = call(seat, &a.case, a.arg, a.spread, a.result.is_some()).await;
                         (i, a.case, r)
                     })
                 });

@@ -37,6 +37,9 @@ pub struct PlayerState {
     pub(crate) cpu: CpuClock,
     /// What a referee emitted (game packages), in order; bounded by the host function that adds them.
     pub events: Vec<Event>,
+    /// What a host layer keeps with this player for the length of its store (a game package's
+    /// instance serving the player's rule checks).
+    pub extension: Option<Box<dyn std::any::Any + Send>>,
 }
 
 /// An event a referee emitted, for an audience of seats (`None`: everyone).
@@ -79,6 +82,7 @@ impl PlayerState {
             meter,
             cpu: CpuClock::new(),
             events: Vec::new(),
+            extension: None,
         }
     }
 

@@ -4,7 +4,7 @@
 use fish_rules as rules;
 
 wasmtime::component::bindgen!({
-    path: "../wit/fish",
+    path: "../games/fish/wit",
     world: "arena:fish/player",
     exports: { default: async },
     additional_derives: [PartialEq],

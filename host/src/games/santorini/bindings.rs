@@ -4,7 +4,7 @@
 use santorini_rules as rules;
 
 wasmtime::component::bindgen!({
-    path: "../wit/santorini",
+    path: "../games/santorini/wit",
     world: "arena:santorini/player",
     exports: { default: async },
     additional_derives: [PartialEq],

@@ -4,7 +4,7 @@
 use yahtzee_rules as rules;
 
 wasmtime::component::bindgen!({
-    path: "../wit/yahtzee",
+    path: "../games/yahtzee/wit",
     world: "arena:yahtzee/player",
     exports: { default: async },
     additional_derives: [PartialEq],

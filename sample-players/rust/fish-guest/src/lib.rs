@@ -6,7 +6,7 @@
 #[allow(clippy::too_many_arguments)]
 pub mod bindings {
     wit_bindgen::generate!({
-        path: "../../../wit/fish",
+        path: "../../../games/fish/wit",
         world: "arena:fish/player",
         pub_export_macro: true,
         default_bindings_module: "fish_guest::bindings",

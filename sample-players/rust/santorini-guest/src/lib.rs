@@ -6,7 +6,7 @@
 #[allow(clippy::too_many_arguments)]
 pub mod bindings {
     wit_bindgen::generate!({
-        path: "../../../wit/santorini",
+        path: "../../../games/santorini/wit",
         world: "arena:santorini/player",
         pub_export_macro: true,
         default_bindings_module: "santorini_guest::bindings",

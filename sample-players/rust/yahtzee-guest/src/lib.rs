@@ -6,7 +6,7 @@
 #[allow(clippy::too_many_arguments)]
 pub mod bindings {
     wit_bindgen::generate!({
-        path: "../../../wit/yahtzee",
+        path: "../../../games/yahtzee/wit",
         world: "arena:yahtzee/player",
         pub_export_macro: true,
         default_bindings_module: "yahtzee_guest::bindings",

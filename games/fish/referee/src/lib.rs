@@ -1,0 +1,9 @@
+//! Fish's referee component: the built-in Fish of the host, as a game package's state machine that the
+//! host drives through the `arena:fish/referee` world, and the rule checker (`arena:fish/rules`) its
+//! players import, served by an instance of its own. The game itself is [`game`], pure and tested
+//! natively; the bindings are compiled for wasm only.
+
+pub mod game;
+
+#[cfg(target_arch = "wasm32")]
+mod glue;

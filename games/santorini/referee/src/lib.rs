@@ -1,0 +1,168 @@
+//! Santorini's referee component: the `arena:santorini/referee` world around the pure state machine in
+//! `game`, and the rule checker (`arena:santorini/rules`) that the host serves players from a second
+//! instance of this component.
+
+pub mod game;
+
+// The generated lowering of a `state` takes many flat arguments.
+#[cfg(target_arch = "wasm32")]
+#[allow(clippy::too_many_arguments)]
+mod component {
+    wit_bindgen::generate!({ path: "../wit", world: "arena:santorini/referee", generate_all });
+
+    use super::game::{Ask, Game, Match, Reply};
+    use arena::game::events::emit;
+    use arena::game::types::Audience;
+    use arena::santorini::types as wit;
+    use exports::arena::santorini::rules;
+    use santorini_rules as r;
+    use std::cell::RefCell;
+
+    thread_local! {
+        static GAME: RefCell<Option<Game>> = const { RefCell::new(None) };
+    }
+
+    fn cell(c: wit::Cell) -> r::Cell {
+        r::Cell { row: c.row, col: c.col }
+    }
+
+    fn to_cell(c: r::Cell) -> wit::Cell {
+        wit::Cell { row: c.row, col: c.col }
+    }
+
+    fn turn(t: wit::Turn) -> r::Turn {
+        r::Turn { worker: t.worker, to: cell(t.to), build: t.build.map(cell) }
+    }
+
+    fn to_turn(t: r::Turn) -> wit::Turn {
+        wit::Turn { worker: t.worker, to: to_cell(t.to), build: t.build.map(to_cell) }
+    }
+
+    /// The state as player `you` sees it.
+    fn to_state(s: &r::State, you: u8) -> wit::State {
+        wit::State {
+            heights: s.heights.to_vec(),
+            workers: s.workers.iter().flatten().map(|w| w.map(to_cell)).collect(),
+            turn: s.turn,
+            you,
+        }
+    }
+
+    /// A state a player sent to the rule checker; `None` unless it is well formed.
+    fn state(s: &wit::State) -> Option<r::State> {
+        let heights: [u8; r::CELLS] = s.heights.clone().try_into().ok()?;
+        if s.workers.len() != 4 || s.turn > 1 {
+            return None;
+        }
+        let w = |i: usize| s.workers[i].map(cell);
+        let workers = [[w(0), w(1)], [w(2), w(3)]];
+        let phase = if s.workers.iter().all(Option::is_some) { r::Phase::Playing } else { r::Phase::Placement };
+        let state = r::State { heights, workers, turn: s.turn, phase };
+        state.is_valid().then_some(state)
+    }
+
+    fn request(ask: Ask) -> Request {
+        match ask {
+            Ask::MatchStart { opponent, number, total } => Request::MatchStart((opponent, number, total)),
+            Ask::GameStart(i) => Request::GameStart(wit::GameInfo {
+                opponent: i.opponent,
+                you: i.you,
+                game: i.game,
+                games_in_match: i.games_in_match,
+                my_wins: i.my_wins,
+                their_wins: i.their_wins,
+            }),
+            Ask::Place(s) => Request::Place(to_state(&s, s.turn)),
+            Ask::TakeTurn(s) => Request::TakeTurn(to_state(&s, s.turn)),
+            Ask::GameOver(won) => Request::GameOver(won),
+        }
+    }
+
+    struct Referee;
+
+    impl Guest for Referee {
+        fn start(setup: Setup) -> Result<(), String> {
+            let [a, b] = <[String; 2]>::try_from(setup.names.clone())
+                .map_err(|n| format!("Santorini seats 2 players, not {}", n.len()))?;
+            let m = &setup.match_state;
+            let so_far = Match {
+                game: m.game.max(1),
+                games_in_match: m.games_in_match,
+                wins: [m.wins.first().copied().unwrap_or(0), m.wins.get(1).copied().unwrap_or(0)],
+                number: m.number,
+                matches: m.matches,
+            };
+            emit(
+                &Audience::All,
+                &format!("{a} (player A) against {b} (player B), game {} of {}", so_far.game, so_far.games_in_match),
+            );
+            GAME.set(Some(Game::new([a, b], so_far)));
+            Ok(())
+        }
+
+        fn requests() -> Vec<(u32, Request)> {
+            GAME.with_borrow(|g| g.as_ref().and_then(Game::ask).map(|(s, a)| vec![(u32::from(s), request(a))]))
+                .unwrap_or_default()
+        }
+
+        fn apply(seat: u32, answer: Answer) -> Result<(), String> {
+            GAME.with_borrow_mut(|g| {
+                let g = g.as_mut().ok_or("the game has not started")?;
+                let seat = u8::try_from(seat).map_err(|_| format!("there is no seat {seat}"))?;
+                let reply = match answer {
+                    Answer::Place(c) => Reply::Place(cell(c)),
+                    Answer::TakeTurn(t) => Reply::TakeTurn(turn(t)),
+                    _ => Reply::Done,
+                };
+                g.apply(seat, reply)?;
+                let who = r::player_name(seat);
+                match reply {
+                    Reply::Place(c) => emit(&Audience::All, &format!("{who} places a worker on {c}")),
+                    Reply::TakeTurn(t) => emit(&Audience::All, &format!("{who}: {t}")),
+                    Reply::Done => {}
+                }
+                Ok(())
+            })
+        }
+
+        fn banned(seat: u32, fault: Fault) {
+            GAME.with_borrow_mut(|g| {
+                if let Some(g) = g.as_mut() {
+                    emit(&Audience::All, &format!("seat {seat} is banned ({} in {})", fault.reason, fault.call));
+                    g.banned(u8::try_from(seat).unwrap_or(u8::MAX));
+                }
+            })
+        }
+
+        fn outcome() -> Option<Outcome> {
+            GAME.with_borrow(|g| g.as_ref()?.outcome().map(|(scores, winners)| Outcome { scores, winners }))
+        }
+
+        fn view(_seat: Option<u32>) -> String {
+            GAME.with_borrow(|g| g.as_ref().map(Game::view).unwrap_or_default())
+        }
+
+        fn tournament(event: TournamentEvent) -> Option<Request> {
+            Some(match event {
+                TournamentEvent::Start(info) => Request::TournamentStart((info.you, info.players)),
+                TournamentEvent::End(won) => Request::TournamentEnd(won),
+            })
+        }
+    }
+
+    impl rules::Guest for Referee {
+        fn is_legal_place(s: wit::State, at: wit::Cell) -> bool {
+            state(&s).is_some_and(|s| s.is_legal_place(cell(at)))
+        }
+
+        fn is_legal_turn(s: wit::State, t: wit::Turn) -> bool {
+            state(&s).is_some_and(|s| s.is_legal_turn(turn(t)))
+        }
+
+        fn legal_turns(s: wit::State) -> Vec<wit::Turn> {
+            state(&s).map(|s| s.legal_turns().into_iter().map(to_turn).collect()).unwrap_or_default()
+        }
+    }
+
+    export!(Referee);
+}

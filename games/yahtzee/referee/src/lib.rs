@@ -1,0 +1,187 @@
+//! Yahtzee's referee: two seats play the same 13 turns on the same 15 dice per turn (drawn from the
+//! game's seed), each turn roll -> `keep` -> re-roll -> `keep` -> re-roll -> `choose`, seat 0 asked first;
+//! the rules check every answer, and a seat that faults forfeits. The game itself is the pure state
+//! machine in [`game`]; this crate's component glue (wasm32 only) drives it through the
+//! `arena:yahtzee/referee` world, and serves the players' rule checker `score`.
+
+pub mod game;
+
+#[cfg(target_arch = "wasm32")]
+mod component {
+    // The generated lowering of `turn-state` takes many flat arguments.
+    #[allow(clippy::too_many_arguments)]
+    mod bindings {
+        wit_bindgen::generate!({ path: "../wit", world: "arena:yahtzee/referee", generate_all });
+    }
+
+    use crate::game::{self, Ask, Game, MatchSoFar, Move};
+    use arena::game::events::emit;
+    use arena::game::types::Audience;
+    use arena::yahtzee::types::{Category, GameInfo, GameScore, MatchState, Scorecard, TournamentInfo, TurnState};
+    use bindings::{Answer, Fault, Guest, Outcome, Request, Setup, TournamentEvent, arena, exports};
+    use std::cell::RefCell;
+    use yahtzee_rules as rules;
+
+    /// A game under way, and the match as each seat is shown it.
+    struct State {
+        game: Game,
+        matches: [MatchState; 2],
+    }
+
+    thread_local! {
+        static STATE: RefCell<Option<State>> = const { RefCell::new(None) };
+    }
+
+    /// Every event of the game is for everyone.
+    fn broadcast(text: &str) {
+        emit(&Audience::All, text);
+    }
+
+    fn category(c: Category) -> rules::Category {
+        use Category as W;
+        use rules::Category as R;
+        match c {
+            W::Ones => R::Ones,
+            W::Twos => R::Twos,
+            W::Threes => R::Threes,
+            W::Fours => R::Fours,
+            W::Fives => R::Fives,
+            W::Sixes => R::Sixes,
+            W::ThreeOfAKind => R::ThreeOfAKind,
+            W::FourOfAKind => R::FourOfAKind,
+            W::FullHouse => R::FullHouse,
+            W::SmallStraight => R::SmallStraight,
+            W::LargeStraight => R::LargeStraight,
+            W::Yahtzee => R::Yahtzee,
+            W::Chance => R::Chance,
+        }
+    }
+
+    fn card(c: &rules::Scorecard) -> Scorecard {
+        Scorecard {
+            boxes: c.boxes.to_vec(),
+            upper_bonus: c.upper_bonus(),
+            yahtzee_bonus: c.yahtzee_bonus,
+            total: c.total(),
+        }
+    }
+
+    fn turn_state(s: &State, seat: usize) -> TurnState {
+        let v = s.game.turn_view(seat);
+        TurnState {
+            turn: v.turn,
+            dice: v.dice.to_vec(),
+            rolls_left: v.rolls_left,
+            mine: card(v.mine),
+            theirs: card(v.theirs),
+            opponent: v.opponent.to_string(),
+            match_state: s.matches[seat].clone(),
+        }
+    }
+
+    struct Referee;
+
+    impl Guest for Referee {
+        fn start(setup: Setup) -> Result<(), String> {
+            let Ok(names) = <[String; 2]>::try_from(setup.names) else {
+                return Err("Yahtzee seats 2 players".to_string());
+            };
+            let m = setup.match_state;
+            let so_far = MatchSoFar {
+                game: m.game,
+                games_in_match: m.games_in_match,
+                wins: m.wins,
+                ties: m.ties,
+                earlier: m.earlier,
+            };
+            let matches = [0, 1].map(|seat| {
+                let v = game::match_view(&so_far, seat);
+                MatchState {
+                    game: v.game,
+                    games_in_match: v.games_in_match,
+                    my_wins: v.my_wins,
+                    their_wins: v.their_wins,
+                    ties: v.ties,
+                    earlier: v.earlier.iter().map(|g| GameScore { mine: g.mine, theirs: g.theirs }).collect(),
+                }
+            });
+            let game = Game::new(names, setup.seed, &mut broadcast);
+            STATE.with_borrow_mut(|s| *s = Some(State { game, matches }));
+            Ok(())
+        }
+
+        fn requests() -> Vec<(u32, Request)> {
+            STATE.with_borrow(|s| {
+                let Some((s, (seat, ask))) = s.as_ref().and_then(|s| Some((s, s.game.pending()?))) else {
+                    return Vec::new();
+                };
+                let request = match ask {
+                    Ask::GameStart => Request::GameStart(GameInfo {
+                        opponent: s.game.opponent(seat).to_string(),
+                        you_start: seat == 0,
+                        match_state: s.matches[seat].clone(),
+                    }),
+                    Ask::Keep => Request::Keep(turn_state(s, seat)),
+                    Ask::Choose => Request::Choose(turn_state(s, seat)),
+                };
+                vec![(seat as u32, request)]
+            })
+        }
+
+        fn apply(seat: u32, answer: Answer) -> Result<(), String> {
+            STATE.with_borrow_mut(|s| {
+                let Some(s) = s else {
+                    return Err(format!("seat {seat} was not asked: the game has not started"));
+                };
+                let answer = match &answer {
+                    Answer::GameStart => Move::GameStart,
+                    Answer::Keep(keep) => Move::Keep(keep),
+                    Answer::Choose(c) => Move::Choose(category(*c)),
+                    Answer::TournamentStart => Move::Other("tournament-start"),
+                    Answer::TournamentEnd => Move::Other("tournament-end"),
+                };
+                s.game.apply(seat as usize, answer, &mut broadcast)
+            })
+        }
+
+        fn banned(seat: u32, fault: Fault) {
+            STATE.with_borrow_mut(|s| {
+                if let Some(s) = s {
+                    s.game.ban(seat as usize, &fault.call, &fault.reason, &mut broadcast);
+                }
+            })
+        }
+
+        fn outcome() -> Option<Outcome> {
+            STATE.with_borrow(|s| {
+                let (scores, winners) = s.as_ref()?.game.outcome()?;
+                Some(Outcome { scores: scores.to_vec(), winners })
+            })
+        }
+
+        /// Both score cards, the same for spectators and seats (nothing in Yahtzee is hidden).
+        fn view(_seat: Option<u32>) -> String {
+            STATE.with_borrow(|s| s.as_ref().map(|s| s.game.render()).unwrap_or_default())
+        }
+
+        fn tournament(event: TournamentEvent) -> Option<Request> {
+            Some(match event {
+                TournamentEvent::Start(info) => Request::TournamentStart(TournamentInfo {
+                    you: info.you,
+                    players: info.players,
+                    games_per_match: info.games_per_match,
+                }),
+                TournamentEvent::End(won) => Request::TournamentEnd(won),
+            })
+        }
+    }
+
+    /// The rule checker players import, served from an instance of the referee of their own.
+    impl exports::arena::yahtzee::rules::Guest for Referee {
+        fn score(card: Scorecard, dice: Vec<u8>, box_: Category) -> Option<u16> {
+            game::score(&card.boxes, card.yahtzee_bonus, &dice, category(box_))
+        }
+    }
+
+    bindings::export!(Referee with_types_in bindings);
+}
