@@ -9,7 +9,8 @@ RUST_PLAYERS := yahtzee-random yahtzee-greedy yahtzee-loop yahtzee-panic yahtzee
                 santorini-quitter fish-random fish-greedy fish-loop fish-panic fish-hog fish-cheat fish-quitter \
                 santorini-referee fish-referee yahtzee-referee \
                 nim-referee nim-optimal nim-cheat nim-broken-referee \
-                pennies-referee pennies-heads pennies-alternate
+                pennies-referee pennies-heads pennies-alternate \
+                yahtzee-badkeep fish-breaks santorini-early-quitter
 WAT_PLAYERS  := $(wildcard sample-players/wat/*.wat)
 ARENA        := $(TARGET_DIR)/debug/arena
 DEMO_DATA    := $(TARGET_DIR)/demo-data
@@ -38,8 +39,12 @@ players:
 build:
 	$(CARGO) build --quiet -p arena
 
-# A tournament of each game, misbehaving sample players included: watch them get banned.
+# A tournament of each game, misbehaving sample players included: watch them get banned. Every game is a
+# package (target/packages/<name>: its manifest, WIT and referee component) that the host loads by name.
 demo: players build
+	@echo "== The games: packages the host loads (arena games) =="
+	$(ARENA) games
+	@echo
 	$(ARENA) tournament --game yahtzee --format knockout --games-per-match 3 --seed 2026 \
 		--replay-dir $(TARGET_DIR)/demo-replays/yahtzee \
 		$(PLAYERS)/yahtzee-greedy.wasm $(PLAYERS)/yahtzee-loop.wasm \
@@ -60,8 +65,8 @@ demo: players build
 		$(PLAYERS)/santorini-quitter.wasm
 	@echo "replays of every game: $(TARGET_DIR)/demo-replays/"
 	@echo
-	@echo "== A game package: Nim, played through its referee component (the cheat is banned) =="
-	$(ARENA) play --game $(TARGET_DIR)/packages/nim --seed 2026 \
+	@echo "== Nim, the smallest package =="
+	$(ARENA) play --game nim --seed 2026 \
 		optimal=$(PLAYERS)/nim-optimal.wasm cheat=$(PLAYERS)/nim-cheat.wasm
 	@echo
 	@echo "== The results store: submissions (a looping player refused), a registered tournament, ratings =="
@@ -75,6 +80,8 @@ demo: players build
 		--seed 2026 --registered
 	$(ARENA) leaderboard --data $(DEMO_DATA) --game santorini
 	$(ARENA) stats --data $(DEMO_DATA) minimax
+	@echo "== A stored game replayed: its record re-run through Santorini's referee (the start of it) =="
+	$(ARENA) replay --data $(DEMO_DATA) 1/R1-M1-G1 | head -40
 	$(ARENA) tournaments --data $(DEMO_DATA)
 
 test: players

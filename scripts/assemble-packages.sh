@@ -14,6 +14,7 @@ for dir in games/*/; do
   mkdir -p "$dest/players"
   cp "$dir/game.toml" "$dest/"
   cp -rL "$dir/wit" "$dest/"
+  if [[ -d $dir/templates ]]; then cp -r "$dir/templates" "$dest/"; fi
   cp "$players/$game-referee.wasm" "$dest/referee.wasm"
   for p in $(grep '^players' "$dir/game.toml" | grep -o 'players/[a-z0-9-]*\.wasm'); do
     name=$(basename "$p")

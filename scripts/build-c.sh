@@ -26,7 +26,7 @@ WASM_LD=/usr/lib/llvm-19/bin/wasm-ld
 PLAYER=yahtzee-c
 SRC=sample-players/c/$PLAYER
 # The canonical ABI glue is the one `arena new --lang c` writes for Yahtzee: one copy serves both.
-GLUE=templates/c/yahtzee
+GLUE=games/yahtzee/templates/c
 WIT=games/yahtzee/wit
 WORLD=arena:yahtzee/player
 

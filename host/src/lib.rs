@@ -1,9 +1,10 @@
 //! Arena runs tournaments between game-playing bots submitted as WebAssembly components.
 //!
-//! Layers, each knowing only the one below it: `cli` → `tournament` (formats, results) → `games`
-//! (a referee per game, seats) and `package` (the match host that drives a game package's referee
-//! component, knowing no game) → `sandbox` (wasmtime, limits, faults). Game rules are pure crates
-//! (`yahtzee-rules`) shared with Rust guest players.
+//! Layers, each knowing only the one below it: `cli` → `store` and `tournament` (formats, results) →
+//! `games` (what a game is to the tournaments) and `package` (the match host that drives a game
+//! package's referee component, knowing no game) → `sandbox` (wasmtime, limits, faults). The host
+//! knows no game: each is a package under `games/`, its rules a pure crate its referee component and
+//! its Rust sample players share.
 
 pub mod cli;
 pub mod fault;
@@ -16,6 +17,6 @@ pub mod store;
 pub mod tournament;
 
 pub use fault::{Fault, FaultKind};
-pub use games::{Entry, Game, GameOutcome, GameSetup, MatchSoFar};
+pub use games::{CallLine, Entry, Game, GameOutcome, GameSetup, MatchSoFar};
 pub use sandbox::{Limits, Sandbox};
 pub use tournament::{Settings, TournamentResult};

@@ -1,57 +1,61 @@
-//! Fish: bans mid-game with 3 and 4 players (native seats: the banned player's penguins disappear and
-//! the rest finish), every misbehaving sample component banned with its kind, elimination rounds.
+//! Fish: bans mid-game with 3 and 4 players (wasm seats of the packaged game: the banned player's
+//! penguins disappear and the rest finish), every misbehaving sample component banned with its kind,
+//! elimination rounds.
 
 use super::*;
-use arena::games::fish::{Fish, FishPlayer, NativeBot, Options};
-use arena::{Entry, Fault, FaultKind, Game, GameSetup, Limits, MatchSoFar, Sandbox};
-use fish_rules::{Move, PlayerView, Pos};
+use arena::package::{Package, PackageOutcome, PackagePlayer};
+use arena::{FaultKind, Limits, MatchSoFar, Sandbox};
 use std::sync::Arc;
 
-/// Greedy until it has collected some fish, then fails its next move with a crash.
-struct Breaks;
-impl NativeBot for Breaks {
-    fn setup(&mut self, v: &PlayerView) -> Result<Pos, Fault> {
-        Ok(fish_bots::greedy::place(v))
-    }
-    fn take_turn(&mut self, v: &PlayerView) -> Result<Move, Fault> {
-        if v.state.players[usize::from(v.me)].fish > 0 {
-            return Err(Fault::new(FaultKind::Crash, "take-turn", "staged"));
-        }
-        Ok(fish_bots::greedy::take_turn(v))
-    }
+/// The Fish package as `make players` assembled it (target/packages/fish), compiled through the
+/// tests' compile cache.
+fn package() -> Package {
+    let dir = players_dir().with_file_name("packages").join("fish");
+    assert!(dir.join("game.toml").is_file(), "{} is missing: run `make players` first", dir.display());
+    let cache = players_dir().with_file_name("test-compile-cache");
+    let sandbox = Arc::new(Sandbox::new(Limits::default()).unwrap().with_cache_dir(cache));
+    Package::load(sandbox, &dir).unwrap()
 }
 
-async fn native_game(players: Vec<FishPlayer>, seed: u64) -> arena::GameOutcome {
-    let sandbox = Arc::new(Sandbox::new(Limits::default()).unwrap());
-    let game = Fish::new(sandbox, Options::default()).unwrap();
+/// The package's greedy sample player (`builtin:greedy`), or a test player of `make players`.
+fn seat(pkg: &Package, name: &str) -> Arc<PackagePlayer> {
+    let path = match name {
+        "greedy" => pkg.dir.join("players/greedy.wasm"),
+        _ => PathBuf::from(player(name)),
+    };
+    pkg.load_player(name, &path).unwrap()
+}
+
+async fn game(names: &[&str], seed: u64) -> PackageOutcome {
+    let pkg = package();
+    let players: Vec<_> = names.iter().map(|n| seat(&pkg, n)).collect();
     let n = players.len();
-    let players = players
-        .into_iter()
-        .enumerate()
-        .map(|(i, p)| Arc::new(Entry { name: format!("p{i}"), source: "test".into(), hash: None, player: p }))
-        .collect();
     let so_far = MatchSoFar { game: 1, games_in_match: 1, wins: vec![0; n], ..Default::default() };
-    game.play(GameSetup { id: "t".into(), seed, players, so_far }).await
-}
-
-fn breaks() -> FishPlayer {
-    FishPlayer::Native(|| Box::new(Breaks))
+    let o = pkg.play(&players, seed, &so_far).await;
+    assert!(o.game_fault.is_none(), "the referee failed: {o:?}");
+    o
 }
 
 async fn a_ban_mid_game_removes_the_penguins_and_the_rest_finish(n: usize, banned_seat: usize) {
-    let players = (0..n).map(|i| if i == banned_seat { breaks() } else { Fish::native("greedy").unwrap() }).collect();
-    let o = native_game(players, 11).await;
-    assert_eq!(o.faults.len(), 1);
-    assert_eq!(o.faults[0].0, banned_seat);
-    let ban_at = o.calls.iter().rposition(|c| c.seat == banned_seat).expect("it played before failing");
+    // fish-breaks plays greedily until it has collected some fish, then traps in take-turn.
+    let names: Vec<&str> = (0..n).map(|i| if i == banned_seat { "fish-breaks" } else { "greedy" }).collect();
+    let o = game(&names, 11).await;
+    assert_eq!(o.faults.len(), 1, "{:?}", o.faults);
+    let (seat, f) = &o.faults[0];
+    assert_eq!((*seat, f.kind, f.call.as_str()), (banned_seat, FaultKind::Crash, "take-turn"));
+    // It played before failing, and its fault is its last line in the record.
+    assert!(o.log.iter().any(|c| c.seat == banned_seat && c.fault.is_none()), "it played before failing");
+    let ban_at = o.log.iter().rposition(|c| c.seat == banned_seat).unwrap();
+    assert!(o.log[ban_at].fault.is_some(), "{:?}", o.log[ban_at]);
     // The others went on moving after the ban, and the banned seat was never asked again.
-    assert!(o.calls[ban_at + 1..].iter().any(|c| c.call == "take-turn"), "the game went on");
-    assert!(o.calls[ban_at + 1..].iter().all(|c| c.seat != banned_seat));
+    assert!(o.log[ban_at + 1..].iter().any(|c| c.call == "take-turn" && c.fault.is_none()), "the game went on");
+    assert!(o.log[ban_at + 1..].iter().all(|c| c.seat != banned_seat));
     // Its penguins are gone from the final board (its letter is not on it), its fish still count.
     let letter = fish_rules::seat_letter(banned_seat as u8);
     let board_rows: Vec<&str> =
-        o.board.lines().filter(|l| l.trim_start().chars().next().is_some_and(|c| c.is_ascii_digit())).collect();
-    assert!(board_rows.iter().all(|l| !l.contains(letter)), "{}", o.board);
+        o.view.lines().filter(|l| l.trim_start().chars().next().is_some_and(|c| c.is_ascii_digit())).collect();
+    assert!(!board_rows.is_empty(), "{}", o.view);
+    assert!(board_rows.iter().all(|l| !l.contains(letter)), "{}", o.view);
     assert!(o.scores[banned_seat] > 0);
     assert!(!o.winners.contains(&banned_seat));
     assert!(!o.winners.is_empty());
@@ -123,10 +127,27 @@ fn fish_in_a_round_robin_and_bad_boards_or_too_many_players_refused() {
     ]);
     assert_eq!(v["matches"].as_array().unwrap().len(), 3);
     assert_eq!(v["winner"], "fish-greedy");
-    // A board too small for four players is refused before anything runs.
-    let out = run(&["play", "--game", "fish", "--rows", "2", "--cols", "2", "builtin:greedy", "builtin:random"]);
+    // A board too small for the penguins is refused before anything runs: the options pass the
+    // manifest's ranges, but the referee, tried with them first, refuses to start; exit 2, its reason.
+    let out = run(&[
+        "play",
+        "--game",
+        "fish",
+        "--option",
+        "rows=2",
+        "--option",
+        "cols=2",
+        "builtin:greedy",
+        "builtin:random",
+    ]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(err.contains("fish does not start with rows=2 cols=2: bad board"), "{err}");
+    assert!(out.stdout.is_empty(), "no game was played");
+    // A board outside the option's range is refused by the host before the referee even loads.
+    let out = run(&["play", "--game", "fish", "--option", "rows=1", "builtin:greedy", "builtin:random"]);
     assert_eq!(out.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&out.stderr).contains("bad board"), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("rows"), "{}", String::from_utf8_lossy(&out.stderr));
     // Five players do not fit one game.
     let out = run(&[
         "play",

@@ -98,3 +98,13 @@ pub fn ranked(v: &serde_json::Value) -> Vec<&str> {
         .map(|n| n.as_str().expect("a name"))
         .collect()
 }
+
+/// Whether the compile cache in `dir` holds an entry for the component in `file` (entries are named
+/// by the file's sha256).
+pub fn cached(dir: &std::path::Path, file: &str) -> bool {
+    use sha2::Digest;
+    let hash: String = sha2::Sha256::digest(std::fs::read(file).unwrap()).iter().map(|b| format!("{b:02x}")).collect();
+    std::fs::read_dir(dir)
+        .map(|r| r.filter_map(Result::ok).any(|e| e.file_name().to_string_lossy().starts_with(&hash)))
+        .unwrap_or(false)
+}

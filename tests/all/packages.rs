@@ -159,8 +159,9 @@ fn arena_play_runs_a_package_game_from_its_directory() {
     let (cheat, good) = (format!("cheat={}", player("nim-cheat")), format!("good={}", player("nim-optimal")));
     let v = run_json(&["play", "--game", root.to_str().unwrap(), "--seed", "5", "--json", &cheat, &good]);
     assert_eq!(v["game"], "nim");
-    assert_eq!(v["winners"], serde_json::json!(["good"]));
-    assert_eq!((v["faults"][0]["player"].as_str(), v["faults"][0]["kind"].as_str()), (Some("cheat"), Some("illegal")));
+    assert_eq!(v["result"]["winners"], serde_json::json!(["good"]));
+    let faults = &v["result"]["faults"];
+    assert_eq!((faults[0]["player"].as_str(), faults[0]["kind"].as_str()), (Some("cheat"), Some("illegal")));
     assert!(v["events"][0].as_str().unwrap().starts_with("heaps "), "{v}");
     let out = run(&["play", "--game", root.to_str().unwrap(), &good, "missing=/nonexistent/player.wasm"]);
     assert_eq!(out.status.code(), Some(2));
@@ -171,7 +172,7 @@ fn arena_play_runs_a_package_game_from_its_directory() {
     assert!(text.status.success() && shown.contains("Winner: good") && shown.contains("other"), "{shown}");
     let out = run(&["play", "--game", dir.path().join("nowhere").to_str().unwrap(), &good, &cheat]);
     assert_eq!(out.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&out.stderr).contains("nor a package directory with a game.toml"));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("not a game package directory (no game.toml there)"));
 }
 
 #[test]
@@ -190,9 +191,10 @@ fn every_tournament_format_runs_a_package_and_a_seed_gives_the_same_json() {
         assert!(!ranked.contains(&"cheat") && ranked.contains(&"a"), "{format}: {ranked:?}");
         assert_eq!(run(&args).stdout, run(&args).stdout, "{format}: the same seed, the same JSON");
     }
-    let out = run(&["tournament", "--game", root, "--registered"]);
+    let data = dir.path().join("data");
+    let out = run(&["tournament", "--game", root, "--registered", "--data", data.to_str().unwrap()]);
     assert_eq!(out.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&out.stderr).contains("not in the results store yet"));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("0 player(s) registered for nim"));
 }
 
 /// The matching-pennies package assembled in `dir` (simultaneous choices, private events).
@@ -316,8 +318,7 @@ async fn a_replay_reruns_the_referee_on_the_record_and_gets_the_same_game() {
     for (players, seed) in [([good.clone(), good.clone()], 2), ([good.clone(), cheat.clone()], 7)] {
         let played = pkg.play(&players, seed, &Default::default()).await;
         // The record goes through JSON, as a replay file would carry it.
-        let record: Vec<arena::package::Step> =
-            serde_json::from_str(&serde_json::to_string(&played.log).unwrap()).unwrap();
+        let record: Vec<arena::CallLine> = serde_json::from_str(&serde_json::to_string(&played.log).unwrap()).unwrap();
         let replayed = pkg.replay(&names, seed, &Default::default(), &record).await;
         assert!(replayed.game_fault.is_none(), "{:?}", replayed.game_fault);
         assert_eq!(
@@ -328,8 +329,8 @@ async fn a_replay_reruns_the_referee_on_the_record_and_gets_the_same_game() {
     // A record that does not follow the referee: an answer of a seat that was never asked.
     let played = pkg.play(&[good.clone(), good], 2, &Default::default()).await;
     let mut forged = played.log.clone();
-    if let Some(arena::package::Step::Answer { seat, .. }) = forged.first_mut() {
-        *seat = 1;
+    if let Some(line) = forged.first_mut() {
+        line.seat = 1;
     }
     let replayed = pkg.replay(&names, 2, &Default::default(), &forged).await;
     let f = replayed.game_fault.expect("the forged record ends the replay");
@@ -348,7 +349,7 @@ fn package_options_are_declared_checked_and_reach_the_referee() {
     let out = play("rounds=3");
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
-    assert_eq!((v["options"]["rounds"].as_i64(), v["scores"].clone()), (Some(3), serde_json::json!([2, 1])));
+    assert_eq!((v["options"]["rounds"].as_i64(), v["result"]["scores"].clone()), (Some(3), serde_json::json!([2, 1])));
     for (bad, why) in [
         ("rounds=0", "`rounds` must be from 1 to 1000"),
         ("rounds=many", "`many` is not a whole number"),
@@ -375,10 +376,14 @@ fn package_options_are_declared_checked_and_reach_the_referee() {
         &alternate,
     ]);
     assert_eq!(v["games"][0]["scores"].as_array().unwrap().iter().map(|s| s.as_i64().unwrap()).sum::<i64>(), 7);
-    // Built-in games take no package options.
+    // A game without options refuses any.
     let out = run(&["play", "--game", "yahtzee", "--option", "rounds=3", "builtin:greedy", "builtin:random"]);
     assert_eq!(out.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&out.stderr).contains("options are for game packages"));
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("yahtzee has no option `rounds`"),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
 }
 
 #[tokio::test]
@@ -397,7 +402,10 @@ async fn a_referee_flooding_events_is_stopped_at_the_cap_with_each_event_cut() {
         let o = pkg.play(&[a, b], 1, &Default::default()).await;
         let f = o.game_fault.clone().expect("a game fault");
         assert_eq!(o.events.len(), cap, "{events} events: the cap holds");
-        assert!(o.events.iter().all(|e| e.text.len() < 400), "each event is cut to a quote");
+        assert!(
+            o.events.iter().all(|e| e.text.len() < arena::package::EVENT_CHARS + 40),
+            "each event is cut to a quote"
+        );
         if past {
             assert_eq!(f.call, "start", "{f}");
             assert!(f.reason.contains(&format!("emitted more than {cap} events in one game")), "{f}");

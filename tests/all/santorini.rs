@@ -116,26 +116,33 @@ fn both_players_hear_that_a_match_starts_before_its_first_game() {
         &p[1],
         "builtin:random",
     ]);
-    let calls = |id: &str| -> Vec<serde_json::Value> {
+    let lines = |id: &str| -> Vec<serde_json::Value> {
         let text = std::fs::read_to_string(dir.path().join(format!("{id}.jsonl"))).unwrap();
-        text.lines()
-            .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
-            .filter(|l| l["call"] == "match-start")
-            .collect()
+        text.lines().map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap()).collect()
+    };
+    let calls = |id: &str| -> Vec<serde_json::Value> {
+        lines(id).into_iter().filter(|l| l["call"] == "match-start" && l["fault"].is_null()).collect()
+    };
+    // The referee tells everyone which match starts: "match N of 3 starts: A against B".
+    let announced = |id: &str| -> Vec<String> {
+        let footer = lines(id).into_iter().find(|l| l["type"] == "footer").unwrap();
+        let events = footer["events"].as_array().unwrap().iter().filter_map(|e| e["text"].as_str());
+        events.filter(|t| t.starts_with("match ")).map(str::to_string).collect()
     };
     for m in v["matches"].as_array().unwrap() {
         let games: Vec<&str> = m["games"].as_array().unwrap().iter().map(|g| g.as_str().unwrap()).collect();
         let first = calls(games[0]);
-        // Components and built-in bots alike: one match-start per seat, with the match's number of 3.
-        assert_eq!(first.len(), 2, "{}", games[0]);
-        assert!(first.iter().all(|c| c["answer"][1] == 3), "{first:?}");
+        // Components and sample players alike: one match-start per seat, before a match's first game only.
+        assert_eq!(first.iter().map(|c| c["seat"].as_u64().unwrap()).collect::<Vec<_>>(), [0, 1], "{}", games[0]);
         assert!(calls(games[1]).is_empty(), "only before a match's first game");
+        assert_eq!(announced(games[0]).len(), 1);
+        assert!(announced(games[1]).is_empty());
     }
-    let numbers: std::collections::BTreeSet<u64> = v["matches"]
+    let numbers: std::collections::BTreeSet<String> = v["matches"]
         .as_array()
         .unwrap()
         .iter()
-        .map(|m| calls(m["games"][0].as_str().unwrap())[0]["answer"][0].as_u64().unwrap())
+        .map(|m| announced(m["games"][0].as_str().unwrap())[0].split(" starts").next().unwrap().to_string())
         .collect();
-    assert_eq!(numbers, [1, 2, 3].into_iter().collect());
+    assert_eq!(numbers, ["match 1 of 3", "match 2 of 3", "match 3 of 3"].map(String::from).into_iter().collect());
 }

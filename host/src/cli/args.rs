@@ -8,13 +8,15 @@ use std::time::Duration;
 
 #[derive(Parser, Debug)]
 #[command(name = "arena", version, about = "Sandboxed tournaments between WebAssembly game-playing bots")]
-#[command(after_help = "Examples:\n  arena tournament --game yahtzee --format knockout target/players/*.wasm\n  \
-    arena play --game yahtzee --seed 7 target/players/yahtzee-greedy.wasm builtin:random\n  \
-    arena check --game yahtzee my-player.wasm\n  \
-    arena new --game santorini --lang python my-player\n  \
-    arena submit --game yahtzee --name alice my-player.wasm\n  \
-    arena tournament --game yahtzee --format round-robin --registered\n  \
-    arena leaderboard --game yahtzee")]
+#[command(after_help = "Examples (GAME is a game package's name, as `arena games` lists them, or its directory):\n  \
+    arena games\n  \
+    arena tournament --game GAME --format knockout target/players/*.wasm\n  \
+    arena play --game GAME --seed 7 my-player.wasm builtin:random\n  \
+    arena check --game GAME my-player.wasm\n  \
+    arena new --game GAME --lang python my-player\n  \
+    arena submit --game GAME --name alice my-player.wasm\n  \
+    arena tournament --game GAME --format round-robin --registered\n  \
+    arena leaderboard --game GAME")]
 pub struct Cli {
     #[command(subcommand)]
     pub command: Command,
@@ -22,14 +24,14 @@ pub struct Cli {
 
 #[derive(Subcommand, Debug)]
 pub enum Command {
-    /// Play one game between the players given (2 for Yahtzee and Santorini, 2 to 4 for Fish) and show
+    /// Play one game between the players given (as many as the game seats; see `arena games`) and show
     /// the final position.
     Play {
-        /// A game (yahtzee, fish, santorini), or the directory of a game package (with its game.toml).
+        /// A game: a package's name (see `arena games`) or its directory (with its game.toml).
         #[arg(long, value_parser = parse_game_arg)]
         game: GameArg,
-        /// Game packages: show the game as this seat (from 0) saw it, its private events included,
-        /// instead of as a spectator.
+        /// Show the game as this seat (from 0) saw it, its private events included, instead of as a
+        /// spectator.
         #[arg(long, value_name = "SEAT")]
         seat: Option<usize>,
         /// Seed for dice and boards; drawn from the clock (and shown) if absent.
@@ -41,7 +43,7 @@ pub enum Command {
         #[command(flatten)]
         limits: LimitArgs,
         #[command(flatten)]
-        board: BoardArgs,
+        options: OptionArgs,
         #[command(flatten)]
         cache: CacheArgs,
         /// The players in seat order: PATH (a .wasm or .wat component), NAME=PATH, or builtin:NAME.
@@ -50,7 +52,7 @@ pub enum Command {
     },
     /// Run a tournament.
     Tournament {
-        /// A game (yahtzee, fish, santorini), or the directory of a game package (with its game.toml).
+        /// A game: a package's name (see `arena games`) or its directory (with its game.toml).
         #[arg(long, value_parser = parse_game_arg)]
         game: GameArg,
         #[arg(long, value_enum, default_value = "knockout")]
@@ -79,7 +81,7 @@ pub enum Command {
         #[command(flatten)]
         limits: LimitArgs,
         #[command(flatten)]
-        board: BoardArgs,
+        options: OptionArgs,
         #[command(flatten)]
         cache: CacheArgs,
         /// Players in slot order: PATH, NAME=PATH, or builtin:NAME. The name defaults to the file stem.
@@ -90,8 +92,9 @@ pub enum Command {
     /// implements the game's world, compiles, and plays one game against the strongest built-in bot
     /// without a fault. Submitting a name again stores a new version; the latest version plays.
     Submit {
-        #[arg(long, value_enum)]
-        game: GameName,
+        /// A game: a package's name (see `arena games`) or its directory.
+        #[arg(long, value_parser = parse_game_arg)]
+        game: GameArg,
         /// The player's name: 1 to 40 ASCII letters, digits, `-`, `_` or `.`.
         #[arg(long)]
         name: String,
@@ -106,13 +109,13 @@ pub enum Command {
         #[command(flatten)]
         limits: LimitArgs,
         #[command(flatten)]
-        board: BoardArgs,
+        options: OptionArgs,
         file: PathBuf,
     },
     /// The registered players with their version, rating and record.
     Players {
-        #[arg(long, value_enum)]
-        game: Option<GameName>,
+        #[arg(long)]
+        game: Option<String>,
         #[arg(long)]
         json: bool,
         #[command(flatten)]
@@ -142,8 +145,8 @@ pub enum Command {
     Stats {
         name: String,
         /// Only this game (a name may be registered for several).
-        #[arg(long, value_enum)]
-        game: Option<GameName>,
+        #[arg(long)]
+        game: Option<String>,
         #[arg(long)]
         json: bool,
         #[command(flatten)]
@@ -151,8 +154,8 @@ pub enum Command {
     },
     /// The registered players of a game by rating, best first.
     Leaderboard {
-        #[arg(long, value_enum)]
-        game: GameName,
+        #[arg(long)]
+        game: String,
         #[arg(long)]
         json: bool,
         #[command(flatten)]
@@ -168,10 +171,17 @@ pub enum Command {
         #[command(flatten)]
         data: DataArgs,
     },
+    /// The games this host can run: every package found by name (name, seats, options, description,
+    /// referee hash, directory).
+    Games {
+        #[arg(long)]
+        json: bool,
+    },
     /// Write a minimal, buildable player project for a game in a language into DIR.
     New {
-        #[arg(long, value_enum)]
-        game: GameName,
+        /// A game: a package's name (see `arena games`) or its directory.
+        #[arg(long, value_parser = parse_game_arg)]
+        game: GameArg,
         #[arg(long, value_enum)]
         lang: Lang,
         dir: PathBuf,
@@ -179,7 +189,7 @@ pub enum Command {
     /// Load and validate a component, play one game against the strongest built-in bot, and show what
     /// it imports and exports and the fuel it used.
     Check {
-        /// A game (yahtzee, fish, santorini), or the directory of a game package (with its game.toml).
+        /// A game: a package's name (see `arena games`) or its directory (with its game.toml).
         #[arg(long, value_parser = parse_game_arg)]
         game: GameArg,
         /// Seed of the game played; drawn from the clock if absent.
@@ -188,7 +198,7 @@ pub enum Command {
         #[command(flatten)]
         limits: LimitArgs,
         #[command(flatten)]
-        board: BoardArgs,
+        options: OptionArgs,
         #[command(flatten)]
         cache: CacheArgs,
         file: PathBuf,
@@ -204,29 +214,14 @@ pub enum Lang {
     C,
 }
 
-#[derive(ValueEnum, Debug, Clone, Copy, PartialEq, Eq)]
-pub enum GameName {
-    Yahtzee,
-    Fish,
-    Santorini,
-}
-
-/// A game compiled into the host, or a game package's directory.
+/// A game package's directory, found from its name or given as a path.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum GameArg {
-    Builtin(GameName),
-    Package(PathBuf),
+pub struct GameArg {
+    pub dir: PathBuf,
 }
 
 fn parse_game_arg(s: &str) -> Result<GameArg, String> {
-    if let Some(g) = GameName::from_name(s) {
-        return Ok(GameArg::Builtin(g));
-    }
-    let dir = PathBuf::from(s);
-    if dir.join("game.toml").is_file() {
-        return Ok(GameArg::Package(dir));
-    }
-    Err(format!("`{s}` is neither a game (yahtzee, fish, santorini) nor a package directory with a game.toml"))
+    crate::package::locate(s).map(|dir| GameArg { dir })
 }
 
 /// The results store.
@@ -235,20 +230,6 @@ pub struct DataArgs {
     /// The data directory: the database, submitted components and their compiled forms.
     #[arg(long = "data", value_name = "DIR", default_value = "arena-data")]
     pub dir: PathBuf,
-}
-
-impl GameName {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            GameName::Yahtzee => "yahtzee",
-            GameName::Fish => "fish",
-            GameName::Santorini => "santorini",
-        }
-    }
-
-    pub fn from_name(s: &str) -> Option<GameName> {
-        [GameName::Yahtzee, GameName::Fish, GameName::Santorini].into_iter().find(|g| g.as_str() == s)
-    }
 }
 
 /// Where compiled components are kept across runs.
@@ -278,22 +259,12 @@ impl CacheArgs {
     }
 }
 
-/// The game's options: the Fish board every game of a run is generated on (from each game's seed), or
-/// a game package's declared options.
+/// The game's options, as its package declares them (`arena games` lists them).
 #[derive(Args, Debug, Clone)]
-pub struct BoardArgs {
-    /// A game package's option, NAME=VALUE (repeatable; see its game.toml).
+pub struct OptionArgs {
+    /// A game option, NAME=VALUE (repeatable; see `arena games`).
     #[arg(long = "option", value_name = "NAME=VALUE")]
     pub options: Vec<String>,
-    /// Fish: rows of the board.
-    #[arg(long, default_value_t = 5)]
-    pub rows: u8,
-    /// Fish: columns of the board.
-    #[arg(long, default_value_t = 5)]
-    pub cols: u8,
-    /// Fish: holes on the board at the start.
-    #[arg(long, default_value_t = 2)]
-    pub holes: u8,
 }
 
 /// Every limit can be overridden; the defaults are `Limits::default()`.

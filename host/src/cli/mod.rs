@@ -7,14 +7,11 @@ mod package;
 mod registry;
 mod results;
 
-use crate::games::fish;
-use crate::games::santorini::Santorini;
-use crate::games::yahtzee::Yahtzee;
 use crate::games::{Entry, Game, GameSetup, MatchSoFar};
 use crate::sandbox::{Compilation, CompileLimits, Compiler, Limits, Sandbox};
 use crate::tournament::{self, Ban, Format, GameRecord, Observer, Progress, Settings, report};
 use anyhow::{Context, bail};
-use args::{Cli, Command, GameArg, GameName, PlayerArg, Source};
+use args::{Cli, Command, PlayerArg, Source};
 use indicatif::{ProgressBar, ProgressStyle};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -26,22 +23,15 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     // Commands that need no engine.
     match &cmd {
         Command::New { game, lang, dir } => {
-            new::write(*game, *lang, dir)?;
+            new::write(&game.dir, *lang, dir)?;
             return Ok(ExitCode::SUCCESS);
         }
-        Command::Players { .. }
-        | Command::Tournaments { .. }
-        | Command::Stats { .. }
-        | Command::Leaderboard { .. }
-        | Command::Replay { .. } => return results::run(cmd),
+        Command::Games { json } => return package::games(*json),
+        Command::Players { .. } | Command::Tournaments { .. } | Command::Stats { .. } | Command::Leaderboard { .. } => {
+            return results::run(cmd);
+        }
         _ => {}
     }
-    let board = |b: &args::BoardArgs| -> anyhow::Result<fish::Options> {
-        if let Some(o) = b.options.first() {
-            bail!("--option {o}: options are for game packages (--game DIR); Fish takes --rows, --cols and --holes");
-        }
-        Ok(fish::Options { rows: b.rows, cols: b.cols, holes: b.holes })
-    };
     let compiled = |d: &args::DataArgs| Some(d.dir.join("compiled"));
     let compile_limits = match &cmd {
         Command::Play { limits, .. }
@@ -50,68 +40,40 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         | Command::Submit { limits, .. } => limits.to_compile_limits()?,
         _ => CompileLimits::default(),
     };
-    let (game, limits, options, cache) = match &cmd {
-        Command::Play { game: GameArg::Package(dir), limits, cache, seed, json, players, board: b, seat, .. } => {
-            let p = package::Play {
-                dir,
-                seed: seed_or_clock(*seed),
-                json: *json,
-                players,
-                options: &b.options,
-                seat: *seat,
-            };
-            return package::play(p, limits.to_limits()?, compile_limits, cache.dir());
+    let (dir, limits, options, cache): (PathBuf, Limits, Vec<String>, Option<PathBuf>) = match &cmd {
+        Command::Play { game, limits, options, cache, .. } | Command::Check { game, limits, options, cache, .. } => {
+            (game.dir.clone(), limits.to_limits()?, options.options.clone(), cache.dir())
         }
-        Command::Play { seat: Some(_), game: GameArg::Builtin(game), .. } => {
-            bail!("--seat shows a seat's view of a game package; {} has no private views", game.as_str())
-        }
-        Command::Play { game: GameArg::Builtin(game), limits, board: b, cache, .. }
-        | Command::Check { game: GameArg::Builtin(game), limits, board: b, cache, .. } => {
-            (*game, limits.to_limits()?, board(b)?, cache.dir())
-        }
-        Command::Tournament { game: GameArg::Package(dir), limits, cache, registered, board: b, .. } => {
-            if *registered {
-                bail!("{}: game packages are not in the results store yet; give the players' files", dir.display());
-            }
-            let (dir, limits, cache, options) = (dir.clone(), limits.to_limits()?, cache.dir(), b.options.clone());
-            return package::command(cmd, &dir, &options, limits, compile_limits, cache);
-        }
-        Command::Check { game: GameArg::Package(dir), limits, cache, board: b, .. } => {
-            let (dir, limits, cache, options) = (dir.clone(), limits.to_limits()?, cache.dir(), b.options.clone());
-            return package::command(cmd, &dir, &options, limits, compile_limits, cache);
-        }
-        Command::Tournament { game: GameArg::Builtin(game), limits, board: b, cache, registered, data, .. } => {
+        Command::Tournament { game, limits, options, cache, registered, data, .. } => {
             // Registered players are compiled once, ever, into the store.
             let dir = if *registered && !cache.no_cache { compiled(data) } else { cache.dir() };
-            (*game, limits.to_limits()?, board(b)?, dir)
+            (game.dir.clone(), limits.to_limits()?, options.options.clone(), dir)
         }
-        Command::Submit { game, limits, board: b, data, .. } => (*game, limits.to_limits()?, board(b)?, compiled(data)),
+        Command::Submit { game, limits, options, data, .. } => {
+            (game.dir.clone(), limits.to_limits()?, options.options.clone(), compiled(data))
+        }
         Command::Resume { id, data, no_cache, .. } => {
-            // The game, its limits and its board are the ones the tournament was started with.
+            // The game, its limits and its options are the ones the tournament was started with.
             let store = crate::store::Store::open(&data.dir)?;
             let row = store
                 .tournament(*id)?
                 .with_context(|| format!("{}: there is no tournament {id}", data.dir.display()))?;
-            let game = args::GameName::from_name(&row.game).with_context(|| {
-                format!("{}: tournament {id} is of an unknown game `{}`", data.dir.display(), row.game)
-            })?;
-            let options = if row.settings.options.is_null() {
-                fish::Options::default()
-            } else {
-                serde_json::from_value(row.settings.options.clone())
-                    .with_context(|| format!("{}: tournament {id}: unreadable game options", data.dir.display()))?
-            };
-            (game, row.settings.limits, options, if *no_cache { None } else { compiled(data) })
+            let dir = crate::package::locate(&row.game)
+                .map_err(|e| anyhow::anyhow!("{}: tournament {id}: {e}", data.dir.display()))?;
+            let options = package::stored_options(&row.settings.options)
+                .with_context(|| format!("{}: tournament {id}: unreadable game options", data.dir.display()))?;
+            (dir, row.settings.limits, options, if *no_cache { None } else { compiled(data) })
         }
+        Command::Replay { .. } => (PathBuf::new(), Limits::default(), vec![], None),
         _ => bail!("unexpected command"),
     };
     runtime()?.block_on(async move {
-        let sandbox = Arc::new(sandbox(limits, compile_limits, cache)?);
-        match game {
-            GameName::Yahtzee => command(Arc::new(Yahtzee::new(sandbox)?), limits, cmd).await,
-            GameName::Fish => command(Arc::new(fish::Fish::new(sandbox, options)?), limits, cmd).await,
-            GameName::Santorini => command(Arc::new(Santorini::new(sandbox)?), limits, cmd).await,
+        if let Command::Replay { game, json, data } = cmd {
+            return results::replay(&data.dir, &game, json).await;
         }
+        let sandbox = Arc::new(sandbox(limits, compile_limits, cache)?);
+        let game = package::load(sandbox, &dir, &options).await?;
+        command(Arc::new(game), limits, cmd).await
     })
 }
 
@@ -133,7 +95,9 @@ fn sandbox(limits: Limits, compile: CompileLimits, cache: Option<PathBuf>) -> an
 
 async fn command<G: Game>(game: Arc<G>, limits: Limits, cmd: Command) -> anyhow::Result<ExitCode> {
     match cmd {
-        Command::Play { seed, json, players, .. } => play(game, limits, seed_or_clock(seed), json, &players).await,
+        Command::Play { seed, json, players, seat, .. } => {
+            play(game, limits, seed_or_clock(seed), json, seat, &players).await
+        }
         Command::Tournament {
             format,
             games_per_match,
@@ -311,22 +275,54 @@ async fn play<G: Game>(
     limits: Limits,
     seed: u64,
     json: bool,
+    seat: Option<usize>,
     players: &[String],
 ) -> anyhow::Result<ExitCode> {
     if !game.seats().contains(&players.len()) {
         bail!("a game of {} seats {:?} players, got {}", game.name(), game.seats(), players.len());
     }
+    if let Some(s) = seat.filter(|&s| s >= players.len()) {
+        bail!("--seat {s}: a game of {} players has seats 0 to {}", players.len(), players.len() - 1);
+    }
     let entries = load_players(&game, players).await?;
     let record = one_game(&*game, seed, entries).await;
+    // Spectators see public events only; a seat sees its own private ones too.
+    let events: Vec<&str> = record
+        .events
+        .iter()
+        .filter(|e| match (&e.to, seat) {
+            (None, _) => true,
+            (Some(to), Some(s)) => to.contains(&(s as u32)),
+            (Some(_), None) => false,
+        })
+        .map(|e| e.text.as_str())
+        .collect();
+    let view = match seat {
+        Some(s) => record.seat_views.get(s).cloned().unwrap_or_default(),
+        None => record.board.clone(),
+    };
     if json {
-        let doc = serde_json::json!({"game": game.name(), "seed": seed, "limits": limits, "result": record, "board": record.board});
+        let doc = serde_json::json!({"game": game.name(), "seed": seed, "options": game.options(), "limits": limits,
+            "result": record, "board": record.board, "seat": seat, "events": events, "view": view,
+            "game_fault": record.game_fault});
         println!("{}", serde_json::to_string_pretty(&doc)?);
     } else {
-        println!("{}, seed {seed}\n\n{}\n", game.name(), record.board);
-        match record.winners.as_slice() {
-            [w] => println!("Winner: {w}"),
-            [] => println!("No winner"),
-            _ => println!("Tie: {}", record.winners.join(", ")),
+        println!("{}, seed {seed}\n", game.name());
+        if let Some(s) = seat {
+            println!("as seen by seat {s} ({}):\n", record.players[s]);
+        }
+        for e in &events {
+            println!("  {e}");
+        }
+        if !events.is_empty() {
+            println!();
+        }
+        println!("{view}\n");
+        match (&record.game_fault, record.winners.as_slice()) {
+            (Some(f), _) => println!("No result: the referee failed (game fault): {f}"),
+            (None, [w]) => println!("Winner: {w}"),
+            (None, []) => println!("No winner"),
+            (None, ws) => println!("Tie: {}", ws.join(", ")),
         }
         let bans: Vec<Ban> = record
             .faults

@@ -1,127 +1,83 @@
-//! Game packages on the command line. `arena play --game DIR`: one game, played through the package's
-//! referee component, shown as the referee's public events, its final view, the winner and the bans (or
-//! one JSON document). `arena tournament --game DIR` (any format) and `arena check --game DIR`, as for
-//! the built-in games.
+//! Game packages on the command line: loading the package a command names (its options set and its
+//! sample players as the built-in opponents), `arena games`, and a stored tournament's options back as
+//! `NAME=VALUE` settings.
 
-use super::args::{Command, PlayerArg, Source};
-use crate::package::{Package, PackageGame};
-use crate::sandbox::{CompileLimits, Limits};
-use crate::tournament::{Ban, report};
-use anyhow::bail;
-use std::path::{Path, PathBuf};
+use crate::package::{Manifest, Package, PackageGame};
+use crate::sandbox::Sandbox;
+use anyhow::Context;
+use sha2::{Digest, Sha256};
+use std::path::Path;
 use std::process::ExitCode;
 use std::sync::Arc;
 
-/// What `play` was asked for.
-pub struct Play<'a> {
-    pub dir: &'a Path,
-    pub seed: u64,
-    pub json: bool,
-    pub players: &'a [String],
-    /// `--option NAME=VALUE`, checked against the package's manifest.
-    pub options: &'a [String],
-    /// Show the game as this seat saw it (`None`: as a spectator).
-    pub seat: Option<usize>,
-}
-
-/// The package in `dir` with its `options` set, in a sandbox that compiles in a child under `compile`
-/// and caches in `cache`.
-fn load(
-    dir: &Path,
-    options: &[String],
-    limits: Limits,
-    compile: CompileLimits,
-    cache: Option<PathBuf>,
-) -> anyhow::Result<Package> {
-    let mut pkg = Package::load(Arc::new(super::sandbox(limits, compile, cache)?), dir)?;
+/// The package in `dir` as a game, with its `options` (`NAME=VALUE`) set: checked against the
+/// manifest, then tried on the referee (which may refuse a combination the ranges let through).
+pub async fn load(sandbox: Arc<Sandbox>, dir: &Path, options: &[String]) -> anyhow::Result<PackageGame> {
+    let mut pkg = Package::load(sandbox, dir)?;
     pkg.set_options(options)?;
-    Ok(pkg)
+    if let Err(why) = pkg.check_options().await {
+        let given = if options.is_empty() { "its default options".to_string() } else { options.join(" ") };
+        anyhow::bail!("{}: {} does not start with {given}: {why}", dir.display(), pkg.manifest.name);
+    }
+    Ok(PackageGame::new(pkg)?)
 }
 
-/// `arena tournament --game DIR …` and `arena check --game DIR …`: the package as a `Game`, through the
-/// same code as the built-in games (its sample players are its built-in opponents).
-pub fn command(
-    cmd: Command,
-    dir: &Path,
-    options: &[String],
-    limits: Limits,
-    compile: CompileLimits,
-    cache: Option<PathBuf>,
-) -> anyhow::Result<ExitCode> {
-    super::runtime()?.block_on(async move {
-        let game = PackageGame::new(load(dir, options, limits, compile, cache)?)?;
-        super::command(Arc::new(game), limits, cmd).await
-    })
+/// A tournament's stored options (`{"rows": 6}`) as `NAME=VALUE` settings.
+pub fn stored_options(v: &serde_json::Value) -> anyhow::Result<Vec<String>> {
+    if v.is_null() {
+        return Ok(vec![]);
+    }
+    let map: std::collections::BTreeMap<String, i64> =
+        serde_json::from_value(v.clone()).context("options must be a map of names to integers")?;
+    Ok(map.into_iter().map(|(k, v)| format!("{k}={v}")).collect())
 }
 
-pub fn play(p: Play<'_>, limits: Limits, compile: CompileLimits, cache: Option<PathBuf>) -> anyhow::Result<ExitCode> {
-    let args = PlayerArg::parse_all(p.players)?;
-    super::runtime()?.block_on(async move {
-        let pkg = load(p.dir, p.options, limits, compile, cache)?;
-        if let Some(s) = p.seat.filter(|&s| s >= args.len()) {
-            bail!("--seat {s}: a game of {} players has seats 0 to {}", args.len(), args.len() - 1);
-        }
-        if !pkg.manifest.seats().contains(&args.len()) {
-            bail!("a game of {} seats {:?} players, got {}", pkg.manifest.name, pkg.manifest.seats(), args.len());
-        }
-        let mut players = Vec::new();
-        for a in &args {
-            let Source::File(path) = &a.source else {
-                bail!("{}: game packages have no built-in players yet; give component files", a.name);
-            };
-            players.push(pkg.load_player(&a.name, path)?);
-        }
-        let o = pkg.play(&players, p.seed, &Default::default()).await;
-        let names: Vec<&str> = args.iter().map(|a| a.name.as_str()).collect();
-        let view = match p.seat {
-            Some(s) => o.seat_views.get(s).cloned().unwrap_or_default(),
-            None => o.view.clone(),
+/// `arena games`: every package found by name.
+pub fn games(json: bool) -> anyhow::Result<ExitCode> {
+    let found = crate::package::shipped();
+    let hash = |m: &Manifest, dir: &Path| -> String {
+        std::fs::read(dir.join(&m.referee)).map(|b| hex(&Sha256::digest(&b))).unwrap_or_else(|_| "missing".into())
+    };
+    if json {
+        let list: Vec<serde_json::Value> = found
+            .iter()
+            .map(|(m, dir)| {
+                serde_json::json!({"name": m.name, "description": m.description, "min_seats": m.min_seats,
+                    "max_seats": m.max_seats, "options": m.options.iter().map(|(k, o)| (k.clone(),
+                    serde_json::json!({"default": o.default, "min": o.min, "max": o.max, "description": o.description})))
+                    .collect::<serde_json::Map<_, _>>(), "players": m.players, "referee": hash(m, dir), "dir": dir})
+            })
+            .collect();
+        println!("{}", serde_json::to_string_pretty(&list)?);
+        return Ok(ExitCode::SUCCESS);
+    }
+    if found.is_empty() {
+        println!("no game packages found in {:?} (build them with `make players`)", crate::package::search_path());
+        return Ok(ExitCode::SUCCESS);
+    }
+    for (m, dir) in &found {
+        let seats = if m.min_seats == m.max_seats {
+            format!("{} players", m.min_seats)
+        } else {
+            format!("{} to {} players", m.min_seats, m.max_seats)
         };
-        let who = |seat: usize| names.get(seat).copied().unwrap_or("?");
-        if p.json {
-            let faults: Vec<serde_json::Value> = o
-                .faults
-                .iter()
-                .map(
-                    |(s, f)| serde_json::json!({"player": who(*s), "kind": f.kind, "call": f.call, "reason": f.reason}),
-                )
-                .collect();
-            let doc = serde_json::json!({
-                "game": pkg.manifest.name,
-                "package": {"dir": p.dir, "referee": pkg.hash},
-                "seed": p.seed,
-                "options": pkg.options(),
-                "limits": limits,
-                "players": names,
-                "scores": o.scores,
-                "winners": o.winners.iter().map(|&s| who(s)).collect::<Vec<_>>(),
-                "faults": faults,
-                "game_fault": o.game_fault,
-                "fuel": o.fuel,
-                "seat": p.seat,
-                "events": o.events_for(p.seat).map(|e| &e.text).collect::<Vec<_>>(),
-                "view": view,
-            });
-            println!("{}", serde_json::to_string_pretty(&doc)?);
-            return Ok(ExitCode::SUCCESS);
+        println!("{:<12} {seats:<16} {}", m.name, m.description);
+        for (k, o) in &m.options {
+            println!("{:<12}   --option {k}=N   {} (default {}, {} to {})", "", o.description, o.default, o.min, o.max);
         }
-        println!("{} (package {}), seed {}\n", pkg.manifest.name, p.dir.display(), p.seed);
-        // Spectators see public events only; a seat sees its own private ones too.
-        if let Some(s) = p.seat {
-            println!("as seen by seat {s} ({}):\n", who(s));
+        let samples: Vec<String> = m
+            .players
+            .iter()
+            .filter_map(|p| p.file_stem().and_then(|s| s.to_str()).map(|s| format!("builtin:{s}")))
+            .collect();
+        if !samples.is_empty() {
+            println!("{:<12}   sample players: {}", "", samples.join(", "));
         }
-        for e in o.events_for(p.seat) {
-            println!("  {}", e.text);
-        }
-        println!("\n{view}\n");
-        match (&o.game_fault, o.winners.as_slice()) {
-            (Some(f), _) => println!("No result: the referee failed (game fault): {f}"),
-            (None, [w]) => println!("Winner: {}", who(*w)),
-            (None, []) => println!("No winner"),
-            (None, ws) => println!("Tie: {}", ws.iter().map(|&w| who(w)).collect::<Vec<_>>().join(", ")),
-        }
-        let bans: Vec<Ban> = o.faults.iter().map(|(s, f)| Ban::new(who(*s), f, None)).collect();
-        print!("{}", report::ban_table(&bans));
-        Ok(ExitCode::SUCCESS)
-    })
+        println!("{:<12}   referee sha256 {}  in {}", "", &hash(m, dir)[..16.min(hash(m, dir).len())], dir.display());
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
 }

@@ -168,7 +168,7 @@ pub async fn registered<G: Game>(
     }
     // Loaded before the tournament is recorded, so a damaged store records nothing.
     let entries = load_versions(&game, &store, &versions).await?;
-    let stored = StoredSettings { limits, options: game.options() };
+    let stored = StoredSettings { limits, options: game.options(), referee: game.referee_hash() };
     let id = store.create_tournament(
         game.name(),
         (settings.format, settings.games_per_match, settings.seed),
@@ -188,6 +188,16 @@ pub async fn resume<G: Game>(game: Arc<G>, data: &Path, id: i64, json: bool) -> 
         let result = store.result(id)?.with_context(|| format!("{}: tournament {id} has no result", data.display()))?;
         print_result(&result, json)?;
         return Ok(ExitCode::SUCCESS);
+    }
+    if let (Some(then), Some(now)) = (&row.settings.referee, game.referee_hash())
+        && *then != now
+    {
+        bail!(
+            "{}: tournament {id} was played with {}'s referee sha256 {then}, but the package found now has \
+             {now}: resuming would change the rules mid-tournament",
+            data.display(),
+            row.game
+        );
     }
     let lock = store.lock(id)?;
     let versions = store.entrants(id)?;

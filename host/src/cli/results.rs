@@ -1,8 +1,8 @@
 //! The commands that only read the store (no engine): `players`, `tournaments`, `stats`,
 //! `leaderboard` and `replay`. Text for people, `--json` for programs.
 
-use super::args::{Command, GameName};
-use crate::games::{NAMES, seats_of};
+use super::args::Command;
+use crate::package::seats_of;
 use crate::ratings::{Rating, System};
 use crate::store::{Leader, Store};
 use crate::tournament::report;
@@ -17,7 +17,6 @@ pub fn run(cmd: Command) -> anyhow::Result<ExitCode> {
         Command::Tournaments { json, data } => tournaments(&data.dir, json),
         Command::Stats { name, game, json, data } => stats(&data.dir, &name, game, json),
         Command::Leaderboard { game, json, data } => leaderboard(&data.dir, game, json),
-        Command::Replay { game, json, data } => replay(&data.dir, &game, json),
         _ => bail!("not a results command"),
     }
 }
@@ -61,15 +60,15 @@ fn table(s: &mut String, rows: &[Leader], ranked: bool) {
     }
 }
 
-fn players(dir: &Path, game: Option<GameName>, json: bool) -> anyhow::Result<ExitCode> {
+fn players(dir: &Path, game: Option<String>, json: bool) -> anyhow::Result<ExitCode> {
     let store = Store::open_to_read(dir)?;
-    let games: Vec<&str> = match game {
-        Some(g) => vec![g.as_str()],
-        None => NAMES.to_vec(),
+    let games: Vec<String> = match &game {
+        Some(g) => vec![g.clone()],
+        None => store.registered_games()?,
     };
     let mut all = serde_json::Map::new();
     let mut s = String::new();
-    for g in games {
+    for g in games.iter().map(String::as_str) {
         let rows = store.leaderboard(g, system(g), false)?;
         if rows.is_empty() && game.is_none() {
             continue;
@@ -119,7 +118,7 @@ fn tournaments(dir: &Path, json: bool) -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-fn leaderboard(dir: &Path, game: GameName, json: bool) -> anyhow::Result<ExitCode> {
+fn leaderboard(dir: &Path, game: String, json: bool) -> anyhow::Result<ExitCode> {
     let store = Store::open_to_read(dir)?;
     let g = game.as_str();
     let rows = store.leaderboard(g, system(g), true)?;
@@ -136,10 +135,10 @@ fn leaderboard(dir: &Path, game: GameName, json: bool) -> anyhow::Result<ExitCod
     Ok(ExitCode::SUCCESS)
 }
 
-fn stats(dir: &Path, name: &str, game: Option<GameName>, json: bool) -> anyhow::Result<ExitCode> {
+fn stats(dir: &Path, name: &str, game: Option<String>, json: bool) -> anyhow::Result<ExitCode> {
     let store = Store::open_to_read(dir)?;
-    let games: Vec<String> = match game {
-        Some(g) => vec![g.as_str().to_string()],
+    let games: Vec<String> = match &game {
+        Some(g) => vec![g.clone()],
         None => store.games_of(name)?,
     };
     let mut found = vec![];
@@ -149,7 +148,7 @@ fn stats(dir: &Path, name: &str, game: Option<GameName>, json: bool) -> anyhow::
         }
     }
     if found.is_empty() {
-        let which = game.map(|g| format!(" for {}", g.as_str())).unwrap_or_default();
+        let which = game.map(|g| format!(" for {g}")).unwrap_or_default();
         bail!("{}: no player `{name}` is registered{which}", dir.display());
     }
     if json {
@@ -167,8 +166,8 @@ fn stats(dir: &Path, name: &str, game: Option<GameName>, json: bool) -> anyhow::
         println!("  faults       {}", if faults.is_empty() { "none".to_string() } else { faults.join(", ") });
         println!(
             "  fuel         {} per decision ({} over {} decisions)",
-            crate::games::replay::thousands(st.fuel.per_decision),
-            crate::games::replay::thousands(st.fuel.total),
+            report::thousands(st.fuel.per_decision),
+            report::thousands(st.fuel.total),
             st.fuel.decisions
         );
         println!("  rating       {} ({}, after {} games)", show(&st.rating), st.rating_system, st.rating_history.len());
@@ -188,10 +187,12 @@ fn stats(dir: &Path, name: &str, game: Option<GameName>, json: bool) -> anyhow::
     Ok(ExitCode::SUCCESS)
 }
 
-fn replay(dir: &Path, which: &str, json: bool) -> anyhow::Result<ExitCode> {
+/// `arena replay`: a stored game or a replay file, re-run through the game's referee on its record.
+pub async fn replay(dir: &Path, which: &str, json: bool) -> anyhow::Result<ExitCode> {
     let path = Path::new(which);
-    let (game, options, record) = if path.is_file() {
-        report::read_replay(path).map_err(anyhow::Error::msg)?
+    let (game, options, record, referee) = if path.is_file() {
+        let (game, options, record) = report::read_replay(path).map_err(anyhow::Error::msg)?;
+        (game, options, record, None)
     } else {
         let Some((t, key)) = which.split_once('/') else {
             bail!("{which}: neither a replay file nor TOURNAMENT/GAME (e.g. `3/R1-M2-G1`)");
@@ -202,14 +203,30 @@ fn replay(dir: &Path, which: &str, json: bool) -> anyhow::Result<ExitCode> {
         let record = store
             .game(t, key)?
             .with_context(|| format!("{}: tournament {t} has no recorded game `{key}`", dir.display()))?;
-        (row.game, row.settings.options, record)
+        (row.game, row.settings.options, record, row.settings.referee)
     };
     if json {
         let doc = serde_json::json!({"game": game, "options": options, "record": record, "calls": record.replay,
-            "board": record.board, "logs": record.logs});
+            "board": record.board, "logs": record.logs, "events": record.events, "referee": referee});
         println!("{}", serde_json::to_string_pretty(&doc)?);
-    } else {
-        print!("{}", report::replay(&game, &options, &record).map_err(|e| anyhow::anyhow!("{which}: {e}"))?);
+        return Ok(ExitCode::SUCCESS);
     }
+    let package = crate::package::locate(&game).map_err(|e| anyhow::anyhow!("{which}: {e}"))?;
+    let sandbox = std::sync::Arc::new(crate::sandbox::Sandbox::new(crate::sandbox::Limits::default())?);
+    let mut pkg = crate::package::Package::load(sandbox, &package)?;
+    if let Some(then) = referee.filter(|r| *r != pkg.hash) {
+        bail!(
+            "{which}: the game was played with {game}'s referee sha256 {then}, but {} holds {}; its replay \
+             would not be the game that was played",
+            package.display(),
+            pkg.hash
+        );
+    }
+    pkg.set_options(&super::package::stored_options(&options)?)?;
+    let o = pkg.replay(&record.players, record.seed, &record.so_far, &record.replay).await;
+    if let Some(f) = &o.game_fault {
+        bail!("{which}: the record does not replay through {game}'s referee: {f}");
+    }
+    print!("{}", report::replay(&game, &record, &o.frames));
     Ok(ExitCode::SUCCESS)
 }

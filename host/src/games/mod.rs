@@ -1,14 +1,11 @@
 //! The referee layer's face to the tournaments: a `Game` plays one game between seated players and
-//! reports an outcome; lifecycle calls tell players that a tournament starts and ends. Each game lives
-//! in its own module with its bindings, seats and referee.
+//! reports an outcome; lifecycle calls tell players that a tournament starts and ends. The host knows
+//! no game: every game is a package (`crate::package`), whose referee component plays it.
 
-pub mod fish;
-pub mod replay;
-pub mod santorini;
 pub mod wasm_seat;
-pub mod yahtzee;
 
 use crate::fault::Fault;
+use crate::sandbox::Event;
 use crate::sandbox::{LoadError, Loaded, WorldSpec};
 use serde::{Deserialize, Serialize};
 use std::future::Future;
@@ -26,7 +23,7 @@ pub struct Entry<P> {
 }
 
 /// The match so far, in the seat order of the game about to be played.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct MatchSoFar {
     /// This game's number in the match, from 1.
     pub game: u32,
@@ -50,7 +47,7 @@ pub struct GameSetup<P> {
 }
 
 /// One call as the replay records it.
-#[derive(Debug, Clone, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct CallLine {
     pub seat: usize,
     pub call: std::borrow::Cow<'static, str>,
@@ -58,6 +55,9 @@ pub struct CallLine {
     pub turn: u32,
     pub answer: serde_json::Value,
     pub fuel: u64,
+    /// The seat failed here instead of answering (a fault, or an answer the referee refused).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fault: Option<Fault>,
 }
 
 impl CallLine {
@@ -69,7 +69,19 @@ impl CallLine {
         answer: serde_json::Value,
         fuel: u64,
     ) -> CallLine {
-        CallLine { seat, call: call.into(), turn, answer: crate::sandbox::quote_json(answer), fuel }
+        CallLine { seat, call: call.into(), turn, answer: crate::sandbox::quote_json(answer), fuel, fault: None }
+    }
+
+    /// Seat `seat` failed in step `turn`.
+    pub fn failed(seat: usize, turn: u32, fault: Fault) -> CallLine {
+        CallLine {
+            seat,
+            call: fault.call.clone().into(),
+            turn,
+            answer: serde_json::Value::Null,
+            fuel: 0,
+            fault: Some(fault),
+        }
     }
 }
 
@@ -90,6 +102,14 @@ pub struct GameOutcome {
     pub board: String,
     /// What each seat printed (bounded), for replays.
     pub logs: Vec<String>,
+    /// What the referee emitted, with its audience.
+    pub events: Vec<Event>,
+    /// The referee's view of the final position for each seat (it may show what that seat alone sees).
+    pub seat_views: Vec<String>,
+    /// The referee failed: the game has no result, and nobody is banned for it.
+    pub game_fault: Option<Fault>,
+    /// The match the game was played in, as the referee was told (a replay tells it again).
+    pub so_far: MatchSoFar,
 }
 
 /// Information every player gets when a tournament starts.
@@ -98,19 +118,6 @@ pub struct TournamentInfo {
     pub you: String,
     pub players: Vec<String>,
     pub games_per_match: u32,
-}
-
-/// The games Arena knows, by name.
-pub const NAMES: [&str; 3] = ["yahtzee", "fish", "santorini"];
-
-/// How many players one game of `game` seats, for a game named in [`NAMES`].
-pub fn seats_of(game: &str) -> Option<std::ops::RangeInclusive<usize>> {
-    match game {
-        "yahtzee" => Some(yahtzee::SEATS),
-        "fish" => Some(fish::SEATS),
-        "santorini" => Some(santorini::SEATS),
-        _ => None,
-    }
 }
 
 /// A game the tournaments can run.
@@ -129,9 +136,13 @@ pub trait Game: Send + Sync + 'static {
     fn builtin(&self, name: &str) -> Option<Self::Player>;
     /// Their names; the first is the strongest (the opponent `arena check` plays against).
     fn builtin_names(&self) -> &'static [&'static str];
-    /// The game's options as settings to store and replay with (Fish: the board); none by default.
+    /// The game's options as settings to store and replay with; none by default.
     fn options(&self) -> serde_json::Value {
         serde_json::Value::Null
+    }
+    /// What identifies the game's rules exactly (a package's referee hash), if anything.
+    fn referee_hash(&self) -> Option<String> {
+        None
     }
     fn tournament_start(
         &self,

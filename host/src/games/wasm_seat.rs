@@ -8,7 +8,7 @@ use std::future::Future;
 use std::sync::Arc;
 use wasmtime::Store;
 
-/// A game's pre-instantiated bindings (the `…Pre` type `bindgen!` generates for its world).
+/// A pre-instantiated player component (a component's `InstancePre`).
 pub trait Instantiate: Clone + Send + Sync + 'static {
     type Bindings: Send + 'static;
     fn instantiate(
@@ -16,22 +16,6 @@ pub trait Instantiate: Clone + Send + Sync + 'static {
         store: &mut Store<PlayerState>,
     ) -> impl Future<Output = wasmtime::Result<Self::Bindings>> + Send;
 }
-
-/// Implements [`Instantiate`] for a `bindgen!`-generated `…Pre` type.
-macro_rules! instantiate_pre {
-    ($pre:ty, $bindings:ty) => {
-        impl $crate::games::wasm_seat::Instantiate for $pre {
-            type Bindings = $bindings;
-            async fn instantiate(
-                &self,
-                store: &mut wasmtime::Store<$crate::sandbox::PlayerState>,
-            ) -> wasmtime::Result<$bindings> {
-                self.instantiate_async(store).await
-            }
-        }
-    };
-}
-pub(crate) use instantiate_pre;
 
 pub struct WasmSeat<P: Instantiate> {
     pub(crate) sandbox: Arc<Sandbox>,
@@ -67,33 +51,4 @@ impl<P: Instantiate> WasmSeat<P> {
         self.live = Some((store, bindings));
         Ok((fuel, true))
     }
-}
-
-/// Runs one guarded export call on a wasm seat and returns `Result<(value, fuel), Fault>`; a fault
-/// drops the instance.
-macro_rules! guarded {
-    ($seat:expr, $name:literal, |$player:ident, $store:ident| $call:expr) => {{
-        let seat = $seat;
-        let (setup_fuel, first) = seat.ready().await?;
-        let (store, player) = seat.live.as_mut().expect("ready() left an instance");
-        let guard = $crate::sandbox::Guard::arm(&seat.sandbox, store, first, $name);
-        let out = {
-            let $player = &*player;
-            let $store = &mut *store;
-            guard.run($call).await
-        };
-        match guard.finish(store, out) {
-            Ok((v, fuel)) => Ok((v, fuel + setup_fuel)),
-            Err(f) => {
-                seat.live = None;
-                Err(f)
-            }
-        }
-    }};
-}
-pub(crate) use guarded;
-
-/// A native bot's answer as a call's: no fuel.
-pub fn native<T>(r: Result<T, Fault>) -> Result<(T, u64), Fault> {
-    r.map(|v| (v, 0))
 }

@@ -2,9 +2,9 @@
 //! plays packaged games, and players hear a tournament start and end through the referee's
 //! `tournament` export.
 
-use super::{Lifecycle, Package, PackageError, PackagePlayer, Step};
+use super::{Lifecycle, Package, PackageError, PackagePlayer};
 use crate::fault::Fault;
-use crate::games::{CallLine, Entry, Game, GameOutcome, GameSetup, TournamentInfo};
+use crate::games::{Entry, Game, GameOutcome, GameSetup, TournamentInfo};
 use crate::sandbox::{LoadError, Loaded, WorldSpec};
 use std::path::Path;
 use std::sync::Arc;
@@ -15,13 +15,14 @@ pub struct PackageGame {
     pkg: Package,
     name: &'static str,
     spec: &'static WorldSpec,
-    /// The package's sample players by name (their file stems), the strongest first.
-    samples: Vec<Arc<PackagePlayer>>,
+    /// The package's sample players, loaded (and checked) when first asked for, by name (their file
+    /// stems), the strongest first.
+    samples: Vec<std::sync::OnceLock<Option<Arc<PackagePlayer>>>>,
     sample_names: &'static [&'static str],
 }
 
 impl PackageGame {
-    /// The package as a game, its sample players loaded (and checked) as its built-in opponents.
+    /// The package as a game, its sample players as its built-in opponents.
     pub fn new(pkg: Package) -> Result<PackageGame, PackageError> {
         let name: &'static str = Box::leak(pkg.manifest.name.clone().into_boxed_str());
         let spec = Box::leak(Box::new(pkg.player_spec()));
@@ -29,7 +30,7 @@ impl PackageGame {
         let mut names: Vec<&'static str> = Vec::new();
         for file in &pkg.manifest.players {
             let stem = file.file_stem().and_then(|s| s.to_str()).unwrap_or("player");
-            samples.push(pkg.load_player(stem, &pkg.dir.join(file))?);
+            samples.push(std::sync::OnceLock::new());
             names.push(Box::leak(stem.to_string().into_boxed_str()));
         }
         let sample_names = Box::leak(names.into_boxed_slice());
@@ -72,8 +73,24 @@ impl Game for PackageGame {
         serde_json::json!(self.pkg.options())
     }
 
+    fn referee_hash(&self) -> Option<String> {
+        Some(self.pkg.hash.clone())
+    }
+
     fn builtin(&self, name: &str) -> Option<Self::Player> {
-        self.sample_names.iter().position(|n| *n == name).map(|i| self.samples[i].clone())
+        let i = self.sample_names.iter().position(|n| *n == name)?;
+        self.samples[i]
+            .get_or_init(|| {
+                let path = self.pkg.dir.join(&self.pkg.manifest.players[i]);
+                match self.pkg.load_player(name, &path) {
+                    Ok(p) => Some(p),
+                    Err(e) => {
+                        tracing::warn!("the sample player {name} of {} does not load: {e}", self.name);
+                        None
+                    }
+                }
+            })
+            .clone()
     }
 
     fn builtin_names(&self) -> &'static [&'static str] {
@@ -89,16 +106,6 @@ impl Game for PackageGame {
         let players: Vec<Arc<PackagePlayer>> = setup.players.iter().map(|e| e.player.clone()).collect();
         let o = self.pkg.play(&players, setup.seed, &setup.so_far).await;
         let n = players.len();
-        let calls = o
-            .log
-            .iter()
-            .filter_map(|s| match s {
-                Step::Answer { seat, call, answer, fuel } => {
-                    Some(CallLine::new(*seat, call.clone(), 0, answer.clone(), *fuel))
-                }
-                Step::Fault { .. } => None,
-            })
-            .collect();
         let board = match &o.game_fault {
             Some(f) => format!("{}\ngame fault (the referee failed, nobody is banned): {f}", o.view),
             None => o.view.clone(),
@@ -108,9 +115,13 @@ impl Game for PackageGame {
             winners: o.winners,
             faults: o.faults,
             fuel: o.fuel,
-            calls,
+            calls: o.log,
             board,
             logs: if o.logs.len() == n { o.logs } else { vec![String::new(); n] },
+            events: o.events,
+            seat_views: o.seat_views,
+            game_fault: o.game_fault,
+            so_far: setup.so_far,
         }
     }
 

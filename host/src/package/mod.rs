@@ -8,13 +8,13 @@ mod manifest;
 mod play;
 mod rules;
 mod types;
-mod values;
+pub mod values;
 
 pub use game::PackageGame;
 pub use manifest::Manifest;
-pub use play::{Lifecycle, PackageOutcome, Step};
+pub use play::{Frame, Lifecycle, PackageOutcome};
 
-use crate::sandbox::{LoadError, PlayerState, Sandbox, WorldSpec, quote};
+use crate::sandbox::{LoadError, PlayerState, Sandbox, WorldSpec};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use wasmtime::component::types::{ComponentFunc, ComponentItem, Type};
@@ -24,6 +24,10 @@ use wasmtime::component::{Component, InstancePre, Linker, Val};
 const EVENTS: &str = "arena:game/events@0.1.0";
 /// The most events one game may emit; a referee that emits more is at fault.
 pub const MAX_EVENTS: usize = 100_000;
+/// The most characters of an event kept (the rest is cut, saying how much).
+pub const EVENT_CHARS: usize = 2_000;
+/// The most characters of a view kept (a board drawn as text fits many times over).
+pub const VIEW_CHARS: usize = 32_768;
 
 #[derive(Debug, thiserror::Error)]
 pub enum PackageError {
@@ -78,6 +82,13 @@ pub struct PackagePlayer {
     pub name: String,
     pub hash: String,
     pre: InstancePre<PlayerState>,
+}
+
+impl PackagePlayer {
+    /// The pre-instantiated component (for measurements: games instantiate it themselves).
+    pub fn pre(&self) -> &InstancePre<PlayerState> {
+        &self.pre
+    }
 }
 
 impl Package {
@@ -293,7 +304,7 @@ fn emit(
     if state.events.len() >= MAX_EVENTS {
         wasmtime::bail!("emitted more than {MAX_EVENTS} events in one game");
     }
-    state.events.push(crate::sandbox::Event { to, text: quote(text) });
+    state.events.push(crate::sandbox::Event { to, text: crate::sandbox::quote_at(text, EVENT_CHARS) });
     Ok(())
 }
 

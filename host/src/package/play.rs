@@ -4,13 +4,13 @@
 //! answer the referee refuses, is banned and reported to the referee; a referee that traps, loops,
 //! hogs memory or breaks the protocol ends the game as a game fault, and nobody is banned for it.
 
-use super::{Package, PackagePlayer, values};
+use super::{Package, PackagePlayer, VIEW_CHARS, values};
 use crate::fault::{Fault, FaultKind};
-use crate::games::MatchSoFar;
 use crate::games::wasm_seat::{Instantiate, WasmSeat};
-use crate::sandbox::{Event, Guard, Limits, PlayerState, quote};
+use crate::games::{CallLine, MatchSoFar};
+use crate::sandbox::{Event, Guard, Limits, PlayerState, quote, quote_at};
 use futures_util::future::join_all;
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 use std::sync::Arc;
 use wasmtime::Store;
 use wasmtime::component::{Instance, InstancePre, Val};
@@ -33,9 +33,12 @@ pub struct PackageOutcome {
     pub events: Vec<Event>,
     /// Fuel used per seat.
     pub fuel: Vec<u64>,
-    /// What the referee was handed, in order: every answer (as JSON) and every fault. A replay feeds
-    /// it to the referee again.
-    pub log: Vec<Step>,
+    /// What the referee was handed, in order: every answer (as JSON) and every fault, each with the
+    /// step (from 1) it belongs to. A replay feeds it to the referee again.
+    pub log: Vec<CallLine>,
+    /// A replay's course: after each step, what it handed the referee, the events it caused and the
+    /// view that followed (empty when the game was played live).
+    pub frames: Vec<Frame>,
     /// The referee's view of the final position, for spectators.
     pub view: String,
     /// Its view for each seat, which may show what that seat alone may see.
@@ -44,14 +47,13 @@ pub struct PackageOutcome {
     pub logs: Vec<String>,
 }
 
-/// One entry of a game's record.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(tag = "step", rename_all = "kebab-case")]
-pub enum Step {
-    /// A seat answered `call`.
-    Answer { seat: usize, call: String, answer: serde_json::Value, fuel: u64 },
-    /// A seat was banned.
-    Fault { seat: usize, fault: Fault },
+/// One step of a replay: the record's lines of that step, the events they caused, the view after.
+#[derive(Debug, Clone, Default, Serialize)]
+pub struct Frame {
+    pub step: u32,
+    pub lines: Vec<CallLine>,
+    pub events: Vec<Event>,
+    pub view: String,
 }
 
 impl PackageOutcome {
@@ -66,13 +68,7 @@ impl PackageOutcome {
 
     /// Every answered call: (seat, call, fuel).
     pub fn calls(&self) -> Vec<(usize, &str, u64)> {
-        self.log
-            .iter()
-            .filter_map(|s| match s {
-                Step::Answer { seat, call, fuel, .. } => Some((*seat, call.as_str(), *fuel)),
-                Step::Fault { .. } => None,
-            })
-            .collect()
+        self.log.iter().filter(|c| c.fault.is_none()).map(|c| (c.seat, c.call.as_ref(), c.fuel)).collect()
     }
 }
 
@@ -222,7 +218,7 @@ impl Package {
     /// Re-runs the referee on the record of a game (`log`, from [`PackageOutcome::log`]) instead of
     /// calling players: the events, the view and the outcome are the referee's own again, so a replay
     /// can never disagree with the rules. A record that does not follow the referee is a game fault.
-    pub async fn replay(&self, names: &[String], seed: u64, so_far: &MatchSoFar, log: &[Step]) -> PackageOutcome {
+    pub async fn replay(&self, names: &[String], seed: u64, so_far: &MatchSoFar, log: &[CallLine]) -> PackageOutcome {
         let n = names.len();
         let mut out = PackageOutcome { fuel: vec![0; n], ..Default::default() };
         let mut referee = match self.referee(seed).await {
@@ -238,6 +234,43 @@ impl Package {
         }
         out.events = std::mem::take(&mut referee.store.data_mut().events);
         out
+    }
+
+    /// Whether the referee starts a game with the options set, for the fewest seats the game takes: a
+    /// combination the manifest's ranges let through but the game refuses (a Fish board too small
+    /// for its holes) is an error before anything is played, with the referee's reason.
+    pub async fn check_options(&self) -> Result<(), String> {
+        let n = *self.manifest.seats().start();
+        let names: Vec<String> = (0..n).map(|i| format!("seat {i}")).collect();
+        let mut referee = self.referee(0).await.map_err(|f| f.to_string())?;
+        let setup = self.setup(&names, 0, &MatchSoFar::default());
+        match referee.call("start", &[setup], 1).await.map_err(|f| f.to_string())?.first() {
+            Some(Val::Result(Err(why))) => Err(text(why)),
+            _ => Ok(()),
+        }
+    }
+
+    /// What the referee's `start` is given.
+    fn setup(&self, names: &[String], seed: u64, so_far: &MatchSoFar) -> Val {
+        let u32s = |v: &[u32]| Val::List(v.iter().map(|&x| Val::U32(x)).collect());
+        let match_state = Val::Record(vec![
+            ("game".into(), Val::U32(so_far.game.max(1))),
+            ("games-in-match".into(), Val::U32(so_far.games_in_match.max(1))),
+            ("wins".into(), u32s(&so_far.wins)),
+            ("ties".into(), Val::U32(so_far.ties)),
+            (
+                "earlier".into(),
+                Val::List(so_far.earlier.iter().map(|g| Val::List(g.iter().map(|&s| Val::S64(s)).collect())).collect()),
+            ),
+            ("number".into(), Val::U32(so_far.match_no)),
+            ("matches".into(), Val::U32(so_far.matches)),
+        ]);
+        Val::Record(vec![
+            ("names".into(), Val::List(names.iter().map(|s| Val::String(s.clone())).collect())),
+            ("seed".into(), Val::U64(seed)),
+            ("options".into(), Val::List(self.options.iter().map(|(k, v)| option(k, *v)).collect())),
+            ("match-state".into(), match_state),
+        ])
     }
 
     /// A fresh referee for one game, instantiated in its own store.
@@ -262,30 +295,23 @@ impl Package {
     ) -> Result<(), Fault> {
         let n = names.len();
         let mut banned = vec![false; n];
-        let u32s = |v: &[u32]| Val::List(v.iter().map(|&x| Val::U32(x)).collect());
-        let match_state = Val::Record(vec![
-            ("game".into(), Val::U32(so_far.game.max(1))),
-            ("games-in-match".into(), Val::U32(so_far.games_in_match.max(1))),
-            ("wins".into(), u32s(&so_far.wins)),
-            ("ties".into(), Val::U32(so_far.ties)),
-            (
-                "earlier".into(),
-                Val::List(so_far.earlier.iter().map(|g| Val::List(g.iter().map(|&s| Val::S64(s)).collect())).collect()),
-            ),
-            ("number".into(), Val::U32(so_far.match_no)),
-            ("matches".into(), Val::U32(so_far.matches)),
-        ]);
-        let setup = Val::Record(vec![
-            ("names".into(), Val::List(names.iter().map(|s| Val::String(s.clone())).collect())),
-            ("seed".into(), Val::U64(seed)),
-            ("options".into(), Val::List(self.options.iter().map(|(k, v)| option(k, *v)).collect())),
-            ("match-state".into(), match_state),
-        ]);
+        let setup = self.setup(names, seed, so_far);
         if let Some(Val::Result(Err(why))) = referee.call("start", &[setup], 1).await?.first() {
             return Err(protocol("start", format!("refused to start: {}", text(why))));
         }
         let mut ended = false;
-        for _ in 0..MAX_STEPS {
+        let replaying = matches!(answers, Answers::Recorded(_));
+        if replaying {
+            let view = referee.call("view", &[Val::Option(None)], 1).await?.pop();
+            out.frames.push(Frame {
+                step: 0,
+                lines: vec![],
+                events: referee.store.data().events.clone(),
+                view: if let Some(Val::String(v)) = view { quote_at(&v, VIEW_CHARS) } else { String::new() },
+            });
+        }
+        for step in 1..=MAX_STEPS as u32 {
+            let (lines, events) = (out.log.len(), referee.store.data().events.len());
             let Some(Val::List(requests)) = referee.call("requests", &[], 1).await?.pop() else {
                 return Err(protocol("requests", "did not return a list"));
             };
@@ -320,11 +346,11 @@ impl Package {
                     Ok((answer, fuel)) => {
                         out.fuel[i] += fuel;
                         let recorded = answer.as_ref().map_or(serde_json::Value::Null, values::to_json);
-                        out.log.push(Step::Answer { seat: i, call: case.clone(), answer: recorded, fuel });
+                        out.log.push(CallLine::new(i, case.clone(), step, recorded, fuel));
                         Val::Variant(case.clone(), answer.map(Box::new))
                     }
                     Err(f) => {
-                        ban(referee, &mut answers, &mut banned, out, i, f).await?;
+                        ban(referee, &mut answers, &mut banned, out, (i, step), f).await?;
                         continue;
                     }
                 };
@@ -332,8 +358,17 @@ impl Package {
                     referee.call("apply", &[Val::U32(i as u32), answer], 1).await?.first()
                 {
                     answers.refused(i);
-                    ban(referee, &mut answers, &mut banned, out, i, Fault::illegal(case, text(why))).await?;
+                    ban(referee, &mut answers, &mut banned, out, (i, step), Fault::illegal(case, text(why))).await?;
                 }
+            }
+            if replaying {
+                let view = referee.call("view", &[Val::Option(None)], 1).await?.pop();
+                out.frames.push(Frame {
+                    step,
+                    lines: out.log[lines..].to_vec(),
+                    events: referee.store.data().events[events..].to_vec(),
+                    view: if let Some(Val::String(v)) = view { quote_at(&v, VIEW_CHARS) } else { String::new() },
+                });
             }
         }
         if !ended {
@@ -363,11 +398,11 @@ impl Package {
             return Err(protocol("outcome", format!("{} scores for {n} seats", out.scores.len())));
         }
         if let Some(Val::String(view)) = referee.call("view", &[Val::Option(None)], 1).await?.pop() {
-            out.view = quote(&view);
+            out.view = quote_at(&view, VIEW_CHARS);
         }
         for seat in 0..n {
             let view = referee.call("view", &[Val::Option(Some(Box::new(Val::U32(seat as u32))))], 1).await?.pop();
-            out.seat_views.push(if let Some(Val::String(v)) = view { quote(&v) } else { String::new() });
+            out.seat_views.push(if let Some(Val::String(v)) = view { quote_at(&v, VIEW_CHARS) } else { String::new() });
         }
         Ok(())
     }
@@ -391,7 +426,7 @@ pub enum Lifecycle<'a> {
 /// Where a step's answers come from: the players themselves, or the record of a game (a replay).
 enum Answers<'s, 'l> {
     Live(&'s mut [Seat]),
-    Recorded(std::iter::Peekable<std::slice::Iter<'l, Step>>),
+    Recorded(std::iter::Peekable<std::slice::Iter<'l, CallLine>>),
 }
 
 impl Answers<'_, '_> {
@@ -424,14 +459,16 @@ impl Answers<'_, '_> {
                     let differs =
                         || protocol("replay", format!("the record does not answer seat {}'s `{}`", a.seat, a.case));
                     let r = match log.next() {
-                        Some(Step::Answer { seat, call, answer, fuel }) if *seat == a.seat && *call == a.case => {
+                        Some(CallLine { seat, call, answer, fuel, fault: None, .. })
+                            if *seat == a.seat && *call == a.case =>
+                        {
                             let value = match &a.result {
                                 Some(ty) => Some(values::from_json(answer, ty).map_err(|e| protocol("replay", e))?),
                                 None => None,
                             };
                             Ok((value, *fuel))
                         }
-                        Some(Step::Fault { seat, fault }) if *seat == a.seat => Err(fault.clone()),
+                        Some(CallLine { seat, fault: Some(fault), .. }) if *seat == a.seat => Err(fault.clone()),
                         _ => return Err(differs()),
                     };
                     answered.push((a.seat, a.case, r));
@@ -444,7 +481,7 @@ impl Answers<'_, '_> {
     /// The referee refused seat `i`'s answer: a record holds that refusal next, as the seat's fault.
     fn refused(&mut self, i: usize) {
         if let Answers::Recorded(log) = self
-            && matches!(log.peek(), Some(Step::Fault { seat, .. }) if *seat == i)
+            && matches!(log.peek(), Some(CallLine { seat, fault: Some(_), .. }) if *seat == i)
         {
             log.next();
         }
@@ -464,7 +501,7 @@ async fn ban(
     answers: &mut Answers<'_, '_>,
     banned: &mut [bool],
     out: &mut PackageOutcome,
-    i: usize,
+    (i, step): (usize, u32),
     fault: Fault,
 ) -> Result<(), Fault> {
     banned[i] = true;
@@ -474,7 +511,7 @@ async fn ban(
         ("call".into(), Val::String(fault.call.clone())),
         ("reason".into(), Val::String(fault.reason.clone())),
     ]);
-    out.log.push(Step::Fault { seat: i, fault: fault.clone() });
+    out.log.push(CallLine::failed(i, step, fault.clone()));
     out.faults.push((i, fault));
     referee.call("banned", &[Val::U32(i as u32), record], 0).await?;
     Ok(())

@@ -1,12 +1,13 @@
 //! Rule checkers a package serves its players: every interface the referee component exports (say
 //! `arena:santorini/rules`) is offered to players as an import of the same name. A player's checks run
 //! in an instance of the referee of its own (created on its first check, never the running game's),
-//! under the referee's limits, and the fuel a check burns is charged to the calling player, so a
-//! check costs it in proportion to the work done.
+//! under the referee's limits, and the fuel a check burns is charged to the calling player, with a fee
+//! for the crossing and what its arguments and answer weigh, so a check costs it in proportion to the
+//! work done and spamming checks never buys host time cheaper than wasm.
 
-use super::types;
+use super::{types, values};
 use crate::fault::FaultKind;
-use crate::sandbox::{Guard, Limits, PlayerState, Sandbox};
+use crate::sandbox::{CHECK_CALL_FUEL, Guard, Limits, PlayerState, Sandbox};
 use std::sync::Arc;
 use wasmtime::component::types::{ComponentFunc, ComponentItem};
 use wasmtime::component::{Component, ComponentExportIndex, Instance, InstancePre, Linker, Val};
@@ -113,11 +114,14 @@ async fn check(
         wasmtime::bail!("the game's rule checker has no `{}`", served.name);
     };
     let guard = Guard::arm_with(&limits, &mut checker.store, false, served.name.clone());
-    let r = guard.run(func.call_async(&mut checker.store, params, results)).await;
+    // No wall-clock backstop of its own: the player's call, which this check is part of, has one.
+    let r = Ok(func.call_async(&mut checker.store, params, results).await);
     match guard.finish(&mut checker.store, r) {
         Ok(((), used)) => {
+            let moved: usize = params.iter().chain(results.iter()).map(values::size).sum();
             let state = store.data_mut();
-            state.charge(used);
+            state.charge(used.saturating_add(CHECK_CALL_FUEL));
+            state.charge_args(moved);
             state.extension = Some(checker);
             Ok(())
         }

@@ -123,3 +123,19 @@ pub fn from_json(v: &Value, ty: &Type) -> Result<Val, String> {
 fn name(ty: &Type) -> String {
     format!("{ty:?}").split(['(', ' ']).next().unwrap_or("value").to_lowercase()
 }
+
+/// The size of `v` as the host holds it: every value counted by what it carries (strings and lists by
+/// their contents), never by formatting it. What crossing the host costs a player is charged by it.
+pub fn size(v: &Val) -> usize {
+    const WORD: usize = 8;
+    match v {
+        Val::String(s) => WORD + s.len(),
+        Val::List(l) | Val::Tuple(l) | Val::FixedLengthList(l) => WORD + l.iter().map(size).sum::<usize>(),
+        Val::Record(fields) => fields.iter().map(|(_, v)| size(v)).sum::<usize>(),
+        Val::Variant(_, p) | Val::Option(p) => WORD + p.as_deref().map_or(0, size),
+        Val::Result(r) => {
+            WORD + r.as_ref().map_or_else(|e| e.as_deref().map_or(0, size), |o| o.as_deref().map_or(0, size))
+        }
+        _ => WORD,
+    }
+}

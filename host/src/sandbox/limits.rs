@@ -71,13 +71,16 @@ impl Limits {
     /// player is, with more room (it holds the whole game and describes it to every seat): ten times
     /// the fuel, twice the deadlines and the memory, and sixteen times the size of what it may send.
     pub fn referee(&self) -> Limits {
+        // Players' limits set low (a test of a tight budget, say) never starve the referee: it gets at
+        // least what it gets under the default limits.
+        let d = Limits::default();
         Limits {
-            fuel: self.fuel.saturating_mul(10),
-            first_fuel: self.first_fuel.saturating_mul(10),
-            timeout: self.timeout * 2,
-            first_timeout: self.first_timeout * 2,
-            memory_bytes: self.memory_bytes.saturating_mul(2),
-            answer_bytes: self.answer_bytes.saturating_mul(16),
+            fuel: self.fuel.max(d.fuel).saturating_mul(10),
+            first_fuel: self.first_fuel.max(d.first_fuel).saturating_mul(10),
+            timeout: self.timeout.max(d.timeout) * 2,
+            first_timeout: self.first_timeout.max(d.first_timeout) * 2,
+            memory_bytes: self.memory_bytes.max(d.memory_bytes).saturating_mul(2),
+            answer_bytes: self.answer_bytes.max(d.answer_bytes).saturating_mul(16),
             ..*self
         }
     }

@@ -12,15 +12,14 @@ mod load;
 mod meter;
 mod store;
 
-pub use answer::{Lifted, QUOTE_CHARS, bytes_text, quote, quote_json};
-pub(crate) use answer::{lifted_fixed, lifted_record};
+pub use answer::{QUOTE_CHARS, bytes_text, quote, quote_at, quote_json};
 pub use cache::Compilation;
 pub(crate) use cache::write_atomically;
 pub use call::Guard;
 pub use compile::{CompileError, CompileLimits, Compiler, WORKER_ARG, compile_worker_main};
 pub use limits::Limits;
 pub use load::{LoadError, Loaded, WorldSpec};
-pub use meter::{BYTE_FUEL, HOST_CALL_FUEL, RULES_CALL_FUEL, RULES_ELEMENT_FUEL};
+pub use meter::{BYTE_FUEL, CHECK_CALL_FUEL, HOST_CALL_FUEL};
 pub use store::{Event, LOG_CAPACITY, MAX_RESOURCES, PlayerState};
 
 use std::path::PathBuf;

@@ -18,6 +18,12 @@ struct Replay {
     calls: Vec<crate::games::CallLine>,
     board: String,
     logs: Vec<String>,
+    /// The match the game was played in (a replay tells the referee again).
+    #[serde(default)]
+    so_far: crate::games::MatchSoFar,
+    /// What the referee emitted, with its audience.
+    #[serde(default)]
+    events: Vec<crate::sandbox::Event>,
 }
 
 /// A game record from its two stored columns.
@@ -27,6 +33,8 @@ pub(super) fn restore(record: &str, replay: &str) -> std::result::Result<GameRec
     g.replay = r.calls;
     g.board = r.board;
     g.logs = r.logs;
+    g.so_far = r.so_far;
+    g.events = r.events;
     Ok(g)
 }
 
@@ -185,7 +193,13 @@ fn write_one(tx: &rusqlite::Transaction<'_>, who: &Entrants, w: &Write) -> rusql
     let t = who.tournament;
     match w {
         Write::Game(g) => {
-            let replay = Replay { calls: g.replay.clone(), board: g.board.clone(), logs: g.logs.clone() };
+            let replay = Replay {
+                calls: g.replay.clone(),
+                board: g.board.clone(),
+                logs: g.logs.clone(),
+                so_far: g.so_far.clone(),
+                events: g.events.clone(),
+            };
             tx.execute(
                 "INSERT INTO games (tournament_id, key, round, match_no, number, seed, record, replay)
                  VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",

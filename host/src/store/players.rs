@@ -185,4 +185,10 @@ impl Store {
             self.conn.prepare("SELECT game FROM players WHERE name = ?1 ORDER BY id").map_err(|e| self.sql(e))?;
         q.query_map([name], |r| r.get(0)).and_then(Iterator::collect).map_err(|e| self.sql(e))
     }
+
+    /// Every game some player is registered for, by name.
+    pub fn registered_games(&self) -> Result<Vec<String>> {
+        let mut q = self.conn.prepare("SELECT DISTINCT game FROM players ORDER BY game").map_err(|e| self.sql(e))?;
+        q.query_map([], |r| r.get(0)).and_then(Iterator::collect).map_err(|e| self.sql(e))
+    }
 }

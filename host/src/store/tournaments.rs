@@ -13,9 +13,13 @@ use std::fs::File;
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct StoredSettings {
     pub limits: Limits,
-    /// The game's options (Fish: the board), as the game describes them.
+    /// The game's options, as its package declares them.
     #[serde(default)]
     pub options: serde_json::Value,
+    /// sha256 of the game package's referee the tournament is played with (resume and replay insist
+    /// on the same one).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub referee: Option<String>,
 }
 
 /// Where a tournament stands.

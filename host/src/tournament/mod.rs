@@ -28,7 +28,7 @@ pub async fn run<G: crate::games::Game>(
 }
 
 use crate::fault::{Fault, FaultKind};
-use crate::games::{CallLine, GameOutcome};
+use crate::games::{CallLine, GameOutcome, MatchSoFar};
 use serde::{Deserialize, Serialize};
 use std::sync::Arc;
 
@@ -178,6 +178,18 @@ pub struct GameRecord {
     /// What each player printed (bounded), in seat order; for replays.
     #[serde(skip)]
     pub logs: Vec<String>,
+    /// The referee failed: the game has no result, and nobody was banned for it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub game_fault: Option<Fault>,
+    /// What the referee emitted, with its audience.
+    #[serde(skip)]
+    pub events: Vec<crate::sandbox::Event>,
+    /// The referee's final view for each seat.
+    #[serde(skip)]
+    pub seat_views: Vec<String>,
+    /// The match the game was played in, as the referee was told (a replay tells it again).
+    #[serde(skip)]
+    pub so_far: MatchSoFar,
 }
 
 impl GameRecord {
@@ -189,7 +201,7 @@ impl GameRecord {
         o: GameOutcome,
     ) -> GameRecord {
         let mut calls = vec![0u32; players.len()];
-        for c in &o.calls {
+        for c in o.calls.iter().filter(|c| c.fault.is_none()) {
             calls[c.seat] += 1;
         }
         GameRecord {
@@ -219,6 +231,10 @@ impl GameRecord {
             replay: o.calls,
             board: o.board,
             logs: o.logs,
+            game_fault: o.game_fault,
+            events: o.events,
+            seat_views: o.seat_views,
+            so_far: o.so_far,
             players,
         }
     }

@@ -145,15 +145,20 @@ pub fn write_replay(
 ) -> std::io::Result<()> {
     let mut f = std::io::BufWriter::new(std::fs::File::create(path)?);
     let header = json!({"type": "header", "game": game, "id": g.id, "round": g.round, "match": g.match_no,
-        "number": g.number, "players": g.players, "seed": g.seed, "limits": limits, "options": options});
+        "number": g.number, "players": g.players, "seed": g.seed, "limits": limits, "options": options,
+        "so_far": g.so_far});
     writeln!(f, "{header}")?;
     for c in &g.replay {
-        let line = json!({"type": "call", "seat": c.seat, "player": g.players[c.seat], "call": c.call,
+        let mut line = json!({"type": "call", "seat": c.seat, "player": g.players[c.seat], "call": c.call,
             "turn": c.turn, "answer": c.answer, "fuel": c.fuel});
+        if let Some(f) = &c.fault {
+            line["fault"] = json!(f);
+        }
         writeln!(f, "{line}")?;
     }
     let footer = json!({"type": "footer", "scores": g.scores, "winners": g.winners, "fuel": g.fuel,
-        "calls": g.calls, "faults": g.faults, "board": g.board, "logs": g.logs});
+        "calls": g.calls, "faults": g.faults, "board": g.board, "logs": g.logs, "game_fault": g.game_fault,
+        "events": g.events});
     writeln!(f, "{footer}")?;
     f.flush()
 }
@@ -185,6 +190,10 @@ pub fn read_replay(path: &Path) -> Result<(String, serde_json::Value, GameRecord
         replay: vec![],
         board: String::new(),
         logs: vec![],
+        game_fault: None,
+        events: vec![],
+        seat_views: vec![],
+        so_far: serde_json::from_value(field("so_far")).unwrap_or_default(),
     };
     let game = field("game").as_str().unwrap_or_default().to_string();
     let mut footer = false;
@@ -202,6 +211,8 @@ pub fn read_replay(path: &Path) -> Result<(String, serde_json::Value, GameRecord
                 g.faults = serde_json::from_value(f("faults")).map_err(|e| bad(n, format!("faults: {e}")))?;
                 g.board = f("board").as_str().unwrap_or_default().to_string();
                 g.logs = serde_json::from_value(f("logs")).unwrap_or_default();
+                g.game_fault = serde_json::from_value(f("game_fault")).unwrap_or_default();
+                g.events = serde_json::from_value(f("events")).unwrap_or_default();
                 g.winner = match g.winners.as_slice() {
                     [w] => Some(w.clone()),
                     _ => None,
@@ -216,29 +227,45 @@ pub fn read_replay(path: &Path) -> Result<(String, serde_json::Value, GameRecord
     Ok((game, field("options"), g))
 }
 
-/// A game turn by turn: who played, each call with its answer and fuel, positions after moves, faults,
-/// and the result.
-pub fn replay(game: &str, options: &serde_json::Value, g: &GameRecord) -> Result<String, String> {
+/// A game step by step, as its referee re-ran it on the record: each call with its answer and fuel
+/// (or the fault instead), the public events it caused and the position after it, then the result.
+pub fn replay(game: &str, g: &GameRecord, frames: &[crate::package::Frame]) -> String {
     let mut s = String::new();
     let _ = writeln!(s, "{game} game {} (seed {}): {}", g.id, g.seed, g.players.join(" vs "));
-    let faults: Vec<(usize, crate::fault::Fault)> = g
-        .faults
-        .iter()
-        .map(|f| {
-            let seat = g.players.iter().position(|p| *p == f.player).unwrap_or(0);
-            (seat, crate::fault::Fault::new(f.kind, f.call.clone(), f.reason.clone()))
-        })
-        .collect();
-    let input =
-        crate::games::replay::ReplayInput { players: &g.players, seed: g.seed, calls: &g.replay, faults: &faults };
-    s.push_str(&crate::games::replay::render(game, options, &input)?);
+    let mut last_view = String::new();
+    for f in frames {
+        if f.step == 0 {
+            let _ = writeln!(s, "\nstart");
+        } else {
+            let _ = writeln!(s, "\nstep {}", f.step);
+        }
+        for c in &f.lines {
+            let who = g.players.get(c.seat).map_or("?", String::as_str);
+            match &c.fault {
+                Some(fault) => {
+                    let _ = writeln!(s, "  {who:<20} FAULT {} in `{}`: {}", fault.kind, fault.call, fault.reason);
+                }
+                None => {
+                    let answer = if c.answer.is_null() { String::new() } else { c.answer.to_string() };
+                    let _ = writeln!(s, "  {who:<20} {:<16} {answer:<28} fuel {}", c.call, thousands(c.fuel));
+                }
+            }
+        }
+        for e in f.events.iter().filter(|e| e.to.is_none()) {
+            let _ = writeln!(s, "  | {}", e.text);
+        }
+        if f.view != last_view {
+            let _ = writeln!(s, "{}", f.view.trim_end());
+            last_view = f.view.clone();
+        }
+    }
     let _ = writeln!(s, "\nResult:");
     for (i, p) in g.players.iter().enumerate() {
         let _ = writeln!(
             s,
             "  {p:<20} score {:>4}  fuel {:>14} over {} calls",
             g.scores.get(i).copied().unwrap_or(0),
-            crate::games::replay::thousands(g.fuel.get(i).copied().unwrap_or(0)),
+            thousands(g.fuel.get(i).copied().unwrap_or(0)),
             g.calls.get(i).copied().unwrap_or(0)
         );
     }
@@ -247,5 +274,18 @@ pub fn replay(game: &str, options: &serde_json::Value, g: &GameRecord) -> Result
         [w] => writeln!(s, "Winner: {w}"),
         ws => writeln!(s, "Tie: {}", ws.join(", ")),
     };
-    Ok(s)
+    s
+}
+
+/// `12,345,678`.
+pub fn thousands(n: u64) -> String {
+    let s = n.to_string();
+    let mut out = String::new();
+    for (i, c) in s.chars().enumerate() {
+        if i > 0 && (s.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
 }

@@ -92,6 +92,9 @@ mod component {
                 number: m.number,
                 matches: m.matches,
             };
+            if so_far.game == 1 {
+                emit(&Audience::All, &format!("match {} of {} starts: {a} against {b}", so_far.number, so_far.matches));
+            }
             emit(
                 &Audience::All,
                 &format!("{a} (player A) against {b} (player B), game {} of {}", so_far.game, so_far.games_in_match),

@@ -44,7 +44,8 @@ pub fn view(s: &wit::State) -> rules::PlayerView {
 
 /// Exports a player whose `place` and `take-turn` are the given functions of `&PlayerView`; the
 /// notifications do nothing. The misbehaving sample players add hooks: `turn` sees the state first and
-/// may answer instead (`Some(turn)`), and `end` runs in the tournament-end call.
+/// may answer instead (`Some(turn)`), `start` runs in the tournament-start call (with the player's
+/// name and every player's) and `end` in the tournament-end call.
 #[macro_export]
 macro_rules! player {
     ($place:path, $take_turn:path) => {
@@ -53,10 +54,19 @@ macro_rules! player {
     ($place:path, $take_turn:path, turn: $turn:expr) => {
         $crate::player!($place, $take_turn, turn: $turn, end: |_: bool| ());
     };
+    ($place:path, $take_turn:path, start: $start:expr) => {
+        $crate::player!($place, $take_turn, start: $start, turn: |_: &$crate::wit::State| None, end: |_: bool| ());
+    };
     ($place:path, $take_turn:path, turn: $turn:expr, end: $end:expr) => {
+        $crate::player!($place, $take_turn, start: |_: &str, _: &[String]| (), turn: $turn, end: $end);
+    };
+    ($place:path, $take_turn:path, start: $start:expr, turn: $turn:expr, end: $end:expr) => {
         struct Player;
         impl $crate::bindings::Guest for Player {
-            fn tournament_start(_: String, _: Vec<String>) {}
+            fn tournament_start(you: String, players: Vec<String>) {
+                let hook: fn(&str, &[String]) = $start;
+                hook(&you, &players)
+            }
             fn match_start(_: String, _: u32, _: u32) {}
             fn game_start(_: $crate::wit::GameInfo) {}
             fn place(s: $crate::wit::State) -> $crate::wit::Cell {
