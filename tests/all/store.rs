@@ -587,3 +587,45 @@ fn ctrl_c_keeps_what_finished_and_resume_ends_it() {
     assert_eq!(games_recorded(dir, 1), 3 * 301);
     assert_eq!(in_store_json(dir, &["tournaments", "--json"])[0]["winner"], "greedy");
 }
+
+/// Copies a directory tree (a package), following symbolic links.
+fn copy_tree(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for e in std::fs::read_dir(from).unwrap() {
+        let e = e.unwrap();
+        if e.path().is_dir() {
+            copy_tree(&e.path(), &to.join(e.file_name()));
+        } else {
+            std::fs::copy(e.path(), to.join(e.file_name())).unwrap();
+        }
+    }
+}
+
+#[test]
+fn a_registered_tournament_keeps_its_package_so_resume_and_replay_use_the_same_referee() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (dir, pkg) = (tmp.path().join("data"), tmp.path().join("santorini"));
+    copy_tree(&players_dir().parent().unwrap().join("packages/santorini"), &pkg);
+    let game = pkg.to_str().unwrap();
+    submit(&dir, game, "minimax", &player("santorini-minimax"));
+    submit(&dir, game, "random", &player("santorini-random"));
+    let args = ["tournament", "--game", game, "--format", "round-robin", "--seed", "3", "--registered", "--json"];
+    let r = in_store_json(&dir, &args);
+    let referee = std::fs::read(pkg.join("referee.wasm")).unwrap();
+    let hash: String = {
+        use sha2::Digest;
+        sha2::Sha256::digest(&referee).iter().map(|b| format!("{b:02x}")).collect()
+    };
+    let kept = dir.join("packages").join(&hash);
+    assert_eq!(std::fs::read(kept.join("referee.wasm")).unwrap(), referee, "the store keeps the referee it played");
+    // The package is rebuilt (here: gone); the stored games still replay through the referee they were
+    // played with, and the tournament still resumes.
+    std::fs::remove_dir_all(&pkg).unwrap();
+    let id = r["games"][0]["id"].as_str().unwrap();
+    let out = in_store(&dir, &["replay", &format!("1/{id}")]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let (text, said) = (String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+    assert!(said.contains(&format!("in {}", kept.display())) && text.contains("Winner:"), "{said}{text}");
+    let out = in_store(&dir, &["resume", "1"]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+}

@@ -45,9 +45,11 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             (game.dir.clone(), limits.to_limits()?, options.options.clone(), cache.dir())
         }
         Command::Tournament { game, limits, options, cache, registered, data, .. } => {
-            // Registered players are compiled once, ever, into the store.
-            let dir = if *registered && !cache.no_cache { compiled(data) } else { cache.dir() };
-            (game.dir.clone(), limits.to_limits()?, options.options.clone(), dir)
+            // Registered players are compiled once, ever, into the store, and the tournament is played
+            // with the store's own copy of the package.
+            let compiled_dir = if *registered && !cache.no_cache { compiled(data) } else { cache.dir() };
+            let dir = if *registered { package::keep(&data.dir, &game.dir)? } else { game.dir.clone() };
+            (dir, limits.to_limits()?, options.options.clone(), compiled_dir)
         }
         Command::Submit { game, limits, options, data, .. } => {
             (game.dir.clone(), limits.to_limits()?, options.options.clone(), compiled(data))
@@ -58,8 +60,11 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             let row = store
                 .tournament(*id)?
                 .with_context(|| format!("{}: there is no tournament {id}", data.dir.display()))?;
-            let dir = crate::package::locate(&row.game)
-                .map_err(|e| anyhow::anyhow!("{}: tournament {id}: {e}", data.dir.display()))?;
+            let dir = match package::kept(&data.dir, row.settings.referee.as_deref()) {
+                Some(dir) => dir,
+                None => crate::package::locate(&row.game)
+                    .map_err(|e| anyhow::anyhow!("{}: tournament {id}: {e}", data.dir.display()))?,
+            };
             let options = package::stored_options(&row.settings.options)
                 .with_context(|| format!("{}: tournament {id}: unreadable game options", data.dir.display()))?;
             (dir, row.settings.limits, options, if *no_cache { None } else { compiled(data) })

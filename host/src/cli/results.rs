@@ -211,7 +211,10 @@ pub async fn replay(dir: &Path, which: &str, json: bool) -> anyhow::Result<ExitC
         println!("{}", serde_json::to_string_pretty(&doc)?);
         return Ok(ExitCode::SUCCESS);
     }
-    let package = crate::package::locate(&game).map_err(|e| anyhow::anyhow!("{which}: {e}"))?;
+    let package = match super::package::kept(dir, referee.as_deref()) {
+        Some(kept) => kept,
+        None => crate::package::locate(&game).map_err(|e| anyhow::anyhow!("{which}: {e}"))?,
+    };
     let sandbox = std::sync::Arc::new(crate::sandbox::Sandbox::new(crate::sandbox::Limits::default())?);
     let mut pkg = crate::package::Package::load(sandbox, &package)?;
     if let Some(then) = referee.filter(|r| *r != pkg.hash) {
@@ -227,6 +230,7 @@ pub async fn replay(dir: &Path, which: &str, json: bool) -> anyhow::Result<ExitC
     if let Some(f) = &o.game_fault {
         bail!("{which}: the record does not replay through {game}'s referee: {f}");
     }
+    eprintln!("(re-run through the referee sha256 {} in {})", &pkg.hash[..16], package.display());
     print!("{}", report::replay(&game, &record, &o.frames));
     Ok(ExitCode::SUCCESS)
 }

@@ -8,6 +8,10 @@ use std::path::{Path, PathBuf};
 
 /// The most seats a package may declare.
 pub const MAX_SEATS: usize = 64;
+/// The largest manifest read.
+pub const MAX_MANIFEST_BYTES: u64 = 64 * 1024;
+/// The largest referee component loaded.
+pub const MAX_REFEREE_BYTES: u64 = 32 << 20;
 
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -44,6 +48,10 @@ impl Manifest {
     pub fn read(dir: &Path) -> Result<Manifest, PackageError> {
         let path = dir.join("game.toml");
         let bad = |detail: String| PackageError::Manifest { path: path.clone(), detail };
+        let size = std::fs::metadata(&path).map_err(|e| bad(format!("cannot read: {e}")))?.len();
+        if size > MAX_MANIFEST_BYTES {
+            return Err(bad(format!("{size} bytes; a manifest may have at most {MAX_MANIFEST_BYTES}")));
+        }
         let text = std::fs::read_to_string(&path).map_err(|e| bad(format!("cannot read: {e}")))?;
         let m: Manifest = toml::from_str(&text).map_err(|e| bad(format!("not a valid manifest: {}", e.message())))?;
         let name_ok = !m.name.is_empty()

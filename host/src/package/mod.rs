@@ -103,6 +103,13 @@ impl Package {
             package: "arena:".into(),
             world: format!("arena:{}/referee", manifest.name).into(),
         };
+        let size = std::fs::metadata(&path).map(|m| m.len()).unwrap_or(0);
+        if size > manifest::MAX_REFEREE_BYTES {
+            return Err(PackageError::Referee {
+                path,
+                detail: format!("{size} bytes; a referee may have at most {}", manifest::MAX_REFEREE_BYTES),
+            });
+        }
         let loaded = sandbox.load(&path, &spec)?;
         let referee_error = |detail: String| PackageError::Referee { path: path.clone(), detail };
         let cases = cases(sandbox.engine(), &loaded.component).map_err(referee_error)?;
