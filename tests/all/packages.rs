@@ -227,6 +227,11 @@ async fn simultaneous_requests_ask_both_seats_in_one_step_and_private_events_sta
         assert!(a < r && b < r, "round {round}: both private choices come before the reveal");
     }
     assert!(o.events.iter().filter(|e| e.to.is_none()).all(|e| !e.text.contains("you chose")));
+    // Both players, and only they, hear that a round is closed (a varicast), before the reveal.
+    let closed: Vec<&arena::sandbox::Event> =
+        o.events.iter().filter(|e| e.text.ends_with("both choices are in")).collect();
+    assert_eq!(closed.len(), 5);
+    assert!(closed.iter().all(|e| e.to == Some(vec![0, 1])));
     // What spectators get from the CLI holds no private event.
     let root = pennies_package(dir.path());
     let v = run_json(&[
@@ -251,7 +256,8 @@ async fn simultaneous_requests_ask_both_seats_in_one_step_and_private_events_sta
         v["events"].as_array().unwrap().iter().map(|e| e.as_str().unwrap().to_string()).collect::<Vec<_>>()
     };
     let (zero, one) = (as_seat("0"), as_seat("1"));
-    assert_eq!((zero.len(), one.len()), (11, 11), "6 public events and 5 of its own");
+    assert_eq!((zero.len(), one.len()), (16, 16), "6 public events, 5 of its own and 5 to both players");
+    assert!(zero.contains(&"round 3: both choices are in".to_string()));
     assert!(
         zero.contains(&"round 2: you chose heads".to_string())
             && !zero.contains(&"round 2: you chose tails".to_string())
@@ -259,7 +265,7 @@ async fn simultaneous_requests_ask_both_seats_in_one_step_and_private_events_sta
     assert!(
         one.contains(&"round 2: you chose tails".to_string()) && !one.contains(&"round 2: you chose heads".to_string())
     );
-    assert_eq!(o.events_for(Some(0)).count(), 11);
+    assert_eq!(o.events_for(Some(0)).count(), 16);
     assert_eq!(o.events_for(None).count(), 6);
 }
 

@@ -73,6 +73,8 @@ impl Guest for Referee {
             g.choices[s] = Some(heads);
             emit(&Audience::Seat(seat), &format!("round {}: you chose {}", g.round, coin(heads)));
             if let [Some(a), Some(b)] = g.choices {
+                // The players (and not the spectators) hear that the round is closed (a varicast).
+                emit(&Audience::Seats(vec![0, 1]), &format!("round {}: both choices are in", g.round));
                 let winner = if a == b { 0 } else { 1 };
                 g.taken[winner] += 1;
                 emit(
