@@ -266,6 +266,18 @@ async fn simultaneous_requests_ask_both_seats_in_one_step_and_private_events_sta
         one.contains(&"round 2: you chose tails".to_string()) && !one.contains(&"round 2: you chose heads".to_string())
     );
     assert_eq!(o.events_for(Some(0)).count(), 16);
+    // A spectator's replay of the game (re-run from its record) holds no private event either.
+    let replays = dir.path().join("replays");
+    let (heads, alternate) = (player("pennies-heads"), player("pennies-alternate"));
+    let args = ["tournament", "--game", root.to_str().unwrap(), "--format", "round-robin", "--games-per-match", "1"];
+    let out =
+        run(&[&args[..], &["--seed", "1", "--replay-dir", replays.to_str().unwrap(), &heads, &alternate]].concat());
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let file = std::fs::read_dir(&replays).unwrap().next().unwrap().unwrap().path();
+    let out = run(&["replay", file.to_str().unwrap()]);
+    let shown = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success() && shown.contains("seat 0 takes it"), "{shown}");
+    assert!(!shown.contains("you chose") && !shown.contains("both choices are in"), "{shown}");
     assert_eq!(o.events_for(None).count(), 6);
 }
 
