@@ -146,3 +146,49 @@ fn both_players_hear_that_a_match_starts_before_its_first_game() {
         .collect();
     assert_eq!(numbers, ["match 1 of 3", "match 2 of 3", "match 3 of 3"].map(String::from).into_iter().collect());
 }
+
+#[test]
+fn the_referee_draws_the_board_as_svg_for_play_and_for_each_step_of_a_replay() {
+    let dir = tempfile::tempdir().unwrap();
+    let svg = dir.path().join("final.svg");
+    let out = run(&[
+        "play",
+        "--game",
+        "santorini",
+        "--seed",
+        "3",
+        "--svg",
+        svg.to_str().unwrap(),
+        "builtin:minimax",
+        "builtin:random",
+    ]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let drawn = std::fs::read_to_string(&svg).unwrap();
+    assert!(drawn.starts_with("<svg") && drawn.ends_with("</svg>"));
+    assert_eq!(drawn.matches("<rect").count(), 25, "one square a cell");
+    assert_eq!(drawn.matches("<circle").count() - drawn.matches("#2a5bd7").count(), 4, "four workers");
+    // Every step of a replay, drawn.
+    let replays = dir.path().join("replays");
+    let args =
+        ["tournament", "--game", "santorini", "--format", "round-robin", "--games-per-match", "1", "--seed", "3"];
+    let out =
+        run(&[&args[..], &["--replay-dir", replays.to_str().unwrap(), "builtin:minimax", "builtin:random"]].concat());
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let file = std::fs::read_dir(&replays).unwrap().next().unwrap().unwrap().path();
+    let frames = dir.path().join("frames");
+    let out = run(&["replay", file.to_str().unwrap(), "--svg-dir", frames.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let steps = String::from_utf8_lossy(&out.stdout).matches("\nstep ").count();
+    let mut names: Vec<String> =
+        std::fs::read_dir(&frames).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).collect();
+    names.sort();
+    assert_eq!(names.len(), steps + 1, "the start and every step");
+    assert_eq!(
+        (names[0].as_str(), names[names.len() - 1].as_str()),
+        ("start.svg", format!("step-{steps:04}.svg").as_str())
+    );
+    // A game that does not draw says so before playing.
+    let out = run(&["play", "--game", "yahtzee", "--svg", svg.to_str().unwrap(), "builtin:greedy", "builtin:random"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("yahtzee does not draw its positions"));
+}

@@ -464,6 +464,8 @@ fn store_round_trip_through_the_library() {
         events: vec![],
         seat_views: vec![],
         so_far: Default::default(),
+        svg: Some("<svg/>".into()),
+        seat_svgs: vec![],
     };
     {
         let j = store.journal(id, &[a.clone(), b.clone()]).unwrap();
@@ -475,6 +477,7 @@ fn store_round_trip_through_the_library() {
     let back = store.game(id, "R1-M1-G1").unwrap().unwrap();
     assert_eq!(serde_json::to_value(&back).unwrap(), serde_json::to_value(&game).unwrap());
     assert_eq!(back.replay.len(), 1);
+    assert_eq!(back.svg.as_deref(), Some("<svg/>"), "the final drawing is kept with the record");
     assert_eq!(back.replay[0].answer, serde_json::json!([1, 2]));
     assert_eq!((back.board.as_str(), back.logs.clone()), ("the board", game.logs.clone()));
     let j = store.journal(id, &[a, b]).unwrap();

@@ -34,6 +34,10 @@ pub enum Command {
         /// spectator.
         #[arg(long, value_name = "SEAT")]
         seat: Option<usize>,
+        /// Write the referee's drawing of the final position (as the spectators, or `--seat`, see it)
+        /// to this SVG file; for games whose package draws.
+        #[arg(long, value_name = "FILE")]
+        svg: Option<PathBuf>,
         /// Seed for dice and boards; drawn from the clock (and shown) if absent.
         #[arg(long)]
         seed: Option<u64>,
@@ -168,6 +172,10 @@ pub enum Command {
         /// The stored record as JSON instead of text.
         #[arg(long)]
         json: bool,
+        /// Also write the referee's drawing after each step into this directory (start.svg,
+        /// step-0001.svg, …), for games whose package draws.
+        #[arg(long, value_name = "DIR")]
+        svg_dir: Option<PathBuf>,
         #[command(flatten)]
         data: DataArgs,
     },

@@ -73,8 +73,8 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         _ => bail!("unexpected command"),
     };
     runtime()?.block_on(async move {
-        if let Command::Replay { game, json, data } = cmd {
-            return results::replay(&data.dir, &game, json).await;
+        if let Command::Replay { game, json, data, svg_dir } = cmd {
+            return results::replay(&data.dir, &game, json, svg_dir.as_deref()).await;
         }
         let sandbox = Arc::new(sandbox(limits, compile_limits, cache)?);
         let game = package::load(sandbox, &dir, &options).await?;
@@ -100,8 +100,9 @@ fn sandbox(limits: Limits, compile: CompileLimits, cache: Option<PathBuf>) -> an
 
 async fn command<G: Game>(game: Arc<G>, limits: Limits, cmd: Command) -> anyhow::Result<ExitCode> {
     match cmd {
-        Command::Play { seed, json, players, seat, .. } => {
-            play(game, limits, seed_or_clock(seed), json, seat, &players).await
+        Command::Play { seed, json, players, seat, svg, .. } => {
+            let shown = Shown { json, seat, svg };
+            play(game, limits, seed_or_clock(seed), shown, &players).await
         }
         Command::Tournament {
             format,
@@ -275,16 +276,29 @@ async fn against_strongest<G: Game>(
     Ok((best, one_game(game, seed, vec![me, opponent]).await))
 }
 
+/// How `play` shows its game.
+struct Shown {
+    json: bool,
+    /// As this seat saw it (`None`: as a spectator).
+    seat: Option<usize>,
+    /// Where to write the final drawing.
+    svg: Option<PathBuf>,
+}
+
 async fn play<G: Game>(
     game: Arc<G>,
     limits: Limits,
     seed: u64,
-    json: bool,
-    seat: Option<usize>,
+    Shown { json, seat, svg }: Shown,
     players: &[String],
 ) -> anyhow::Result<ExitCode> {
     if !game.seats().contains(&players.len()) {
         bail!("a game of {} seats {:?} players, got {}", game.name(), game.seats(), players.len());
+    }
+    if let Some(path) = &svg
+        && !game.draws_svg()
+    {
+        bail!("--svg {}: {} does not draw its positions (its referee exports no `svg`)", path.display(), game.name());
     }
     if let Some(s) = seat.filter(|&s| s >= players.len()) {
         bail!("--seat {s}: a game of {} players has seats 0 to {}", players.len(), players.len() - 1);
@@ -306,6 +320,14 @@ async fn play<G: Game>(
         Some(s) => record.seat_views.get(s).cloned().unwrap_or_default(),
         None => record.board.clone(),
     };
+    if let Some(path) = &svg {
+        let drawn = match seat {
+            Some(s) => record.seat_svgs.get(s).cloned().flatten(),
+            None => record.svg.clone(),
+        };
+        let drawn = drawn.with_context(|| format!("--svg {}: the referee drew nothing", path.display()))?;
+        std::fs::write(path, drawn).with_context(|| format!("{}: cannot write", path.display()))?;
+    }
     if json {
         let doc = serde_json::json!({"game": game.name(), "seed": seed, "options": game.options(), "limits": limits,
             "result": record, "board": record.board, "seat": seat, "events": events, "view": view,

@@ -188,7 +188,7 @@ fn stats(dir: &Path, name: &str, game: Option<String>, json: bool) -> anyhow::Re
 }
 
 /// `arena replay`: a stored game or a replay file, re-run through the game's referee on its record.
-pub async fn replay(dir: &Path, which: &str, json: bool) -> anyhow::Result<ExitCode> {
+pub async fn replay(dir: &Path, which: &str, json: bool, svg_dir: Option<&Path>) -> anyhow::Result<ExitCode> {
     let path = Path::new(which);
     let (game, options, record, referee) = if path.is_file() {
         let (game, options, record) = report::read_replay(path).map_err(anyhow::Error::msg)?;
@@ -231,6 +231,19 @@ pub async fn replay(dir: &Path, which: &str, json: bool) -> anyhow::Result<ExitC
         bail!("{which}: the record does not replay through {game}'s referee: {f}");
     }
     eprintln!("(re-run through the referee sha256 {} in {})", &pkg.hash[..16], package.display());
+    if let Some(out) = svg_dir {
+        if !pkg.draws_svg() {
+            bail!("--svg-dir {}: {game} does not draw its positions (its referee exports no `svg`)", out.display());
+        }
+        std::fs::create_dir_all(out).with_context(|| format!("{}: cannot create", out.display()))?;
+        for f in &o.frames {
+            let name = if f.step == 0 { "start.svg".to_string() } else { format!("step-{:04}.svg", f.step) };
+            if let Some(svg) = &f.svg {
+                let path = out.join(name);
+                std::fs::write(&path, svg).with_context(|| format!("{}: cannot write", path.display()))?;
+            }
+        }
+    }
     print!("{}", report::replay(&game, &record, &o.frames));
     Ok(ExitCode::SUCCESS)
 }

@@ -110,6 +110,9 @@ pub struct GameOutcome {
     pub game_fault: Option<Fault>,
     /// The match the game was played in, as the referee was told (a replay tells it again).
     pub so_far: MatchSoFar,
+    /// The referee's drawing of the final position for spectators, and for each seat, if it draws.
+    pub svg: Option<String>,
+    pub seat_svgs: Vec<Option<String>>,
 }
 
 /// Information every player gets when a tournament starts.
@@ -139,6 +142,10 @@ pub trait Game: Send + Sync + 'static {
     /// The game's options as settings to store and replay with; none by default.
     fn options(&self) -> serde_json::Value {
         serde_json::Value::Null
+    }
+    /// Whether the game draws its positions as SVG.
+    fn draws_svg(&self) -> bool {
+        false
     }
     /// What identifies the game's rules exactly (a package's referee hash), if anything.
     fn referee_hash(&self) -> Option<String> {

@@ -73,6 +73,10 @@ impl Game for PackageGame {
         serde_json::json!(self.pkg.options())
     }
 
+    fn draws_svg(&self) -> bool {
+        self.pkg.draws_svg()
+    }
+
     fn referee_hash(&self) -> Option<String> {
         Some(self.pkg.hash.clone())
     }
@@ -122,6 +126,8 @@ impl Game for PackageGame {
             seat_views: o.seat_views,
             game_fault: o.game_fault,
             so_far: setup.so_far,
+            svg: o.svg,
+            seat_svgs: o.seat_svgs,
         }
     }
 

@@ -12,7 +12,7 @@ pub mod values;
 
 pub use game::PackageGame;
 pub use manifest::Manifest;
-pub use play::{Frame, Lifecycle, PackageOutcome};
+pub use play::{Frame, Lifecycle, PackageOutcome, SVG_BYTES};
 
 use crate::sandbox::{LoadError, PlayerState, Sandbox, WorldSpec};
 use std::path::{Path, PathBuf};
@@ -70,6 +70,8 @@ pub struct Package {
     cases: Vec<Case>,
     /// Whether the referee exports `tournament` (what to tell players when a tournament starts, ends).
     lifecycle: bool,
+    /// Whether the referee exports `svg` (a drawing of the position).
+    svg: bool,
     /// The interfaces the referee serves players (rule checkers).
     served: Vec<rules::Interface>,
     players: Linker<PlayerState>,
@@ -120,6 +122,7 @@ impl Package {
             .map_err(|e| referee_error(format!("{e:#}")))?;
         let referee = linker.instantiate_pre(&loaded.component).map_err(|e| referee_error(format!("{e:#}")))?;
         let lifecycle = lifecycle(sandbox.engine(), &loaded.component, &cases).map_err(referee_error)?;
+        let svg = draws(sandbox.engine(), &loaded.component).map_err(referee_error)?;
         let served = rules::exported(sandbox.engine(), &loaded.component);
         let mut players = sandbox.linker().map_err(|e| referee_error(e.to_string()))?;
         rules::serve(&mut players, &sandbox, &loaded.component, &referee, &served).map_err(referee_error)?;
@@ -132,6 +135,7 @@ impl Package {
             referee,
             cases,
             lifecycle,
+            svg,
             served,
             players,
             options,
@@ -253,6 +257,28 @@ fn lifecycle(engine: &wasmtime::Engine, referee: &Component, cases: &[Case]) -> 
         return Err("`tournament` must take a tournament-event and return option<request>".into());
     }
     Ok(true)
+}
+
+/// Whether the referee exports `svg: func(seat: option<u32>) -> option<string>`.
+fn draws(engine: &wasmtime::Engine, referee: &Component) -> Result<bool, String> {
+    let ty = referee.component_type();
+    let Some(item) = ty.get_export(engine, "svg") else { return Ok(false) };
+    let ComponentItem::ComponentFunc(f) = item.ty else { return Err("`svg` is not a function".into()) };
+    let param_ok =
+        matches!(f.params().collect::<Vec<_>>().as_slice(), [(_, Type::Option(o))] if matches!(o.ty(), Type::U32));
+    let result_ok =
+        matches!(f.results().collect::<Vec<_>>().as_slice(), [Type::Option(o)] if matches!(o.ty(), Type::String));
+    if !(param_ok && result_ok) {
+        return Err("`svg` must take option<u32> (a seat, or none for spectators) and return option<string>".into());
+    }
+    Ok(true)
+}
+
+impl Package {
+    /// Whether the game draws its positions as SVG.
+    pub fn draws_svg(&self) -> bool {
+        self.svg
+    }
 }
 
 /// A player export fits a request when it takes the request's payload (or nothing) and returns the

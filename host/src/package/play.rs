@@ -45,6 +45,10 @@ pub struct PackageOutcome {
     pub seat_views: Vec<String>,
     /// What each seat printed (bounded).
     pub logs: Vec<String>,
+    /// The referee's drawing of the final position for spectators, if it draws (its `svg` export).
+    pub svg: Option<String>,
+    /// Its drawing for each seat (empty when it does not draw).
+    pub seat_svgs: Vec<Option<String>>,
 }
 
 /// One step of a replay: the record's lines of that step, the events they caused, the view after.
@@ -54,6 +58,8 @@ pub struct Frame {
     pub lines: Vec<CallLine>,
     pub events: Vec<Event>,
     pub view: String,
+    /// The referee's drawing after the step, if it draws.
+    pub svg: Option<String>,
 }
 
 impl PackageOutcome {
@@ -303,11 +309,13 @@ impl Package {
         let replaying = matches!(answers, Answers::Recorded(_));
         if replaying {
             let view = referee.call("view", &[Val::Option(None)], 1).await?.pop();
+            let svg = self.svg(referee, None).await?;
             out.frames.push(Frame {
                 step: 0,
                 lines: vec![],
                 events: referee.store.data().events.clone(),
                 view: if let Some(Val::String(v)) = view { quote_at(&v, VIEW_CHARS) } else { String::new() },
+                svg,
             });
         }
         for step in 1..=MAX_STEPS as u32 {
@@ -363,11 +371,13 @@ impl Package {
             }
             if replaying {
                 let view = referee.call("view", &[Val::Option(None)], 1).await?.pop();
+                let svg = self.svg(referee, None).await?;
                 out.frames.push(Frame {
                     step,
                     lines: out.log[lines..].to_vec(),
                     events: referee.store.data().events[events..].to_vec(),
                     view: if let Some(Val::String(v)) = view { quote_at(&v, VIEW_CHARS) } else { String::new() },
+                    svg,
                 });
             }
         }
@@ -404,9 +414,39 @@ impl Package {
             let view = referee.call("view", &[Val::Option(Some(Box::new(Val::U32(seat as u32))))], 1).await?.pop();
             out.seat_views.push(if let Some(Val::String(v)) = view { quote_at(&v, VIEW_CHARS) } else { String::new() });
         }
+        if self.svg {
+            out.svg = self.svg(referee, None).await?;
+            for seat in 0..n {
+                let drawn = self.svg(referee, Some(seat as u32)).await?;
+                out.seat_svgs.push(drawn);
+            }
+        }
         Ok(())
     }
+
+    /// The referee's drawing for `seat` (`None`: spectators), when it exports `svg`; a drawing over
+    /// [`SVG_BYTES`] or that is not an `<svg>` document is the game's fault.
+    async fn svg(&self, referee: &mut Referee, seat: Option<u32>) -> Result<Option<String>, Fault> {
+        if !self.svg {
+            return Ok(None);
+        }
+        let arg = Val::Option(seat.map(|s| Box::new(Val::U32(s))));
+        let Some(Val::Option(drawn)) = referee.call("svg", &[arg], 1).await?.pop() else {
+            return Err(protocol("svg", "did not return option<string>"));
+        };
+        match drawn.map(|d| *d) {
+            None => Ok(None),
+            Some(Val::String(svg)) if svg.len() > SVG_BYTES => {
+                Err(protocol("svg", format!("drew {} bytes; a drawing may have at most {SVG_BYTES}", svg.len())))
+            }
+            Some(Val::String(svg)) if svg.trim_start().starts_with("<svg") => Ok(Some(svg)),
+            Some(_) => Err(protocol("svg", "drew something that is not an <svg> document")),
+        }
+    }
 }
+
+/// The largest drawing a referee may make of a position.
+pub const SVG_BYTES: usize = 256 * 1024;
 
 /// One request of a step: the seat, the export it names, its argument, and the answer's type.
 struct Asked {

@@ -24,6 +24,9 @@ struct Replay {
     /// What the referee emitted, with its audience.
     #[serde(default)]
     events: Vec<crate::sandbox::Event>,
+    /// The referee's drawing of the final position, if it draws.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    svg: Option<String>,
 }
 
 /// A game record from its two stored columns.
@@ -35,6 +38,7 @@ pub(super) fn restore(record: &str, replay: &str) -> std::result::Result<GameRec
     g.logs = r.logs;
     g.so_far = r.so_far;
     g.events = r.events;
+    g.svg = r.svg;
     Ok(g)
 }
 
@@ -199,6 +203,7 @@ fn write_one(tx: &rusqlite::Transaction<'_>, who: &Entrants, w: &Write) -> rusql
                 logs: g.logs.clone(),
                 so_far: g.so_far.clone(),
                 events: g.events.clone(),
+                svg: g.svg.clone(),
             };
             tx.execute(
                 "INSERT INTO games (tournament_id, key, round, match_no, number, seed, record, replay)

@@ -190,6 +190,11 @@ pub struct GameRecord {
     /// The match the game was played in, as the referee was told (a replay tells it again).
     #[serde(skip)]
     pub so_far: MatchSoFar,
+    /// The referee's drawing of the final position for spectators, and for each seat, if it draws.
+    #[serde(skip)]
+    pub svg: Option<String>,
+    #[serde(skip)]
+    pub seat_svgs: Vec<Option<String>>,
 }
 
 impl GameRecord {
@@ -235,6 +240,8 @@ impl GameRecord {
             events: o.events,
             seat_views: o.seat_views,
             so_far: o.so_far,
+            svg: o.svg,
+            seat_svgs: o.seat_svgs,
             players,
         }
     }

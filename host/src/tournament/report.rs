@@ -158,7 +158,7 @@ pub fn write_replay(
     }
     let footer = json!({"type": "footer", "scores": g.scores, "winners": g.winners, "fuel": g.fuel,
         "calls": g.calls, "faults": g.faults, "board": g.board, "logs": g.logs, "game_fault": g.game_fault,
-        "events": g.events});
+        "events": g.events, "svg": g.svg});
     writeln!(f, "{footer}")?;
     f.flush()
 }
@@ -193,6 +193,8 @@ pub fn read_replay(path: &Path) -> Result<(String, serde_json::Value, GameRecord
         game_fault: None,
         events: vec![],
         seat_views: vec![],
+        svg: None,
+        seat_svgs: vec![],
         so_far: serde_json::from_value(field("so_far")).unwrap_or_default(),
     };
     let game = field("game").as_str().unwrap_or_default().to_string();
@@ -213,6 +215,7 @@ pub fn read_replay(path: &Path) -> Result<(String, serde_json::Value, GameRecord
                 g.logs = serde_json::from_value(f("logs")).unwrap_or_default();
                 g.game_fault = serde_json::from_value(f("game_fault")).unwrap_or_default();
                 g.events = serde_json::from_value(f("events")).unwrap_or_default();
+                g.svg = serde_json::from_value(f("svg")).unwrap_or_default();
                 g.winner = match g.winners.as_slice() {
                     [w] => Some(w.clone()),
                     _ => None,

@@ -192,6 +192,51 @@ impl Game {
     pub fn view(&self) -> String {
         self.state.render()
     }
+
+    /// The board as an SVG drawing: each cell shaded by its height (a dome is a blue disc), each worker
+    /// a disc with its letter and number (A red, B white), the status under the board.
+    pub fn svg(&self) -> String {
+        use std::fmt::Write as _;
+        const CELL: u32 = 64;
+        let size = CELL * 5;
+        let mut s = format!(
+            "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{size}\" height=\"{}\" viewBox=\"0 0 {size} {}\" \
+             font-family=\"sans-serif\">",
+            size + 28,
+            size + 28
+        );
+        for cell in santorini_rules::Cell::all() {
+            let (x, y) = (u32::from(cell.col) * CELL, u32::from(cell.row) * CELL);
+            let h = self.state.height(cell);
+            let fill = ["#dfe8cf", "#cfcfcf", "#a9a9a9", "#858585", "#858585"][usize::from(h.min(4))];
+            let _ = write!(
+                s,
+                "<rect x=\"{x}\" y=\"{y}\" width=\"{CELL}\" height=\"{CELL}\" fill=\"{fill}\" stroke=\"#555\"/>"
+            );
+            if h > 0 && h < 4 {
+                let _ = write!(s, "<text x=\"{}\" y=\"{}\" font-size=\"12\" fill=\"#333\">{h}</text>", x + 4, y + 14);
+            }
+            if h >= 4 {
+                let _ =
+                    write!(s, "<circle cx=\"{}\" cy=\"{}\" r=\"24\" fill=\"#2a5bd7\"/>", x + CELL / 2, y + CELL / 2);
+            }
+            if let Some(w) = self.state.worker_at(cell) {
+                let (fill, ink) = if w.player == 0 { ("#c8372d", "#fff") } else { ("#fafafa", "#222") };
+                let (cx, cy) = (x + CELL / 2, y + CELL / 2);
+                let _ = write!(
+                    s,
+                    "<circle cx=\"{cx}\" cy=\"{cy}\" r=\"18\" fill=\"{fill}\" stroke=\"#222\"/>\
+                     <text x=\"{cx}\" y=\"{}\" text-anchor=\"middle\" font-size=\"15\" fill=\"{ink}\">{}{}</text>",
+                    cy + 5,
+                    santorini_rules::player_name(w.player),
+                    w.worker + 1
+                );
+            }
+        }
+        let status = self.state.render().lines().last().unwrap_or_default().to_string();
+        let _ = write!(s, "<text x=\"4\" y=\"{}\" font-size=\"15\">{status}</text></svg>", size + 20);
+        s
+    }
 }
 
 #[cfg(test)]
@@ -248,6 +293,17 @@ mod tests {
         assert_eq!(g.ask(), Some((1, Ask::GameOver(true))));
         g.apply(1, Reply::Done).unwrap();
         assert_eq!(g.outcome(), Some((vec![0, 1], vec![1])));
+    }
+
+    #[test]
+    fn the_drawing_shows_every_cell_and_every_worker() {
+        let mut g = game(false);
+        play_out(&mut g);
+        let svg = g.svg();
+        assert!(svg.starts_with("<svg") && svg.ends_with("</svg>"));
+        assert_eq!(svg.matches("<rect").count(), 25);
+        assert!(svg.contains(">A1<") && svg.contains(">B2<"), "{svg}");
+        assert!(svg.contains("won"), "the status line says who won: {svg}");
     }
 
     #[test]

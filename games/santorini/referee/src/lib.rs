@@ -145,6 +145,10 @@ mod component {
             GAME.with_borrow(|g| g.as_ref().map(Game::view).unwrap_or_default())
         }
 
+        fn svg(_seat: Option<u32>) -> Option<String> {
+            GAME.with_borrow(|g| g.as_ref().map(Game::svg))
+        }
+
         fn tournament(event: TournamentEvent) -> Option<Request> {
             Some(match event {
                 TournamentEvent::Start(info) => Request::TournamentStart((info.you, info.players)),
