@@ -3,7 +3,6 @@
 //! (an answer too large to lift included: the store's hostcall fuel stops it before it is copied).
 
 use super::answer::bytes_text;
-use super::cpu::SAMPLE_TICKS;
 use super::{Limits, PlayerState, Sandbox};
 use crate::fault::{Fault, FaultKind};
 use std::borrow::Cow;
@@ -49,8 +48,9 @@ impl Guard {
         let (fuel, deadline) = limits.budget(first);
         // A store is created with fuel enabled, so setting it cannot fail.
         let _ = store.set_fuel(fuel);
-        // The epoch callback samples the CPU clock every few ticks while wasm runs.
-        store.set_epoch_deadline(SAMPLE_TICKS);
+        // The epoch callback samples the CPU clock at the next tick (the count starts there), then
+        // every few ticks while wasm runs.
+        store.set_epoch_deadline(1);
         let data = store.data_mut();
         data.limiter.refused = None;
         data.cpu.arm(deadline);

@@ -19,9 +19,9 @@ use wasmtime::{CallHook, StoreContextMut, Trap};
 /// 100 ns).
 pub const HOST_CALL_FUEL: u64 = 500;
 /// Fuel a rule-checker call a game package serves costs on top of the fee above and of the fuel the
-/// check itself burns: crossing into the checker's store and back (arming its budget and CPU clock) takes
-/// about 2.4 µs on this project's machine, and this prices it at twice that.
-pub const CHECK_CALL_FUEL: u64 = 10_000;
+/// check itself burns: crossing into the checker's store and back takes about 1.2 µs on this project's
+/// machine (`make bench`), and this prices it at about twice that.
+pub const CHECK_CALL_FUEL: u64 = 4_000;
 /// Fuel per byte of arguments a host function lifts, per byte a player prints and per byte of
 /// randomness it draws.
 pub const BYTE_FUEL: u64 = 2;
