@@ -85,3 +85,57 @@ fn a_python_template_installs_its_toolchain_on_its_first_build() {
     let out = run(&["check", "--game", "santorini", dir.join("player.wasm").to_str().unwrap()]);
     assert!(String::from_utf8_lossy(&out.stdout).contains("ok: no fault"));
 }
+
+#[test]
+fn a_new_game_package_builds_and_runs_a_tournament_as_written() {
+    let target = players_dir().parent().expect("target dir").to_path_buf();
+    let root = tempfile::tempdir().unwrap();
+    let dir = root.path().join("Take Away");
+    let out = run(&["new-game", "--lang", "rust", dir.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    // The game is named after its directory, and that name is its WIT package's.
+    let manifest = std::fs::read_to_string(dir.join("game.toml")).unwrap();
+    assert!(manifest.contains("name = \"take-away\""), "{manifest}");
+    assert!(std::fs::read_to_string(dir.join("wit/take-away.wit")).unwrap().contains("package arena:take-away@0.1.0;"));
+    let built = std::process::Command::new(dir.join("build.sh"))
+        .env("CARGO_TARGET_DIR", target.join("template-build"))
+        .output()
+        .unwrap();
+    assert!(
+        built.status.success(),
+        "build.sh failed:\n{}{}",
+        String::from_utf8_lossy(&built.stdout),
+        String::from_utf8_lossy(&built.stderr)
+    );
+    let game = dir.to_str().unwrap();
+    let first = dir.join("players/first.wasm");
+    let out = run(&["check", "--game", game, first.to_str().unwrap()]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success() && text.contains("ok: no fault"), "{text}{}", String::from_utf8_lossy(&out.stderr));
+    let (a, b) = (format!("a={}", first.display()), format!("b={}", first.display()));
+    let v = run_json(&[
+        "tournament",
+        "--game",
+        game,
+        "--format",
+        "round-robin",
+        "--seed",
+        "4",
+        "--json",
+        "--option",
+        "heaps=5",
+        &a,
+        &b,
+        "builtin:first",
+    ]);
+    assert_eq!(v["game"], "take-away");
+    assert_eq!(v["games"].as_array().unwrap().len(), 9, "three pairs, three games each");
+    assert!(bans(&v).is_empty(), "{v}");
+    // Its options are its manifest's.
+    let out = run(&["play", "--game", game, "--option", "heaps=9", &a, &b]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("`heaps` must be from 1 to 8"));
+    // A package is never written over another.
+    let out = run(&["new-game", "--lang", "rust", game]);
+    assert_eq!(out.status.code(), Some(2));
+}

@@ -194,6 +194,13 @@ pub enum Command {
         lang: Lang,
         dir: PathBuf,
     },
+    /// Write a new game package for game authors into DIR: a tiny complete game (its WIT, manifest, pure
+    /// rules, referee component and a sample player) that builds with DIR/build.sh and runs as is.
+    NewGame {
+        #[arg(long, value_enum, default_value = "rust")]
+        lang: GameLang,
+        dir: PathBuf,
+    },
     /// Load and validate a component, play one game against the strongest built-in bot, and show what
     /// it imports and exports and the fuel it used.
     Check {
@@ -211,6 +218,12 @@ pub enum Command {
         cache: CacheArgs,
         file: PathBuf,
     },
+}
+
+/// The languages `arena new-game` writes a game's referee in.
+#[derive(ValueEnum, Debug, Clone, Copy, PartialEq, Eq)]
+pub enum GameLang {
+    Rust,
 }
 
 /// The languages `arena new` writes players in.

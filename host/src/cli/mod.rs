@@ -27,6 +27,10 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             return Ok(ExitCode::SUCCESS);
         }
         Command::Games { json } => return package::games(*json),
+        Command::NewGame { lang, dir } => {
+            new::write_game(*lang, dir)?;
+            return Ok(ExitCode::SUCCESS);
+        }
         Command::Players { .. } | Command::Tournaments { .. } | Command::Stats { .. } | Command::Leaderboard { .. } => {
             return results::run(cmd);
         }

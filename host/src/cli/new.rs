@@ -2,7 +2,7 @@
 //! a player that always answers legally (through the host's rule checker), a build script and a README
 //! with the one command that builds it and the `arena check` command that tries it.
 
-use super::args::Lang;
+use super::args::{GameLang, Lang};
 use crate::package::Manifest;
 use anyhow::{Context, bail};
 use std::path::{Path, PathBuf};
@@ -71,17 +71,7 @@ pub fn write(package: &Path, lang: Lang, dir: &Path) -> anyhow::Result<()> {
     if dir.exists() && dir.read_dir().with_context(|| format!("{}: cannot read", dir.display()))?.next().is_some() {
         bail!("{}: the directory is not empty; choose a new one", dir.display());
     }
-    let name: String = dir
-        .file_name()
-        .and_then(|n| n.to_str())
-        .unwrap_or("player")
-        .chars()
-        .map(|c| if c.is_ascii_alphanumeric() { c.to_ascii_lowercase() } else { '-' })
-        .collect::<String>()
-        .trim_matches('-')
-        .to_string();
-    let name =
-        if name.is_empty() || name.starts_with(|c: char| c.is_ascii_digit()) { format!("player-{name}") } else { name };
+    let name = kebab(dir, "player");
     let game_name = manifest.name.clone();
     let lang_name = format!("{lang:?}").to_lowercase();
     let wit_file = package.join("wit").join(format!("{game_name}.wit"));
@@ -116,4 +106,76 @@ pub fn write(package: &Path, lang: Lang, dir: &Path) -> anyhow::Result<()> {
         dir.display()
     );
     Ok(())
+}
+
+/// A game package's files for game authors (`arena new-game`): path (with `{{name}}`), text.
+fn package_files(lang: GameLang) -> Vec<(&'static str, &'static str)> {
+    match lang {
+        GameLang::Rust => vec![
+            ("Cargo.toml", include_str!("../../../templates/game/rust/Cargo.toml")),
+            ("game.toml", include_str!("../../../templates/game/rust/game.toml")),
+            ("build.sh", include_str!("../../../templates/game/rust/build.sh")),
+            ("README.md", include_str!("../../../templates/game/rust/README.md")),
+            ("wit/{{name}}.wit", include_str!("../../../templates/game/rust/wit/{{name}}.wit")),
+            ("wit/referee.wit", include_str!("../../../templates/game/rust/wit/referee.wit")),
+            ("wit/deps/game/game.wit", include_str!("../../../wit/game/game.wit")),
+            ("rules/Cargo.toml", include_str!("../../../templates/game/rust/rules/Cargo.toml")),
+            ("rules/src/lib.rs", include_str!("../../../templates/game/rust/rules/src/lib.rs")),
+            ("referee/Cargo.toml", include_str!("../../../templates/game/rust/referee/Cargo.toml")),
+            ("referee/src/lib.rs", include_str!("../../../templates/game/rust/referee/src/lib.rs")),
+            ("players/first/Cargo.toml", include_str!("../../../templates/game/rust/players/first/Cargo.toml")),
+            ("players/first/src/lib.rs", include_str!("../../../templates/game/rust/players/first/src/lib.rs")),
+        ],
+    }
+}
+
+/// Writes a new game package into `dir`, which must not exist or be empty. The game is named after the
+/// directory (lower-case letters, digits and `-`), which is also its WIT package name, `arena:NAME`.
+pub fn write_game(lang: GameLang, dir: &Path) -> anyhow::Result<()> {
+    if dir.exists() && dir.read_dir().with_context(|| format!("{}: cannot read", dir.display()))?.next().is_some() {
+        bail!("{}: the directory is not empty; choose a new one", dir.display());
+    }
+    let name = kebab(dir, "game");
+    let crate_name = name.replace('-', "_");
+    let fill = |s: &str| s.replace("{{name}}", &name).replace("{{crate}}", &crate_name);
+    for (path, text) in package_files(lang) {
+        let target = dir.join(fill(path));
+        if let Some(parent) = target.parent() {
+            std::fs::create_dir_all(parent).with_context(|| format!("{}: cannot create", parent.display()))?;
+        }
+        std::fs::write(&target, fill(text)).with_context(|| format!("{}: cannot write", target.display()))?;
+        if path.ends_with(".sh") {
+            use std::os::unix::fs::PermissionsExt;
+            std::fs::set_permissions(&target, std::fs::Permissions::from_mode(0o755))?;
+        }
+    }
+    std::fs::write(dir.join(".gitignore"), "/target/\n/referee.wasm\n/players/*.wasm\n")
+        .with_context(|| format!("{}: cannot write", dir.display()))?;
+    println!(
+        "wrote the game package {name} in {}: build it with {}/build.sh, then `arena play --game {} ...`",
+        dir.display(),
+        dir.display(),
+        dir.display()
+    );
+    Ok(())
+}
+
+/// The directory's name as a lower-case kebab-case name that starts with a letter (`prefix-…` if not).
+fn kebab(dir: &Path, prefix: &str) -> String {
+    let name: String = dir
+        .file_name()
+        .and_then(|n| n.to_str())
+        .unwrap_or(prefix)
+        .chars()
+        .map(|c| if c.is_ascii_alphanumeric() { c.to_ascii_lowercase() } else { '-' })
+        .collect::<String>()
+        .split('-')
+        .filter(|p| !p.is_empty())
+        .collect::<Vec<_>>()
+        .join("-");
+    if name.is_empty() || !name.starts_with(|c: char| c.is_ascii_lowercase()) {
+        format!("{prefix}-{name}")
+    } else {
+        name
+    }
 }

@@ -1,0 +1,76 @@
+//! {{name}}'s rules, pure: heaps of stones; the players take turns taking one or more stones from one
+//! heap; whoever takes the last stone wins.
+
+/// SplitMix64: the game's seed is its only source of chance, so a seed always gives the same game.
+fn mix(mut z: u64) -> u64 {
+    z = z.wrapping_add(0x9e37_79b9_7f4a_7c15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Game {
+    pub heaps: Vec<u32>,
+    /// The seat to move (0 or 1).
+    pub turn: usize,
+    /// Who took the last stone.
+    pub winner: Option<usize>,
+}
+
+impl Game {
+    /// `heaps` heaps of 1 to 7 stones each, drawn from `seed`.
+    pub fn new(seed: u64, heaps: usize) -> Game {
+        let mut r = mix(seed);
+        let heaps = (0..heaps)
+            .map(|_| {
+                r = mix(r);
+                1 + (r % 7) as u32
+            })
+            .collect();
+        Game { heaps, turn: 0, winner: None }
+    }
+
+    /// Seat `seat` takes `count` stones from heap `heap`; a move the rules refuse changes nothing.
+    pub fn take(&mut self, seat: usize, heap: u32, count: u32) -> Result<(), String> {
+        if self.winner.is_some() {
+            return Err("the game is over".into());
+        }
+        if seat != self.turn {
+            return Err(format!("it is seat {}'s turn, not seat {seat}'s", self.turn));
+        }
+        let Some(stones) = self.heaps.get(heap as usize).copied() else {
+            return Err(format!("there is no heap {heap} (there are {})", self.heaps.len()));
+        };
+        if count == 0 || count > stones {
+            return Err(format!("cannot take {count} from heap {heap}, which has {stones}"));
+        }
+        self.heaps[heap as usize] -= count;
+        if self.heaps.iter().all(|&h| h == 0) {
+            self.winner = Some(seat);
+        }
+        self.turn = 1 - self.turn;
+        Ok(())
+    }
+
+    /// The heaps as text: `3 0 5`.
+    pub fn render(&self) -> String {
+        self.heaps.iter().map(u32::to_string).collect::<Vec<_>>().join(" ")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_seed_gives_the_same_heaps_and_the_last_stone_wins() {
+        assert_eq!(Game::new(7, 3), Game::new(7, 3));
+        let mut g = Game { heaps: vec![1, 2], turn: 0, winner: None };
+        assert!(g.take(0, 1, 3).is_err(), "more than the heap holds");
+        assert!(g.take(1, 0, 1).is_err(), "out of turn");
+        g.take(0, 1, 2).unwrap();
+        g.take(1, 0, 1).unwrap();
+        assert_eq!(g.winner, Some(1));
+    }
+}
