@@ -10,7 +10,8 @@ RUST_PLAYERS := yahtzee-random yahtzee-greedy yahtzee-loop yahtzee-panic yahtzee
                 santorini-referee fish-referee yahtzee-referee \
                 nim-referee nim-optimal nim-cheat nim-broken-referee \
                 pennies-referee pennies-heads pennies-alternate \
-                yahtzee-badkeep fish-breaks santorini-early-quitter
+                goofspiel-smart goofspiel-random goofspiel-loop goofspiel-panic goofspiel-hog goofspiel-cheat \
+                yahtzee-badkeep fish-breaks santorini-early-quitter goofspiel-referee
 WAT_PLAYERS  := $(wildcard sample-players/wat/*.wat)
 ARENA        := $(TARGET_DIR)/debug/arena
 DEMO_DATA    := $(TARGET_DIR)/demo-data
@@ -63,6 +64,15 @@ demo: players build
 		$(PLAYERS)/santorini-minimax.wasm $(PLAYERS)/santorini-random.wasm $(PLAYERS)/santorini-loop.wasm \
 		$(PLAYERS)/santorini-panic.wasm $(PLAYERS)/santorini-hog.wasm $(PLAYERS)/santorini-cheat.wasm \
 		$(PLAYERS)/santorini-quitter.wasm
+	@echo
+	@echo "== Goofspiel, a game added as a package alone: secret simultaneous bids, private hands =="
+	$(ARENA) tournament --game goofspiel --format rounds --seed 2026 \
+		--replay-dir $(TARGET_DIR)/demo-replays/goofspiel \
+		$(PLAYERS)/goofspiel-smart.wasm $(PLAYERS)/goofspiel-random.wasm $(PLAYERS)/goofspiel-py.wasm \
+		$(PLAYERS)/goofspiel-js.wasm $(PLAYERS)/goofspiel-cheat.wasm $(PLAYERS)/goofspiel-loop.wasm
+	@echo "-- one game as seat 0 saw it: its own hand and bids, the others' bids only at each reveal --"
+	$(ARENA) play --game goofspiel --seed 2026 --seat 0 \
+		smart=$(PLAYERS)/goofspiel-smart.wasm random=$(PLAYERS)/goofspiel-random.wasm | head -16
 	@echo "replays of every game: $(TARGET_DIR)/demo-replays/"
 	@echo
 	@echo "== Nim, the smallest package =="

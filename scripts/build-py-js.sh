@@ -16,7 +16,7 @@ mkdir -p "$TARGET_DIR"
 TARGET_DIR=$(cd "$TARGET_DIR" && pwd)
 TOOLS=$TARGET_DIR/tools
 
-GAMES=(yahtzee fish santorini)
+GAMES=(yahtzee fish santorini goofspiel)
 PY_SRC=sample-players/python
 JS_SRC=sample-players/js
 

@@ -7,6 +7,7 @@ mod cache;
 mod cli;
 mod fish;
 mod formats;
+mod goofspiel;
 mod hostile;
 mod knockout;
 mod languages;

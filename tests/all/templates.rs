@@ -14,7 +14,7 @@ fn build_and_check(lang: &str) {
         std::env::var("PATH").unwrap_or_default()
     );
     let root = tempfile::tempdir().unwrap();
-    for game in ["yahtzee", "santorini", "fish"] {
+    for game in ["yahtzee", "santorini", "fish", "goofspiel"] {
         let dir = root.path().join(format!("my-{game}-player"));
         let out = run(&["new", "--game", game, "--lang", lang, dir.to_str().unwrap()]);
         assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
