@@ -66,10 +66,10 @@ demo: players build
 		$(PLAYERS)/santorini-quitter.wasm
 	@echo
 	@echo "== Goofspiel, a game added as a package alone: secret simultaneous bids, private hands =="
-	$(ARENA) tournament --game goofspiel --format rounds --seed 2026 \
+	$(ARENA) tournament --game goofspiel --format round-robin --games-per-match 2 --seed 2026 \
 		--replay-dir $(TARGET_DIR)/demo-replays/goofspiel \
 		$(PLAYERS)/goofspiel-smart.wasm $(PLAYERS)/goofspiel-random.wasm $(PLAYERS)/goofspiel-py.wasm \
-		$(PLAYERS)/goofspiel-js.wasm $(PLAYERS)/goofspiel-cheat.wasm $(PLAYERS)/goofspiel-loop.wasm
+		$(PLAYERS)/goofspiel-cheat.wasm $(PLAYERS)/goofspiel-loop.wasm
 	@echo "-- one game as seat 0 saw it: its own hand and bids, the others' bids only at each reveal --"
 	$(ARENA) play --game goofspiel --seed 2026 --seat 0 \
 		smart=$(PLAYERS)/goofspiel-smart.wasm random=$(PLAYERS)/goofspiel-random.wasm | head -16

@@ -108,7 +108,8 @@ impl Game for PackageGame {
 
     async fn play(&self, setup: GameSetup<Self::Player>) -> GameOutcome {
         let players: Vec<Arc<PackagePlayer>> = setup.players.iter().map(|e| e.player.clone()).collect();
-        let o = self.pkg.play(&players, setup.seed, &setup.so_far).await;
+        let names: Vec<String> = setup.players.iter().map(|e| e.name.clone()).collect();
+        let o = self.pkg.play_as(&players, &names, setup.seed, &setup.so_far).await;
         let n = players.len();
         let board = match &o.game_fault {
             Some(f) => format!("{}\ngame fault (the referee failed, nobody is banned): {f}", o.view),

@@ -164,12 +164,29 @@ fn text(v: &Option<Box<Val>>) -> String {
 impl Package {
     /// Plays one game between `players` (in seat order) from `seed`, in a match `so_far`.
     pub async fn play(&self, players: &[Arc<PackagePlayer>], seed: u64, so_far: &MatchSoFar) -> PackageOutcome {
+        let names: Vec<String> = players.iter().map(|p| p.name.clone()).collect();
+        self.play_as(players, &names, seed, so_far).await
+    }
+
+    /// [`Package::play`], the players known to the referee by `names` (a tournament's names for them).
+    pub async fn play_as(
+        &self,
+        players: &[Arc<PackagePlayer>],
+        names: &[String],
+        seed: u64,
+        so_far: &MatchSoFar,
+    ) -> PackageOutcome {
         let n = players.len();
         let mut out = PackageOutcome { fuel: vec![0; n], ..Default::default() };
-        if !self.manifest.seats().contains(&n) {
+        if !self.manifest.seats().contains(&n) || names.len() != n {
             out.game_fault = Some(protocol(
                 "start",
-                format!("{} seats {:?} players, not {n}", self.manifest.name, self.manifest.seats()),
+                format!(
+                    "{} seats {:?} players, not {n} ({} names)",
+                    self.manifest.name,
+                    self.manifest.seats(),
+                    names.len()
+                ),
             ));
             return out;
         }
@@ -185,8 +202,7 @@ impl Package {
                 return out;
             }
         };
-        let names: Vec<String> = players.iter().map(|p| p.name.clone()).collect();
-        if let Err(f) = self.drive(&mut referee, Answers::Live(&mut seats), &names, seed, so_far, &mut out).await {
+        if let Err(f) = self.drive(&mut referee, Answers::Live(&mut seats), names, seed, so_far, &mut out).await {
             out.game_fault = Some(f);
         }
         out.events = std::mem::take(&mut referee.store.data_mut().events);
