@@ -168,11 +168,18 @@ async fn load_players<G: Game>(game: &Arc<G>, raw: &[String]) -> anyhow::Result<
                 match &a.source {
                     Source::Builtin(b) => {
                         let player = game.builtin(b).with_context(|| {
-                            format!(
-                                "builtin:{b}: no such built-in {} player (there are: {})",
-                                game.name(),
-                                game.builtin_names().join(", ")
-                            )
+                            if game.builtin_names().contains(&b.as_str()) {
+                                format!(
+                                    "builtin:{b}: {}'s sample player does not load (the error is above)",
+                                    game.name()
+                                )
+                            } else {
+                                format!(
+                                    "builtin:{b}: no such built-in {} player (there are: {})",
+                                    game.name(),
+                                    game.builtin_names().join(", ")
+                                )
+                            }
                         })?;
                         Ok(Entry { name: a.name, source: format!("builtin:{b}"), hash: None, player })
                     }

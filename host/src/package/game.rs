@@ -89,7 +89,7 @@ impl Game for PackageGame {
                 match self.pkg.load_player(name, &path) {
                     Ok(p) => Some(p),
                     Err(e) => {
-                        tracing::warn!("the sample player {name} of {} does not load: {e}", self.name);
+                        tracing::error!("the sample player {name} of {} does not load: {e}", self.name);
                         None
                     }
                 }
