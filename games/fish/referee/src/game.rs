@@ -393,6 +393,59 @@ impl Game {
         self.state.render()
     }
 
+    /// The board as an SVG drawing: pointy-top hexes in the odd-r layout, each tile with its fish (a
+    /// hole left blank), penguins as discs in their seat's colour with its letter, the seats' fish below.
+    pub fn svg(&self) -> String {
+        use std::fmt::Write as _;
+        let board = &self.state.board;
+        const R: f64 = 28.0; // a hex's circumradius
+        let w = 3f64.sqrt() * R;
+        let (cols, rows) = (f64::from(board.cols), f64::from(board.rows));
+        let width = w * (cols + 0.5) + 8.0;
+        let height = R * 1.5 * (rows - 1.0) + 2.0 * R + 36.0;
+        let mut s = format!(
+            "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{width:.0}\" height=\"{height:.0}\" \
+             viewBox=\"0 0 {width:.0} {height:.0}\" font-family=\"sans-serif\">"
+        );
+        let colours = ["#c8372d", "#f4f4f4", "#8b5a2b", "#222222"];
+        for r in 0..board.rows {
+            for c in 0..board.cols {
+                let pos = fish_rules::Pos { row: r, col: c };
+                let cx = 4.0 + w / 2.0 + w * f64::from(c) + if r % 2 == 1 { w / 2.0 } else { 0.0 };
+                let cy = R + R * 1.5 * f64::from(r);
+                let fish = board.get(pos).unwrap_or(0);
+                let points: Vec<String> = (0..6)
+                    .map(|k| {
+                        let a = std::f64::consts::PI / 180.0 * (60.0 * f64::from(k) - 30.0);
+                        format!("{:.1},{:.1}", cx + (R - 1.0) * a.cos(), cy + (R - 1.0) * a.sin())
+                    })
+                    .collect();
+                let fill = if fish == 0 { "#ffffff" } else { "#cfe3f3" };
+                let _ = write!(s, "<polygon points=\"{}\" fill=\"{fill}\" stroke=\"#6b8ba4\"/>", points.join(" "));
+                if let Some(seat) = self.state.owner(pos) {
+                    let colour = colours[usize::from(seat) % colours.len()];
+                    let ink = if seat == 1 { "#222" } else { "#fff" };
+                    let _ = write!(
+                        s,
+                        "<circle cx=\"{cx:.1}\" cy=\"{cy:.1}\" r=\"13\" fill=\"{colour}\" stroke=\"#222\"/>\
+                         <text x=\"{cx:.1}\" y=\"{:.1}\" text-anchor=\"middle\" font-size=\"13\" fill=\"{ink}\">{}</text>",
+                        cy + 4.5,
+                        fish_rules::seat_letter(seat)
+                    );
+                } else if fish > 0 {
+                    let _ = write!(
+                        s,
+                        "<text x=\"{cx:.1}\" y=\"{:.1}\" text-anchor=\"middle\" font-size=\"14\">{fish}</text>",
+                        cy + 5.0
+                    );
+                }
+            }
+        }
+        let status = self.state.render().lines().last().unwrap_or_default().to_string();
+        let _ = write!(s, "<text x=\"4\" y=\"{:.0}\" font-size=\"14\">{status}</text></svg>", height - 10.0);
+        s
+    }
+
     /// The events since the last call, oldest first.
     pub fn take_events(&mut self) -> Vec<String> {
         std::mem::take(&mut self.events)

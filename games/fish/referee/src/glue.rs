@@ -175,6 +175,10 @@ impl Guest for Referee {
         GAME.with_borrow(|g| g.as_ref().map_or_else(|| NOT_STARTED.to_string(), Game::view))
     }
 
+    fn svg(_seat: Option<u32>) -> Option<String> {
+        GAME.with_borrow(|g| g.as_ref().map(Game::svg))
+    }
+
     fn tournament(event: TournamentEvent) -> Option<Request> {
         let ended = match event {
             TournamentEvent::Start(_) => None,

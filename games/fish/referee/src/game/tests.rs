@@ -521,3 +521,19 @@ fn the_rule_checker_agrees_with_the_rules_and_refuses_nonsense() {
     p.5 = Phase::Placement;
     let _ = legal_placements(check(p));
 }
+
+#[test]
+fn the_drawing_has_a_hex_a_tile_and_a_disc_a_penguin() {
+    let mut g = placing(3, 5);
+    // Three penguins placed.
+    for _ in 0..3 {
+        let Some((seat, Request::Setup(state))) = one(&g) else { panic!("a placement is asked") };
+        g.apply(seat, Answer::Setup(state.legal_placements()[0])).unwrap();
+    }
+    let svg = g.svg();
+    assert!(svg.starts_with("<svg") && svg.ends_with("</svg>"));
+    let board = &g.state().board;
+    assert_eq!(svg.matches("<polygon").count(), usize::from(board.rows) * usize::from(board.cols));
+    let penguins: usize = g.state().players.iter().map(|p| p.penguins.len()).sum();
+    assert_eq!((svg.matches("<circle").count(), penguins), (3, 3));
+}
