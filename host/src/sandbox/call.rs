@@ -3,6 +3,7 @@
 //! (an answer too large to lift included: the store's hostcall fuel stops it before it is copied).
 
 use super::answer::bytes_text;
+use super::cpu::SAMPLE_TICKS;
 use super::{Limits, PlayerState, Sandbox};
 use crate::fault::{Fault, FaultKind};
 use std::borrow::Cow;
@@ -48,9 +49,10 @@ impl Guard {
         let (fuel, deadline) = limits.budget(first);
         // A store is created with fuel enabled, so setting it cannot fail.
         let _ = store.set_fuel(fuel);
-        // The epoch callback samples the CPU clock at the next tick (the count starts there), then
-        // every few ticks while wasm runs.
-        store.set_epoch_deadline(1);
+        // The epoch callback samples the CPU clock every few ticks while wasm runs; the count starts at
+        // the first sample. (A first sample at the very next tick made short calls that wait on a rule
+        // check lose that check's fuel charge now and then, nondeterministically: see the notes.)
+        store.set_epoch_deadline(SAMPLE_TICKS);
         let data = store.data_mut();
         data.limiter.refused = None;
         data.cpu.arm(deadline);

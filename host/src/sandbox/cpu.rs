@@ -4,8 +4,8 @@
 //! (a loaded machine) does not count. A player blocked outside wasm (a host call that waits) uses no CPU
 //! and is stopped by the wall-clock backstop in `call.rs` instead. Reading a thread's CPU clock is a
 //! system call (0.4–0.7 µs here, many times a call's own cost), so a call is not timed from its start
-//! but from its first sample, one epoch tick (2 ms) after it starts: a call that ends sooner reads no
-//! clock at all, and a deadline is at most one tick longer than set.
+//! but from its first sample, a few epoch ticks (10 ms) after it starts: a call that ends sooner reads
+//! no clock at all, and a deadline is at most that much longer than set.
 
 use std::thread::ThreadId;
 use std::time::Duration;
