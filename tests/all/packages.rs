@@ -410,20 +410,33 @@ async fn a_referee_flooding_events_is_stopped_at_the_cap_with_each_event_cut() {
     let root = nim_package(dir.path());
     std::fs::copy(player("nim-broken-referee"), root.join("referee.wasm")).unwrap();
     let manifest = std::fs::read_to_string(root.join("game.toml")).unwrap();
-    let options = "\n[options.events]\ndefault = 0\nmin = 0\nmax = 1000000\n";
+    let options = "\n[options.events]\ndefault = 0\nmin = 0\nmax = 1000000\n\
+                   [options.event-chars]\ndefault = 1000\nmin = 0\nmax = 100000\n";
     std::fs::write(root.join("game.toml"), format!("{manifest}{options}")).unwrap();
+    // Each event is cut to a quote: three events far longer than the cut.
+    let long = arena::package::EVENT_CHARS * 5;
+    let mut pkg = Package::load(sandbox(), &root).unwrap();
+    pkg.set_options(&["events=3".to_string(), format!("event-chars={long}")]).unwrap();
+    let (a, b) = (seat(&pkg, "a", "nim-optimal"), seat(&pkg, "b", "nim-optimal"));
+    let o = pkg.play(&[a, b], 1, &Default::default()).await;
+    assert_eq!(o.events.len(), 3);
+    for e in &o.events {
+        assert!(e.text.len() < arena::package::EVENT_CHARS + 40, "each event is cut to a quote");
+        assert!(
+            e.text.ends_with(&format!("… [{} more bytes]", long - arena::package::EVENT_CHARS)),
+            "{}",
+            &e.text[e.text.len() - 40..]
+        );
+    }
+    // The number of events is capped (short events, so the flood is quick even on a loaded machine).
     let cap = arena::package::MAX_EVENTS;
     for (events, past) in [(cap, false), (cap + 1, true)] {
         let mut pkg = Package::load(sandbox(), &root).unwrap();
-        pkg.set_options(&[format!("events={events}")]).unwrap();
+        pkg.set_options(&[format!("events={events}"), "event-chars=10".to_string()]).unwrap();
         let (a, b) = (seat(&pkg, "a", "nim-optimal"), seat(&pkg, "b", "nim-optimal"));
         let o = pkg.play(&[a, b], 1, &Default::default()).await;
         let f = o.game_fault.clone().expect("a game fault");
-        assert_eq!(o.events.len(), cap, "{events} events: the cap holds");
-        assert!(
-            o.events.iter().all(|e| e.text.len() < arena::package::EVENT_CHARS + 40),
-            "each event is cut to a quote"
-        );
+        assert_eq!(o.events.len(), cap, "{events} events: the cap holds ({f})");
         if past {
             assert_eq!(f.call, "start", "{f}");
             assert!(f.reason.contains(&format!("emitted more than {cap} events in one game")), "{f}");

@@ -1,6 +1,7 @@
 //! A deliberately broken Nim referee, for the tests of game faults: it asks seats in turn and traps
 //! when it is handed its second answer. A game it referees ends as a game fault; nobody is banned. With
-//! the option `events=N` it first emits N events of a thousand characters each (a flood of events).
+//! the option `events=N` it first emits N events of `event-chars` characters each (1,000 unless that
+//! option is set): a flood of events.
 #![cfg(target_arch = "wasm32")]
 
 wit_bindgen::generate!({ path: "../../wit", world: "arena:nim/referee", generate_all });
@@ -16,8 +17,9 @@ struct Broken;
 
 impl Guest for Broken {
     fn start(setup: Setup) -> Result<(), String> {
-        let flood = setup.options.iter().find(|(k, _)| k == "events").and_then(|(_, v)| v.parse().ok()).unwrap_or(0);
-        let text = "x".repeat(1000);
+        let option = |name: &str| setup.options.iter().find(|(k, _)| k == name).and_then(|(_, v)| v.parse().ok());
+        let flood = option("events").unwrap_or(0);
+        let text = "x".repeat(option("event-chars").unwrap_or(1000));
         for _ in 0..flood {
             arena::game::events::emit(&arena::game::types::Audience::All, &text);
         }
