@@ -2,6 +2,8 @@
 //! seat that made it (a unicast event) until both are in, then the round is revealed to everyone. A seat
 //! that faults forfeits the game.
 #![cfg(target_arch = "wasm32")]
+// The generated lowering of the setup record takes many flat arguments.
+#![allow(clippy::too_many_arguments)]
 
 wit_bindgen::generate!({ path: "../wit", world: "arena:pennies/referee", generate_all });
 

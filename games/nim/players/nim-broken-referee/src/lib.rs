@@ -3,6 +3,8 @@
 //! the option `events=N` it first emits N events of `event-chars` characters each (1,000 unless that
 //! option is set): a flood of events.
 #![cfg(target_arch = "wasm32")]
+// The generated lowering of the setup record takes many flat arguments.
+#![allow(clippy::too_many_arguments)]
 
 wit_bindgen::generate!({ path: "../../wit", world: "arena:nim/referee", generate_all });
 
