@@ -317,16 +317,7 @@ async fn play<G: Game>(
     let entries = load_players(&game, players).await?;
     let record = one_game(&*game, seed, entries).await;
     // Spectators see public events only; a seat sees its own private ones too.
-    let events: Vec<&str> = record
-        .events
-        .iter()
-        .filter(|e| match (&e.to, seat) {
-            (None, _) => true,
-            (Some(to), Some(s)) => to.contains(&(s as u32)),
-            (Some(_), None) => false,
-        })
-        .map(|e| e.text.as_str())
-        .collect();
+    let events: Vec<&str> = record.events.iter().filter(|e| e.seen_by(seat)).map(|e| e.text.as_str()).collect();
     let view = match seat {
         Some(s) => record.seat_views.get(s).cloned().unwrap_or_default(),
         None => record.board.clone(),

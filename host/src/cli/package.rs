@@ -3,9 +3,8 @@
 //! `NAME=VALUE` settings.
 
 use crate::package::{Manifest, Package, PackageGame};
-use crate::sandbox::Sandbox;
+use crate::sandbox::{Sandbox, sha256_hex};
 use anyhow::{Context, bail};
-use sha2::{Digest, Sha256};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::Arc;
@@ -36,7 +35,7 @@ pub fn stored_options(v: &serde_json::Value) -> anyhow::Result<Vec<String>> {
 pub fn games(json: bool) -> anyhow::Result<ExitCode> {
     let found = crate::package::shipped();
     let hash = |m: &Manifest, dir: &Path| -> String {
-        std::fs::read(dir.join(&m.referee)).map(|b| hex(&Sha256::digest(&b))).unwrap_or_else(|_| "missing".into())
+        std::fs::read(dir.join(&m.referee)).map(|b| sha256_hex(&b)).unwrap_or_else(|_| "missing".into())
     };
     if json {
         let list: Vec<serde_json::Value> = found
@@ -73,13 +72,10 @@ pub fn games(json: bool) -> anyhow::Result<ExitCode> {
         if !samples.is_empty() {
             println!("{:<12}   sample players: {}", "", samples.join(", "));
         }
-        println!("{:<12}   referee sha256 {}  in {}", "", &hash(m, dir)[..16.min(hash(m, dir).len())], dir.display());
+        let hash = hash(m, dir);
+        println!("{:<12}   referee sha256 {}  in {}", "", &hash[..16.min(hash.len())], dir.display());
     }
     Ok(ExitCode::SUCCESS)
-}
-
-fn hex(bytes: &[u8]) -> String {
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
 
 /// Keeps a copy of the package in `dir` in the results store, `DATA/packages/<referee sha256>/` (its
@@ -89,7 +85,7 @@ pub fn keep(data: &Path, dir: &Path) -> anyhow::Result<PathBuf> {
     let m = Manifest::read(dir)?;
     let referee = dir.join(&m.referee);
     let bytes = std::fs::read(&referee).with_context(|| format!("{}: cannot read", referee.display()))?;
-    let hash = hex(&Sha256::digest(&bytes));
+    let hash = sha256_hex(&bytes);
     let kept = data.join("packages").join(&hash);
     if kept.join("game.toml").is_file() {
         return Ok(kept);

@@ -8,7 +8,6 @@ use crate::sandbox::Limits;
 use crate::store::{Status, Store, StoredSettings, TournamentLock, Version, check_name};
 use crate::tournament::{self, Format, Settings};
 use anyhow::{Context, anyhow, bail};
-use sha2::{Digest, Sha256};
 use std::path::Path;
 use std::process::ExitCode;
 use std::sync::Arc;
@@ -46,7 +45,7 @@ pub async fn submit<G: Game>(game: Arc<G>, s: Submission<'_>) -> anyhow::Result<
         .await
         .context("loading")?
         .map_err(|e| anyhow!("{e}; nothing was stored"))?;
-    let hash: String = Sha256::digest(&bytes).iter().map(|b| format!("{b:02x}")).collect();
+    let hash = crate::sandbox::sha256_hex(&bytes);
     if hash != loaded.hash {
         bail!("{}: the file changed while it was being submitted; nothing was stored", file.display());
     }

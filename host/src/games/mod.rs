@@ -2,8 +2,6 @@
 //! reports an outcome; lifecycle calls tell players that a tournament starts and ends. The host knows
 //! no game: every game is a package (`crate::package`), whose referee component plays it.
 
-pub mod wasm_seat;
-
 use crate::fault::Fault;
 use crate::sandbox::Event;
 use crate::sandbox::{LoadError, Loaded, WorldSpec};

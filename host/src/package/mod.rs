@@ -7,6 +7,7 @@ mod game;
 mod manifest;
 mod play;
 mod rules;
+mod seat;
 mod types;
 pub mod values;
 
@@ -199,6 +200,11 @@ impl Package {
         &self.options
     }
 
+    /// Whether the game draws its positions as SVG.
+    pub fn draws_svg(&self) -> bool {
+        self.svg
+    }
+
     /// The player exports the referee can call, by name.
     pub fn calls(&self) -> Vec<&str> {
         self.cases.iter().map(|c| c.name.as_str()).collect()
@@ -272,13 +278,6 @@ fn draws(engine: &wasmtime::Engine, referee: &Component) -> Result<bool, String>
         return Err("`svg` must take option<u32> (a seat, or none for spectators) and return option<string>".into());
     }
     Ok(true)
-}
-
-impl Package {
-    /// Whether the game draws its positions as SVG.
-    pub fn draws_svg(&self) -> bool {
-        self.svg
-    }
 }
 
 /// A player export fits a request when it takes the request's payload (or nothing) and returns the

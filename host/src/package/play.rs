@@ -4,16 +4,16 @@
 //! answer the referee refuses, is banned and reported to the referee; a referee that traps, loops,
 //! hogs memory or breaks the protocol ends the game as a game fault, and nobody is banned for it.
 
+use super::seat::Seat;
 use super::{Package, PackagePlayer, VIEW_CHARS, values};
 use crate::fault::{Fault, FaultKind};
-use crate::games::wasm_seat::{Instantiate, WasmSeat};
 use crate::games::{CallLine, MatchSoFar};
 use crate::sandbox::{Event, Guard, Limits, PlayerState, quote, quote_at};
 use futures_util::future::join_all;
 use serde::Serialize;
 use std::sync::Arc;
 use wasmtime::Store;
-use wasmtime::component::{Instance, InstancePre, Val};
+use wasmtime::component::{Instance, Val};
 
 /// The most steps (rounds of requests) one game may take.
 pub const MAX_STEPS: usize = 100_000;
@@ -65,11 +65,7 @@ pub struct Frame {
 impl PackageOutcome {
     /// The events `seat` may see (`None`: a spectator, who sees public events only).
     pub fn events_for(&self, seat: Option<usize>) -> impl Iterator<Item = &Event> {
-        self.events.iter().filter(move |e| match (&e.to, seat) {
-            (None, _) => true,
-            (Some(to), Some(s)) => to.contains(&(s as u32)),
-            (Some(_), None) => false,
-        })
+        self.events.iter().filter(move |e| e.seen_by(seat))
     }
 
     /// Every answered call: (seat, call, fuel).
@@ -80,49 +76,6 @@ impl PackageOutcome {
 
 /// A seat's answer to a request: (seat, call, the answer and its fuel, or the fault).
 type Answered = (usize, String, Result<(Option<Val>, u64), Fault>);
-
-/// One player in one game: the shared wasm seat, instantiated on its first call and never called again
-/// after a fault; its instance is a plain component instance, called with dynamic values.
-type Seat = WasmSeat<InstancePre<PlayerState>>;
-
-impl Instantiate for InstancePre<PlayerState> {
-    type Bindings = Instance;
-    async fn instantiate(&self, store: &mut Store<PlayerState>) -> wasmtime::Result<Instance> {
-        self.instantiate_async(store).await
-    }
-}
-
-/// Calls the export `name` of `seat` with `arg` (a tuple spread over the parameters when `spread`);
-/// `returns` says whether it has a result.
-async fn call(
-    seat: &mut Seat,
-    name: &str,
-    arg: Option<Val>,
-    spread: bool,
-    returns: bool,
-) -> Result<(Option<Val>, u64), Fault> {
-    let (setup, first) = seat.ready().await?;
-    let Some((store, instance)) = seat.live.as_mut() else {
-        return Err(Fault::new(FaultKind::Crash, name, "no instance"));
-    };
-    let Some(func) = instance.get_func(&mut *store, name) else {
-        return Err(Fault::new(FaultKind::Crash, name, format!("exports no `{name}`")));
-    };
-    let guard = Guard::arm(&seat.sandbox, store, first, name.to_string());
-    let params: Vec<Val> = match arg {
-        Some(Val::Tuple(items)) if spread => items,
-        arg => arg.into_iter().collect(),
-    };
-    let mut results = vec![Val::Bool(false); usize::from(returns)];
-    let out = guard.run(func.call_async(&mut *store, &params, &mut results)).await;
-    match guard.finish(store, out) {
-        Ok(((), fuel)) => Ok((results.pop(), fuel + setup)),
-        Err(f) => {
-            seat.live = None;
-            Err(f)
-        }
-    }
-}
 
 /// The referee of one game, in its own store, under its own limits.
 struct Referee {
@@ -195,18 +148,24 @@ impl Package {
             .enumerate()
             .map(|(i, p)| Seat::new(self.sandbox.clone(), p.pre.clone(), crate::seed::derive(seed, &[i as u64])))
             .collect();
-        let mut referee = match self.referee(seed).await {
-            Ok(r) => r,
-            Err(f) => {
-                out.game_fault = Some(f);
-                return out;
-            }
-        };
-        if let Err(f) = self.drive(&mut referee, Answers::Live(&mut seats), names, seed, so_far, &mut out).await {
-            out.game_fault = Some(f);
-        }
-        out.events = std::mem::take(&mut referee.store.data_mut().events);
+        let mut out = self.run(Answers::Live(&mut seats), names, seed, so_far).await;
         out.logs = seats.iter().map(Seat::log).collect();
+        out
+    }
+
+    /// One game from `seed`, its answers from `answers`: a fresh referee driven to the end; whatever
+    /// stops it is the game's fault.
+    async fn run(&self, answers: Answers<'_, '_>, names: &[String], seed: u64, so_far: &MatchSoFar) -> PackageOutcome {
+        let mut out = PackageOutcome { fuel: vec![0; names.len()], ..Default::default() };
+        match self.referee(seed).await {
+            Ok(mut referee) => {
+                if let Err(f) = self.drive(&mut referee, answers, names, seed, so_far, &mut out).await {
+                    out.game_fault = Some(f);
+                }
+                out.events = std::mem::take(&mut referee.store.data_mut().events);
+            }
+            Err(f) => out.game_fault = Some(f),
+        }
         out
     }
 
@@ -234,28 +193,14 @@ impl Package {
         let Val::Variant(case, arg) = *request else { return None };
         let c = self.cases.iter().find(|c| c.name == case)?;
         let mut seat = Seat::new(self.sandbox.clone(), player.pre.clone(), seed);
-        call(&mut seat, &c.name, arg.map(|a| *a), c.spread(), c.result.is_some()).await.err()
+        seat.call(&c.name, arg.map(|a| *a), c.spread(), c.result.is_some()).await.err()
     }
 
     /// Re-runs the referee on the record of a game (`log`, from [`PackageOutcome::log`]) instead of
     /// calling players: the events, the view and the outcome are the referee's own again, so a replay
     /// can never disagree with the rules. A record that does not follow the referee is a game fault.
     pub async fn replay(&self, names: &[String], seed: u64, so_far: &MatchSoFar, log: &[CallLine]) -> PackageOutcome {
-        let n = names.len();
-        let mut out = PackageOutcome { fuel: vec![0; n], ..Default::default() };
-        let mut referee = match self.referee(seed).await {
-            Ok(r) => r,
-            Err(f) => {
-                out.game_fault = Some(f);
-                return out;
-            }
-        };
-        let answers = Answers::Recorded(log.iter().peekable());
-        if let Err(f) = self.drive(&mut referee, answers, names, seed, so_far, &mut out).await {
-            out.game_fault = Some(f);
-        }
-        out.events = std::mem::take(&mut referee.store.data_mut().events);
-        out
+        self.run(Answers::Recorded(log.iter().peekable()), names, seed, so_far).await
     }
 
     /// Whether the referee starts a game with the options set, for the fewest seats the game takes: a
@@ -324,15 +269,7 @@ impl Package {
         let mut ended = false;
         let replaying = matches!(answers, Answers::Recorded(_));
         if replaying {
-            let view = referee.call("view", &[Val::Option(None)], 1).await?.pop();
-            let svg = self.svg(referee, None).await?;
-            out.frames.push(Frame {
-                step: 0,
-                lines: vec![],
-                events: referee.store.data().events.clone(),
-                view: if let Some(Val::String(v)) = view { quote_at(&v, VIEW_CHARS) } else { String::new() },
-                svg,
-            });
+            out.frames.push(self.frame(referee, 0, vec![], 0).await?);
         }
         for step in 1..=MAX_STEPS as u32 {
             let (lines, events) = (out.log.len(), referee.store.data().events.len());
@@ -386,15 +323,8 @@ impl Package {
                 }
             }
             if replaying {
-                let view = referee.call("view", &[Val::Option(None)], 1).await?.pop();
-                let svg = self.svg(referee, None).await?;
-                out.frames.push(Frame {
-                    step,
-                    lines: out.log[lines..].to_vec(),
-                    events: referee.store.data().events[events..].to_vec(),
-                    view: if let Some(Val::String(v)) = view { quote_at(&v, VIEW_CHARS) } else { String::new() },
-                    svg,
-                });
+                let frame = self.frame(referee, step, out.log[lines..].to_vec(), events).await?;
+                out.frames.push(frame);
             }
         }
         if !ended {
@@ -423,12 +353,9 @@ impl Package {
         if out.scores.len() != n {
             return Err(protocol("outcome", format!("{} scores for {n} seats", out.scores.len())));
         }
-        if let Some(Val::String(view)) = referee.call("view", &[Val::Option(None)], 1).await?.pop() {
-            out.view = quote_at(&view, VIEW_CHARS);
-        }
+        out.view = view(referee, None).await?;
         for seat in 0..n {
-            let view = referee.call("view", &[Val::Option(Some(Box::new(Val::U32(seat as u32))))], 1).await?.pop();
-            out.seat_views.push(if let Some(Val::String(v)) = view { quote_at(&v, VIEW_CHARS) } else { String::new() });
+            out.seat_views.push(view(referee, Some(seat as u32)).await?);
         }
         if self.svg {
             out.svg = self.svg(referee, None).await?;
@@ -438,6 +365,20 @@ impl Package {
             }
         }
         Ok(())
+    }
+
+    /// A replay's frame after `step`: the record's `lines` of the step, the events the referee emitted
+    /// from the `events`-th on, its view and its drawing.
+    async fn frame(
+        &self,
+        referee: &mut Referee,
+        step: u32,
+        lines: Vec<CallLine>,
+        events: usize,
+    ) -> Result<Frame, Fault> {
+        let view = view(referee, None).await?;
+        let svg = self.svg(referee, None).await?;
+        Ok(Frame { step, lines, events: referee.store.data().events[events..].to_vec(), view, svg })
     }
 
     /// The referee's drawing for `seat` (`None`: spectators), when it exports `svg`; a drawing over
@@ -459,6 +400,15 @@ impl Package {
             Some(_) => Err(protocol("svg", "drew something that is not an <svg> document")),
         }
     }
+}
+
+/// The referee's view for `seat` (`None`: spectators), cut to [`VIEW_CHARS`]; empty if it is not text.
+async fn view(referee: &mut Referee, seat: Option<u32>) -> Result<String, Fault> {
+    let seat = Val::Option(seat.map(|s| Box::new(Val::U32(s))));
+    Ok(match referee.call("view", &[seat], 1).await?.pop() {
+        Some(Val::String(v)) => quote_at(&v, VIEW_CHARS),
+        _ => String::new(),
+    })
 }
 
 /// The largest drawing a referee may make of a position.
@@ -501,7 +451,7 @@ impl Answers<'_, '_> {
                 let calls = seats.iter_mut().zip(by_seat).enumerate().filter_map(|(i, (seat, a))| {
                     let a = a?;
                     Some(async move {
-                        let r = call(seat, &a.case, a.arg, a.spread, a.result.is_some()).await;
+                        let r = seat.call(&a.case, a.arg, a.spread, a.result.is_some()).await;
                         (i, a.case, r)
                     })
                 });
@@ -546,7 +496,7 @@ impl Answers<'_, '_> {
     /// Seat `i` is banned: a live seat's instance is dropped.
     fn drop_seat(&mut self, i: usize) {
         if let Answers::Live(seats) = self {
-            seats[i].live = None;
+            seats[i].drop_instance();
         }
     }
 }

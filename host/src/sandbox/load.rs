@@ -72,7 +72,7 @@ impl Sandbox {
         if raw.is_empty() {
             return Err(LoadError::Empty { path: p() });
         }
-        let hash = hex(&Sha256::digest(&raw));
+        let hash = sha256_hex(&raw);
         let bytes = if raw.starts_with(MAGIC) {
             raw
         } else {
@@ -127,8 +127,9 @@ impl Sandbox {
     }
 }
 
-fn hex(bytes: &[u8]) -> String {
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
+/// sha256 of `bytes` in lower-case hex: how Arena names a component (and a package's referee).
+pub fn sha256_hex(bytes: &[u8]) -> String {
+    Sha256::digest(bytes).iter().map(|b| format!("{b:02x}")).collect()
 }
 
 fn first_line(s: &str) -> String {

@@ -18,7 +18,7 @@ pub(crate) use cache::write_atomically;
 pub use call::Guard;
 pub use compile::{CompileError, CompileLimits, Compiler, WORKER_ARG, compile_worker_main};
 pub use limits::Limits;
-pub use load::{LoadError, Loaded, WorldSpec};
+pub use load::{LoadError, Loaded, WorldSpec, sha256_hex};
 pub use meter::{BYTE_FUEL, CHECK_CALL_FUEL, HOST_CALL_FUEL};
 pub use store::{Event, LOG_CAPACITY, MAX_RESOURCES, PlayerState};
 

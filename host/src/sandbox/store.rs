@@ -50,6 +50,17 @@ pub struct Event {
     pub text: String,
 }
 
+impl Event {
+    /// Whether `seat` may see it (`None`: a spectator, who sees public events only).
+    pub fn seen_by(&self, seat: Option<usize>) -> bool {
+        match (&self.to, seat) {
+            (None, _) => true,
+            (Some(to), Some(s)) => u32::try_from(s).is_ok_and(|s| to.contains(&s)),
+            (Some(_), None) => false,
+        }
+    }
+}
+
 impl PlayerState {
     /// A fresh state: `seed` feeds the player's (virtual) randomness so a game is reproducible.
     pub fn new(limits: &Limits, seed: u64) -> PlayerState {

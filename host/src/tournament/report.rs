@@ -254,7 +254,7 @@ pub fn replay(game: &str, g: &GameRecord, frames: &[crate::package::Frame]) -> S
                 }
             }
         }
-        for e in f.events.iter().filter(|e| e.to.is_none()) {
+        for e in f.events.iter().filter(|e| e.seen_by(None)) {
             let _ = writeln!(s, "  | {}", e.text);
         }
         if f.view != last_view {

@@ -1,0 +1,82 @@
+//! A player component seated for one game (or one lifecycle call): instantiated from its `InstancePre`
+//! on the first call, every export call guarded by the sandbox and made with dynamic values, and never
+//! called again after a fault (a trapped instance is poisoned).
+
+use crate::fault::{Fault, FaultKind};
+use crate::sandbox::{Guard, PlayerState, Sandbox};
+use std::sync::Arc;
+use wasmtime::Store;
+use wasmtime::component::{Instance, InstancePre, Val};
+
+pub(super) struct Seat {
+    sandbox: Arc<Sandbox>,
+    pre: InstancePre<PlayerState>,
+    seed: u64,
+    live: Option<(Store<PlayerState>, Instance)>,
+    instantiated: bool,
+}
+
+impl Seat {
+    pub(super) fn new(sandbox: Arc<Sandbox>, pre: InstancePre<PlayerState>, seed: u64) -> Seat {
+        Seat { sandbox, pre, seed, live: None, instantiated: false }
+    }
+
+    /// What the player printed in this game so far.
+    pub(super) fn log(&self) -> String {
+        self.live.as_ref().map(|(s, _)| s.data().log()).unwrap_or_default()
+    }
+
+    /// The seat is banned: its instance is dropped, and it is never called again.
+    pub(super) fn drop_instance(&mut self) {
+        self.live = None;
+    }
+
+    /// Instantiates on first use; returns the fuel instantiation used and whether this is the first call.
+    async fn ready(&mut self) -> Result<(u64, bool), Fault> {
+        if self.live.is_some() {
+            return Ok((0, false));
+        }
+        if self.instantiated {
+            return Err(Fault::new(FaultKind::Crash, "instantiate", "called again after a fault"));
+        }
+        self.instantiated = true;
+        let mut store = self.sandbox.store(self.seed);
+        let guard = Guard::arm(&self.sandbox, &mut store, true, "instantiate");
+        let out = guard.run(self.pre.instantiate_async(&mut store)).await;
+        let (instance, fuel) = guard.finish(&mut store, out)?;
+        self.live = Some((store, instance));
+        Ok((fuel, true))
+    }
+
+    /// Calls the export `name` with `arg` (a tuple spread over the parameters when `spread`); `returns`
+    /// says whether it has a result. A fault drops the instance.
+    pub(super) async fn call(
+        &mut self,
+        name: &str,
+        arg: Option<Val>,
+        spread: bool,
+        returns: bool,
+    ) -> Result<(Option<Val>, u64), Fault> {
+        let (setup, first) = self.ready().await?;
+        let Some((store, instance)) = self.live.as_mut() else {
+            return Err(Fault::new(FaultKind::Crash, name, "no instance"));
+        };
+        let Some(func) = instance.get_func(&mut *store, name) else {
+            return Err(Fault::new(FaultKind::Crash, name, format!("exports no `{name}`")));
+        };
+        let guard = Guard::arm(&self.sandbox, store, first, name.to_string());
+        let params: Vec<Val> = match arg {
+            Some(Val::Tuple(items)) if spread => items,
+            arg => arg.into_iter().collect(),
+        };
+        let mut results = vec![Val::Bool(false); usize::from(returns)];
+        let out = guard.run(func.call_async(&mut *store, &params, &mut results)).await;
+        match guard.finish(store, out) {
+            Ok(((), fuel)) => Ok((results.pop(), fuel + setup)),
+            Err(f) => {
+                self.live = None;
+                Err(f)
+            }
+        }
+    }
+}
