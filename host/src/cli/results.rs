@@ -215,7 +215,10 @@ pub async fn replay(dir: &Path, which: &str, json: bool, svg_dir: Option<&Path>)
         Some(kept) => kept,
         None => crate::package::locate(&game).map_err(|e| anyhow::anyhow!("{which}: {e}"))?,
     };
-    let sandbox = std::sync::Arc::new(crate::sandbox::Sandbox::new(crate::sandbox::Limits::default())?);
+    // The referee is compiled as every component is: in a child under the compile limits, cached.
+    let cache = super::args::CacheArgs { cache_dir: None, no_cache: false }.dir();
+    let limits = crate::sandbox::Limits::default();
+    let sandbox = std::sync::Arc::new(super::sandbox(limits, crate::sandbox::CompileLimits::default(), cache)?);
     let mut pkg = crate::package::Package::load(sandbox, &package)?;
     if let Some(then) = referee.filter(|r| *r != pkg.hash) {
         bail!(
