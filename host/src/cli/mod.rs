@@ -20,7 +20,7 @@ use std::sync::Arc;
 /// Runs a parsed command line; `Ok` carries the exit code (1 when `check` finds a fault).
 pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     let cmd = cli.command;
-    // Commands that need no engine.
+    // Commands that need no game loaded.
     match &cmd {
         Command::New { game, lang, dir } => {
             new::write(&game.dir, *lang, dir)?;
@@ -33,6 +33,10 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         }
         Command::Players { .. } | Command::Tournaments { .. } | Command::Stats { .. } | Command::Leaderboard { .. } => {
             return results::run(cmd);
+        }
+        // A replay loads its game's referee on its own terms (the store's copy of the package).
+        Command::Replay { game, json, data, svg_dir } => {
+            return runtime()?.block_on(results::replay(&data.dir, game, *json, svg_dir.as_deref()));
         }
         _ => {}
     }
@@ -73,13 +77,9 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                 .with_context(|| format!("{}: tournament {id}: unreadable game options", data.dir.display()))?;
             (dir, row.settings.limits, options, if *no_cache { None } else { compiled(data) })
         }
-        Command::Replay { .. } => (PathBuf::new(), Limits::default(), vec![], None),
         _ => bail!("unexpected command"),
     };
     runtime()?.block_on(async move {
-        if let Command::Replay { game, json, data, svg_dir } = cmd {
-            return results::replay(&data.dir, &game, json, svg_dir.as_deref()).await;
-        }
         let sandbox = Arc::new(sandbox(limits, compile_limits, cache)?);
         let game = package::load(sandbox, &dir, &options).await?;
         command(Arc::new(game), limits, cmd).await
