@@ -211,14 +211,20 @@ impl Package {
     }
 }
 
+/// The referee's export `name`, if it has one: an error if it is not a function.
+fn export_func(engine: &wasmtime::Engine, referee: &Component, name: &str) -> Result<Option<ComponentFunc>, String> {
+    match referee.component_type().get_export(engine, name).map(|e| e.ty) {
+        None => Ok(None),
+        Some(ComponentItem::ComponentFunc(f)) => Ok(Some(f)),
+        Some(_) => Err(format!("`{name}` is not a function")),
+    }
+}
+
 /// The referee's requests, from its component type: `requests` returns a list of (seat, request) and
 /// `apply` takes (seat, answer), where request and answer are variants with the same case names.
 fn cases(engine: &wasmtime::Engine, referee: &Component) -> Result<Vec<Case>, String> {
-    let ty = referee.component_type();
-    let func = |name: &str| match ty.get_export(engine, name).map(|e| e.ty) {
-        Some(ComponentItem::ComponentFunc(f)) => Ok(f),
-        _ => Err(format!("it exports no function `{name}`")),
-    };
+    let func =
+        |name: &str| export_func(engine, referee, name)?.ok_or_else(|| format!("it exports no function `{name}`"));
     for name in ["start", "banned", "outcome", "view"] {
         func(name)?;
     }
@@ -253,9 +259,7 @@ fn cases(engine: &wasmtime::Engine, referee: &Component) -> Result<Vec<Case>, St
 /// Whether the referee exports `tournament(event) -> option<request>`, with the request variant that
 /// `requests` uses.
 fn lifecycle(engine: &wasmtime::Engine, referee: &Component, cases: &[Case]) -> Result<bool, String> {
-    let ty = referee.component_type();
-    let Some(item) = ty.get_export(engine, "tournament") else { return Ok(false) };
-    let ComponentItem::ComponentFunc(f) = item.ty else { return Err("`tournament` is not a function".into()) };
+    let Some(f) = export_func(engine, referee, "tournament")? else { return Ok(false) };
     let fits = f.params().len() == 1
         && matches!(f.results().next(), Some(Type::Option(o)) if matches!(o.ty(), Type::Variant(v)
             if v.cases().len() == cases.len() && v.cases().zip(cases).all(|(a, b)| a.name == b.name)));
@@ -267,9 +271,7 @@ fn lifecycle(engine: &wasmtime::Engine, referee: &Component, cases: &[Case]) -> 
 
 /// Whether the referee exports `svg: func(seat: option<u32>) -> option<string>`.
 fn draws(engine: &wasmtime::Engine, referee: &Component) -> Result<bool, String> {
-    let ty = referee.component_type();
-    let Some(item) = ty.get_export(engine, "svg") else { return Ok(false) };
-    let ComponentItem::ComponentFunc(f) = item.ty else { return Err("`svg` is not a function".into()) };
+    let Some(f) = export_func(engine, referee, "svg")? else { return Ok(false) };
     let param_ok =
         matches!(f.params().collect::<Vec<_>>().as_slice(), [(_, Type::Option(o))] if matches!(o.ty(), Type::U32));
     let result_ok =
