@@ -116,11 +116,28 @@ fn packages_and_players_that_do_not_fit_are_refused_naming_the_file() {
     assert!(matches!(err, PackageError::Referee { .. }), "{err}");
     assert!(err.to_string().contains("exports no function `start`"), "{err}");
 
+    // A referee past the size cap is refused before it is read (a sparse file: nothing is written).
+    let file = std::fs::File::create(root.join("referee.wasm")).unwrap();
+    file.set_len(arena::package::MAX_REFEREE_BYTES + 1).unwrap();
+    let err = Package::load(sandbox(), &root).err().unwrap().to_string();
+    assert!(err.contains("referee.wasm") && err.contains("a referee may have at most 33554432"), "{err}");
+    // So is a manifest past its cap, even one that would read (a long comment).
+    let manifest = root.join("game.toml");
+    let good = std::fs::read_to_string(&manifest).unwrap();
+    let cap = arena::package::MAX_MANIFEST_BYTES as usize;
+    std::fs::write(&manifest, format!("{good}#{}\n", "x".repeat(cap))).unwrap();
+    let err = Package::load(sandbox(), &root).err().unwrap().to_string();
+    assert!(err.starts_with(&manifest.display().to_string()) && err.contains("a manifest may have at most"), "{err}");
+    std::fs::write(&manifest, format!("{good}#{}\n", "x".repeat(cap - good.len() - 2))).unwrap();
+    assert!(
+        !Package::load(sandbox(), &root).err().unwrap().to_string().contains("a manifest may have"),
+        "at the cap it reads"
+    );
+
     // A missing referee, then manifests that say impossible things.
     std::fs::remove_file(root.join("referee.wasm")).unwrap();
     let err = Package::load(sandbox(), &root).err().unwrap().to_string();
     assert!(err.contains("referee.wasm: cannot read"), "{err}");
-    let manifest = root.join("game.toml");
     for (bad, why) in [
         ("name = \"nim\"\ndescription = \"\"\nmin_seats = 3\nmax_seats = 2\nreferee = \"referee.wasm\"\n", "seats"),
         ("name = \"Nim!\"\ndescription = \"\"\nmin_seats = 2\nmax_seats = 2\nreferee = \"referee.wasm\"\n", "`name`"),

@@ -12,7 +12,7 @@ mod types;
 pub mod values;
 
 pub use game::PackageGame;
-pub use manifest::Manifest;
+pub use manifest::{MAX_MANIFEST_BYTES, MAX_REFEREE_BYTES, Manifest};
 pub use play::{Frame, Lifecycle, PackageOutcome, SVG_BYTES};
 
 use crate::sandbox::{LoadError, PlayerState, Sandbox, WorldSpec};
