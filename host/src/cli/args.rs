@@ -176,8 +176,37 @@ pub enum Command {
         /// step-0001.svg, …), for games whose package draws.
         #[arg(long, value_name = "DIR")]
         svg_dir: Option<PathBuf>,
+        /// Write one self-contained HTML file that plays the game step by step, offline (its public
+        /// events only, as a spectator sees it).
+        #[arg(long, value_name = "FILE")]
+        html: Option<PathBuf>,
         #[command(flatten)]
         data: DataArgs,
+    },
+    /// The web arena: pages (games, leaderboards, players, tournaments, replays), accounts and uploads,
+    /// live tournaments and a JSON API under /api/, over the results store.
+    Serve {
+        #[command(flatten)]
+        data: DataArgs,
+        /// Where to listen.
+        #[arg(long, default_value = "127.0.0.1:8080")]
+        listen: std::net::SocketAddr,
+        /// Largest upload accepted, in MiB.
+        #[arg(long, default_value_t = 32)]
+        max_upload_mb: usize,
+        /// Uploads (and scrimmages) one account may start in an hour.
+        #[arg(long, default_value_t = 30)]
+        uploads_per_hour: usize,
+        /// Uploads validated at once.
+        #[arg(long, default_value_t = 2)]
+        upload_workers: usize,
+        #[command(flatten)]
+        limits: LimitArgs,
+    },
+    /// Accounts of the web arena.
+    User {
+        #[command(subcommand)]
+        command: UserCommand,
     },
     /// The games this host can run: every package found by name (name, seats, options, description,
     /// referee hash, directory).
@@ -251,6 +280,26 @@ pub struct DataArgs {
     /// The data directory: the database, submitted components and their compiled forms.
     #[arg(long = "data", value_name = "DIR", default_value = "arena-data")]
     pub dir: PathBuf,
+}
+
+#[derive(Subcommand, Debug)]
+pub enum UserCommand {
+    /// Add an account and print its token, once (only its hash is stored): sign in with it on the
+    /// web arena, or send it as `Authorization: Bearer TOKEN` to the API.
+    Add {
+        /// The account's name: 1 to 40 ASCII letters, digits, `-`, `_` or `.`.
+        name: String,
+        /// May start tournaments from the web arena.
+        #[arg(long)]
+        admin: bool,
+        #[command(flatten)]
+        data: DataArgs,
+    },
+    /// The accounts.
+    List {
+        #[command(flatten)]
+        data: DataArgs,
+    },
 }
 
 /// Where compiled components are kept across runs.

@@ -7,9 +7,10 @@ mod package;
 mod registry;
 mod results;
 
-use crate::games::{Entry, Game, GameSetup, MatchSoFar};
+use crate::games::{Entry, Game};
 use crate::sandbox::{Compilation, CompileLimits, Compiler, Limits, Sandbox};
-use crate::tournament::{self, Ban, Format, GameRecord, Observer, Progress, Settings, report};
+use crate::submit::{against_strongest, one_game};
+use crate::tournament::{self, Ban, Format, Observer, Progress, Settings, report};
 use anyhow::{Context, bail};
 use args::{Cli, Command, PlayerArg, Source};
 use indicatif::{ProgressBar, ProgressStyle};
@@ -35,10 +36,30 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             return results::run(cmd);
         }
         // A replay loads its game's referee on its own terms (the store's copy of the package).
-        Command::Replay { game, json, data, svg_dir } => {
-            return runtime()?.block_on(results::replay(&data.dir, game, *json, svg_dir.as_deref()));
+        Command::Replay { game, json, data, svg_dir, html } => {
+            let out = results::ReplayOut { json: *json, svg_dir: svg_dir.as_deref(), html: html.as_deref() };
+            return runtime()?.block_on(results::replay(&data.dir, game, out));
+        }
+        Command::User { .. } => {}
+        Command::Serve { data, listen, max_upload_mb, uploads_per_hour, upload_workers, limits } => {
+            let limits = limits.to_limits()?;
+            let sandbox = Arc::new(sandbox(limits, CompileLimits::default(), Some(data.dir.join("compiled")))?);
+            crate::store::Store::open(&data.dir)?;
+            let cfg = crate::web::Config {
+                data: data.dir.clone(),
+                listen: *listen,
+                limits,
+                max_upload: max_upload_mb.saturating_mul(1 << 20),
+                uploads_per_hour: *uploads_per_hour,
+                upload_workers: *upload_workers,
+            };
+            runtime()?.block_on(crate::web::serve(crate::web::App::new(cfg, sandbox)))?;
+            return Ok(ExitCode::SUCCESS);
         }
         _ => {}
+    }
+    if let Command::User { command } = cmd {
+        return results::user(command);
     }
     let compiled = |d: &args::DataArgs| Some(d.dir.join("compiled"));
     let compile_limits = match &cmd {
@@ -262,31 +283,6 @@ fn print_result(result: &tournament::TournamentResult, json: bool) -> anyhow::Re
     Ok(())
 }
 
-/// One game of the players in the order given.
-async fn one_game<G: Game>(game: &G, seed: u64, entries: Vec<Arc<Entry<G::Player>>>) -> GameRecord {
-    let n = entries.len();
-    let names = entries.iter().map(|e| e.name.clone()).collect();
-    let so_far =
-        MatchSoFar { game: 1, games_in_match: 1, wins: vec![0; n], match_no: 1, matches: 1, ..Default::default() };
-    let outcome = game.play(GameSetup { id: "game".into(), seed, players: entries, so_far }).await;
-    GameRecord::new("game".into(), (1, 1, 1), names, seed, outcome)
-}
-
-/// One game of `me` (seat 0) against the game's strongest built-in bot, as `check` and `submit` play
-/// it. The bot is named `builtin:NAME`, which no player can be called (names have no `:`).
-async fn against_strongest<G: Game>(
-    game: &G,
-    seed: u64,
-    me: Arc<Entry<G::Player>>,
-) -> anyhow::Result<(&'static str, GameRecord)> {
-    let Some((best, player)) = game.builtin_names().first().and_then(|b| Some((*b, game.builtin(b)?))) else {
-        bail!("{} has no sample player to play against (a package lists them in its game.toml)", game.name());
-    };
-    let opponent =
-        Arc::new(Entry { name: format!("builtin:{best}"), source: format!("builtin:{best}"), hash: None, player });
-    Ok((best, one_game(game, seed, vec![me, opponent]).await))
-}
-
 /// How `play` shows its game.
 struct Shown {
     json: bool,
@@ -391,7 +387,7 @@ async fn check<G: Game>(
     println!("  exports: {}", loaded.exports.join(", "));
     let name = file.file_stem().and_then(|s| s.to_str()).unwrap_or("player").to_string();
     let me = Arc::new(Entry { name, source: file.display().to_string(), hash: Some(loaded.hash), player });
-    let (best, o) = against_strongest(&*game, seed, me).await?;
+    let (best, o) = against_strongest(&*game, seed, me).await.map_err(anyhow::Error::msg)?;
     let mine: Vec<u64> = o.replay.iter().filter(|c| c.seat == 0).map(|c| c.fuel).collect();
     let max = mine.iter().copied().max().unwrap_or(0);
     println!("  played one game against builtin:{best} (seed {seed}): {} to {}", o.scores[0], o.scores[1]);

@@ -2,7 +2,7 @@
 //! `tournament --registered` (the registered players, every game recorded as it finishes) and `resume`
 //! (an interrupted tournament finished from where it stopped).
 
-use super::{against_strongest, print_result, progress_bar};
+use super::{print_result, progress_bar};
 use crate::games::{Entry, Game};
 use crate::sandbox::Limits;
 use crate::store::{Status, Store, StoredSettings, TournamentLock, Version, check_name};
@@ -38,39 +38,11 @@ pub async fn submit<G: Game>(game: Arc<G>, s: Submission<'_>) -> anyhow::Result<
         );
     }
     let bytes = std::fs::read(file).with_context(|| format!("{}: cannot read", file.display()))?;
-    let mut store = Store::open(s.data)?;
-
-    let (g, f) = (game.clone(), file.to_path_buf());
-    let (loaded, player) = tokio::task::spawn_blocking(move || g.load(&f))
-        .await
-        .context("loading")?
-        .map_err(|e| anyhow!("{e}; nothing was stored"))?;
-    let hash = crate::sandbox::sha256_hex(&bytes);
-    if hash != loaded.hash {
-        bail!("{}: the file changed while it was being submitted; nothing was stored", file.display());
-    }
-
-    let me = Arc::new(Entry {
-        name: s.name.to_string(),
-        source: file.display().to_string(),
-        hash: Some(hash.clone()),
-        player,
-    });
-    let (best, o) = against_strongest(&*game, s.seed, me).await?;
-    if let Some(f) = o.faults.iter().find(|f| f.player == s.name) {
-        bail!(
-            "{}: failed its validation game against builtin:{best} (seed {}): {} in `{}`: {}; nothing was stored \
-             (`arena check` shows more)",
-            file.display(),
-            s.seed,
-            f.kind,
-            f.call,
-            f.reason
-        );
-    }
-    let done = store.add_version(game.name(), s.name, &bytes, &hash)?;
-    let v = &done.version;
-    if done.unchanged {
+    let label = file.display().to_string();
+    let sub = crate::submit::Submission { name: s.name, bytes: &bytes, path: file, label: &label, seed: s.seed };
+    let a = crate::submit::submit(game.clone(), s.data, sub, None).await?;
+    let v = &a.version;
+    if a.unchanged {
         println!(
             "{}: identical to {} version {} of {} ({}); nothing new was stored",
             file.display(),
@@ -80,6 +52,7 @@ pub async fn submit<G: Game>(game: Arc<G>, s: Submission<'_>) -> anyhow::Result<
             short(&v.hash)
         );
     } else {
+        let o = &a.validation;
         println!(
             "Submitted {} version {} for {} ({} bytes, sha256 {}){}",
             v.name,
@@ -87,11 +60,11 @@ pub async fn submit<G: Game>(game: Arc<G>, s: Submission<'_>) -> anyhow::Result<
             v.game,
             v.size,
             short(&v.hash),
-            if done.new_player { ", a new player" } else { "" }
+            if a.new_player { ", a new player" } else { "" }
         );
         println!(
-            "  validation game against builtin:{best} (seed {}): {} to {}, {} fuel over {} calls",
-            s.seed, o.scores[0], o.scores[1], o.fuel[0], o.calls[0]
+            "  validation game against {} (seed {}): {} to {}, {} fuel over {} calls",
+            o.opponent, o.seed, o.scores[0], o.scores[1], o.fuel, o.calls
         );
     }
     Ok(ExitCode::SUCCESS)
@@ -99,40 +72,6 @@ pub async fn submit<G: Game>(game: Arc<G>, s: Submission<'_>) -> anyhow::Result<
 
 fn short(hash: &str) -> &str {
     &hash[..hash.len().min(12)]
-}
-
-/// Loads the stored components of `versions`, checking each file is the one submitted.
-async fn load_versions<G: Game>(
-    game: &Arc<G>,
-    store: &Store,
-    versions: &[Version],
-) -> anyhow::Result<Vec<Arc<Entry<G::Player>>>> {
-    let loads: Vec<_> = versions
-        .iter()
-        .map(|v| {
-            let (game, v, path) = (game.clone(), v.clone(), store.component_path(&v.hash));
-            tokio::task::spawn_blocking(move || -> anyhow::Result<Entry<G::Player>> {
-                if !path.is_file() {
-                    bail!("{}: missing: {} version {} cannot be loaded", path.display(), v.name, v.version);
-                }
-                let (loaded, player) = game.load(&path)?;
-                if loaded.hash != v.hash {
-                    bail!("{}: damaged (its sha256 is {}, not the one submitted)", path.display(), loaded.hash);
-                }
-                Ok(Entry {
-                    name: v.name.clone(),
-                    source: format!("{} v{}", v.name, v.version),
-                    hash: Some(v.hash),
-                    player,
-                })
-            })
-        })
-        .collect();
-    let mut entries = vec![];
-    for l in loads {
-        entries.push(Arc::new(l.await.context("loading a player")??));
-    }
-    Ok(entries)
 }
 
 /// What `tournament --registered` was given besides the settings.
@@ -166,7 +105,7 @@ pub async fn registered<G: Game>(
         bail!("{}: too few players for one game of {}", r.data.display(), game.name());
     }
     // Loaded before the tournament is recorded, so a damaged store records nothing.
-    let entries = load_versions(&game, &store, &versions).await?;
+    let entries = crate::registered::load_versions(&game, &store.components_dir(), &versions).await?;
     let stored = StoredSettings { limits, options: game.options(), referee: game.referee_hash() };
     let id = store.create_tournament(
         game.name(),
@@ -200,7 +139,7 @@ pub async fn resume<G: Game>(game: Arc<G>, data: &Path, id: i64, json: bool) -> 
     }
     let lock = store.lock(id)?;
     let versions = store.entrants(id)?;
-    let entries = load_versions(&game, &store, &versions).await?;
+    let entries = crate::registered::load_versions(&game, &store.components_dir(), &versions).await?;
     let limits = row.settings.limits;
     let settings = Settings::new(row.format, row.games_per_match, row.seed);
     eprintln!(

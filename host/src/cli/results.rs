@@ -187,8 +187,35 @@ fn stats(dir: &Path, name: &str, game: Option<String>, json: bool) -> anyhow::Re
     Ok(ExitCode::SUCCESS)
 }
 
+/// `arena user add|list`.
+pub fn user(cmd: super::args::UserCommand) -> anyhow::Result<ExitCode> {
+    match cmd {
+        super::args::UserCommand::Add { name, admin, data } => {
+            let mut store = Store::open(&data.dir)?;
+            let (user, token) = store.add_user(&name, admin)?;
+            println!("Added {}user {} to {}", if admin { "admin " } else { "" }, user.name, data.dir.display());
+            println!("Their token (shown once, keep it secret): {token}");
+        }
+        super::args::UserCommand::List { data } => {
+            let store = Store::open_to_read(&data.dir)?;
+            for u in store.users()? {
+                println!("{}{}", u.name, if u.admin { " (admin)" } else { "" });
+            }
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// How `arena replay` shows a game.
+pub struct ReplayOut<'a> {
+    pub json: bool,
+    pub svg_dir: Option<&'a Path>,
+    pub html: Option<&'a Path>,
+}
+
 /// `arena replay`: a stored game or a replay file, re-run through the game's referee on its record.
-pub async fn replay(dir: &Path, which: &str, json: bool, svg_dir: Option<&Path>) -> anyhow::Result<ExitCode> {
+pub async fn replay(dir: &Path, which: &str, out: ReplayOut<'_>) -> anyhow::Result<ExitCode> {
+    let ReplayOut { json, svg_dir, html } = out;
     let path = Path::new(which);
     let (game, options, record, referee) = if path.is_file() {
         let (game, options, record) = report::read_replay(path).map_err(anyhow::Error::msg)?;
@@ -246,6 +273,16 @@ pub async fn replay(dir: &Path, which: &str, json: bool, svg_dir: Option<&Path>)
                 std::fs::write(&path, svg).with_context(|| format!("{}: cannot write", path.display()))?;
             }
         }
+    }
+    if let Some(path) = html {
+        let tournament =
+            which.split_once('/').and_then(|(t, _)| t.parse().ok()).filter(|_| !Path::new(which).is_file());
+        let data = crate::web::ReplayData::new(&game, tournament, &record, o.frames, vec![]);
+        let data = crate::web::ReplayData { download: None, ..data };
+        std::fs::write(path, crate::web::standalone_html(&data))
+            .with_context(|| format!("{}: cannot write", path.display()))?;
+        eprintln!("wrote {} (plays offline in a browser)", path.display());
+        return Ok(ExitCode::SUCCESS);
     }
     print!("{}", report::replay(&game, &record, &o.frames));
     Ok(ExitCode::SUCCESS)

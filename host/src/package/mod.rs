@@ -4,6 +4,7 @@
 //! typed values between it and the players as wasmtime's dynamic `Val`s: it knows no game.
 
 mod game;
+mod keep;
 mod manifest;
 mod play;
 mod rules;
@@ -12,6 +13,7 @@ mod types;
 pub mod values;
 
 pub use game::PackageGame;
+pub use keep::{keep, kept, stored_options};
 pub use manifest::{MAX_MANIFEST_BYTES, MAX_REFEREE_BYTES, Manifest};
 pub use play::{Frame, Lifecycle, PackageOutcome, SVG_BYTES};
 

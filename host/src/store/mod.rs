@@ -9,13 +9,17 @@
 //! DIR/locks/tournament-<id>.lock  held by the process running a tournament
 //! ```
 
+mod accounts;
 mod journal;
+mod listing;
 mod players;
 mod schema;
 mod stats;
 mod tournaments;
 
+pub use accounts::{Owner, Session, User, secret};
 pub use journal::StoreJournal;
+pub use listing::FailureRow;
 pub use players::{PlayerRow, Submitted, Version, check_name};
 pub use stats::{Leader, PlayerStats, Record};
 pub use tournaments::{Status, StoredSettings, TournamentLock, TournamentRow};
@@ -43,6 +47,8 @@ pub enum StoreError {
          nothing was changed: use a newer arena, or another --data directory"
     )]
     NewerSchema { path: PathBuf, found: i64, known: i64 },
+    #[error("`{name}` belongs to {owner}: only its owner can upload versions of it; nothing was stored")]
+    NotOwner { name: String, owner: String },
     #[error("{0}")]
     Invalid(String),
 }
@@ -115,6 +121,11 @@ impl Store {
     /// Where compiled components are kept.
     pub fn compiled_dir(&self) -> PathBuf {
         self.dir.join("compiled")
+    }
+
+    /// Where submitted components are kept, as `<sha256>.wasm`.
+    pub fn components_dir(&self) -> PathBuf {
+        self.dir.join("components")
     }
 
     /// Where the component with this sha256 is kept.

@@ -55,9 +55,9 @@ pub struct PlayerRow {
     pub registered_at: String,
 }
 
-const VERSION_COLUMNS: &str = "v.id, p.id, p.game, p.name, v.version, v.hash, v.size, v.submitted_at";
+pub(super) const VERSION_COLUMNS: &str = "v.id, p.id, p.game, p.name, v.version, v.hash, v.size, v.submitted_at";
 
-fn version_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<Version> {
+pub(super) fn version_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<Version> {
     Ok(Version {
         id: r.get(0)?,
         player_id: r.get(1)?,
@@ -90,7 +90,24 @@ impl Store {
     /// written atomically), then the player (if new) and the version in one transaction. A file
     /// identical to the latest version stores nothing.
     pub fn add_version(&mut self, game: &str, name: &str, bytes: &[u8], hash: &str) -> Result<Submitted> {
+        self.add_version_as(game, name, bytes, hash, None)
+    }
+
+    /// [`Store::add_version`] by an account: a name nobody used becomes the account's; a name another
+    /// account (or the organiser, from the command line) owns is refused, checked in the transaction
+    /// that stores the version (two accounts racing for a new name: the first wins).
+    pub fn add_version_as(
+        &mut self,
+        game: &str,
+        name: &str,
+        bytes: &[u8],
+        hash: &str,
+        by: Option<&super::User>,
+    ) -> Result<Submitted> {
         check_name(name).map_err(StoreError::Invalid)?;
+        if let Some(user) = by {
+            self.check_owner(name, user)?;
+        }
         if let Some(latest) = self.latest_version(game, name)?
             && latest.hash == hash
         {
@@ -102,7 +119,7 @@ impl Store {
             crate::sandbox::write_atomically(&path, bytes)
                 .map_err(|source| StoreError::Io { path: path.clone(), error: source })?;
         }
-        let added = self.insert_version(game, name, bytes.len() as u64, hash);
+        let added = self.insert_version(game, name, bytes.len() as u64, hash, by);
         if added.is_err() && wrote {
             // Nothing stored: the file goes too.
             let _ = std::fs::remove_file(&path);
@@ -110,10 +127,38 @@ impl Store {
         added
     }
 
-    fn insert_version(&mut self, game: &str, name: &str, size: u64, hash: &str) -> Result<Submitted> {
+    fn check_owner(&self, name: &str, user: &super::User) -> Result<()> {
+        match self.owner_of(name)? {
+            super::Owner::Free => Ok(()),
+            super::Owner::Account(u) if u.id == user.id => Ok(()),
+            super::Owner::Account(u) => {
+                Err(StoreError::NotOwner { name: name.into(), owner: format!("account {}", u.name) })
+            }
+            super::Owner::Organiser => Err(StoreError::NotOwner { name: name.into(), owner: "the organiser".into() }),
+        }
+    }
+
+    fn insert_version(
+        &mut self,
+        game: &str,
+        name: &str,
+        size: u64,
+        hash: &str,
+        by: Option<&super::User>,
+    ) -> Result<Submitted> {
         let db = self.db.clone();
         let e = |source| super::sql_error(db.clone(), source);
         let tx = self.conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate).map_err(e)?;
+        if let Some(user) = by {
+            let owner = super::accounts::owner_of(&tx, name).map_err(e)?;
+            if !matches!(&owner, super::Owner::Free) && owner != super::Owner::Account(user.clone()) {
+                let owner = match owner {
+                    super::Owner::Account(u) => format!("account {}", u.name),
+                    _ => "the organiser".into(),
+                };
+                return Err(StoreError::NotOwner { name: name.into(), owner });
+            }
+        }
         let existing: Option<i64> = tx
             .query_row("SELECT id FROM players WHERE game = ?1 AND name = ?2", params![game, name], |r| r.get(0))
             .optional()
@@ -121,7 +166,11 @@ impl Store {
         let player_id = match existing {
             Some(id) => id,
             None => {
-                tx.execute("INSERT INTO players (game, name) VALUES (?1, ?2)", params![game, name]).map_err(e)?;
+                tx.execute(
+                    "INSERT INTO players (game, name, owner) VALUES (?1, ?2, ?3)",
+                    params![game, name, by.map(|u| u.id)],
+                )
+                .map_err(e)?;
                 tx.last_insert_rowid()
             }
         };

@@ -106,6 +106,26 @@ const MIGRATIONS: &[&str] = &[
     );
     CREATE INDEX faults_by_player ON faults (player_id);
     ",
+    // 2: accounts of the web arena (a token's and a session's sha256 only, never the secret), the
+    // account owning a player name, and unrated tournaments (scrimmages).
+    "
+    CREATE TABLE users (
+        id         INTEGER PRIMARY KEY,
+        name       TEXT NOT NULL UNIQUE,
+        token_hash TEXT NOT NULL UNIQUE,
+        admin      INTEGER NOT NULL DEFAULT 0,
+        created_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%SZ', 'now'))
+    );
+    CREATE TABLE sessions (
+        hash       TEXT PRIMARY KEY,
+        user_id    INTEGER NOT NULL REFERENCES users (id),
+        csrf       TEXT NOT NULL,
+        expires_at INTEGER NOT NULL
+    );
+    ALTER TABLE players ADD COLUMN owner INTEGER REFERENCES users (id);
+    ALTER TABLE tournaments ADD COLUMN rated INTEGER NOT NULL DEFAULT 1;
+    ALTER TABLE tournaments ADD COLUMN started_by INTEGER REFERENCES users (id);
+    ",
 ];
 
 /// The schema version this Arena writes.

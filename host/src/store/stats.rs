@@ -113,7 +113,8 @@ struct Rated {
 }
 
 impl Store {
-    /// Every stored game of `game` in rating order: tournament, round, match, game number; with the
+    /// Every stored game of `game` in rated tournaments (scrimmages are not) in rating order: tournament,
+    /// round, match, game number; with the
     /// bans at a tournament's start before its games and those at its end after them.
     fn game_rows(&self, game: &str) -> Result<Vec<GameRow>> {
         let mut rows = self.played_rows(game)?;
@@ -124,7 +125,7 @@ impl Store {
                  JOIN tournaments t ON t.id = l.tournament_id
                  JOIN entrants e ON e.tournament_id = l.tournament_id AND e.slot = l.slot
                  JOIN versions v ON v.id = e.version_id JOIN players p ON p.id = v.player_id
-                 WHERE t.game = ?1 AND l.fault IS NOT NULL ORDER BY l.tournament_id, l.slot",
+                 WHERE t.game = ?1 AND t.rated = 1 AND l.fault IS NOT NULL ORDER BY l.tournament_id, l.slot",
             )
             .map_err(|e| self.sql(e))?;
         let bans: Vec<(i64, String, i64, i64, String)> = q
@@ -149,7 +150,7 @@ impl Store {
                 "SELECT g.id, g.tournament_id, g.key, gp.player_id, p.name, gp.place, gp.result, gp.fuel, gp.calls
                  FROM games g JOIN tournaments t ON t.id = g.tournament_id
                  JOIN game_players gp ON gp.game_id = g.id JOIN players p ON p.id = gp.player_id
-                 WHERE t.game = ?1 ORDER BY g.tournament_id, g.round, g.match_no, g.number, gp.seat",
+                 WHERE t.game = ?1 AND t.rated = 1 ORDER BY g.tournament_id, g.round, g.match_no, g.number, gp.seat",
             )
             .map_err(|e| self.sql(e))?;
         let mut rows = q.query([game]).map_err(|e| self.sql(e))?;

@@ -58,13 +58,32 @@ pub struct TournamentRow {
     pub players: u32,
     /// Games recorded so far.
     pub games: u32,
+    /// Whether its games count for ratings (a scrimmage's do not).
+    pub rated: bool,
+    /// The account that started it from the web arena.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub started_by: Option<String>,
     #[serde(skip)]
     pub settings: StoredSettings,
 }
 
 /// A tournaments row as read: id, game, format, k, seed, status, started, finished, winner, settings,
 /// entrants, games.
-type RawRow = (i64, String, String, u32, i64, String, String, Option<String>, Option<String>, String, u32, u32);
+type RawRow = (
+    i64,
+    String,
+    String,
+    u32,
+    i64,
+    String,
+    String,
+    Option<String>,
+    Option<String>,
+    String,
+    u32,
+    u32,
+    (bool, Option<String>),
+);
 
 /// Held while a process runs a tournament; the operating system lets go of it when the process dies,
 /// however it dies.
@@ -81,14 +100,27 @@ impl Store {
         settings: &StoredSettings,
         entrants: &[Version],
     ) -> Result<i64> {
+        self.create_tournament_as(game, (format, games_per_match, seed), settings, entrants, (true, None))
+    }
+
+    /// [`Store::create_tournament`], rated or not (a scrimmage is played and shown, never rated), started
+    /// by an account or from the command line.
+    pub fn create_tournament_as(
+        &mut self,
+        game: &str,
+        (format, games_per_match, seed): (Format, u32, u64),
+        settings: &StoredSettings,
+        entrants: &[Version],
+        (rated, by): (bool, Option<&super::User>),
+    ) -> Result<i64> {
         let db = self.db.clone();
         let e = |source| super::sql_error(db.clone(), source);
         let settings = serde_json::to_string(settings).map_err(|x| StoreError::Invalid(x.to_string()))?;
         let tx = self.conn.transaction().map_err(e)?;
         tx.execute(
-            "INSERT INTO tournaments (game, format, games_per_match, seed, settings, status)
-             VALUES (?1, ?2, ?3, ?4, ?5, 'running')",
-            params![game, format.as_str(), games_per_match, seed as i64, settings],
+            "INSERT INTO tournaments (game, format, games_per_match, seed, settings, status, rated, started_by)
+             VALUES (?1, ?2, ?3, ?4, ?5, 'running', ?6, ?7)",
+            params![game, format.as_str(), games_per_match, seed as i64, settings, rated as i64, by.map(|u| u.id)],
         )
         .map_err(e)?;
         let id = tx.last_insert_rowid();
@@ -159,7 +191,8 @@ impl Store {
                 "SELECT t.id, t.game, t.format, t.games_per_match, t.seed, t.status, t.started_at, t.finished_at,
                         t.winner, t.settings,
                         (SELECT COUNT(*) FROM entrants WHERE tournament_id = t.id),
-                        (SELECT COUNT(*) FROM games WHERE tournament_id = t.id)
+                        (SELECT COUNT(*) FROM games WHERE tournament_id = t.id),
+                        t.rated, (SELECT name FROM users WHERE id = t.started_by)
                  FROM tournaments t WHERE ?1 IS NULL OR t.id = ?1 ORDER BY t.id",
             )
             .map_err(|e| self.sql(e))?;
@@ -178,37 +211,57 @@ impl Store {
                     r.get(9)?,
                     r.get(10)?,
                     r.get(11)?,
+                    (r.get::<_, i64>(12)? != 0, r.get(13)?),
                 ))
             })
             .and_then(Iterator::collect)
             .map_err(|e| self.sql(e))?;
         raw.into_iter()
-            .map(|(id, game, format, k, seed, status, started_at, finished_at, winner, settings, players, games)| {
-                let bad = |what: &str| StoreError::Invalid(format!("{}: tournament {id}: {what}", self.db.display()));
-                let format: Format =
-                    serde_json::from_value(serde_json::Value::String(format)).map_err(|_| bad("unknown format"))?;
-                let settings: StoredSettings =
-                    serde_json::from_str(&settings).map_err(|x| bad(&format!("unreadable settings: {x}")))?;
-                let status = match status.as_str() {
-                    "finished" => Status::Finished,
-                    _ if self.is_locked(id) => Status::Running,
-                    _ => Status::Interrupted,
-                };
-                Ok(TournamentRow {
+            .map(
+                |(
                     id,
                     game,
                     format,
-                    games_per_match: k,
-                    seed: seed as u64,
+                    k,
+                    seed,
                     status,
                     started_at,
                     finished_at,
                     winner,
+                    settings,
                     players,
                     games,
-                    settings,
-                })
-            })
+                    who,
+                )| {
+                    let bad =
+                        |what: &str| StoreError::Invalid(format!("{}: tournament {id}: {what}", self.db.display()));
+                    let format: Format =
+                        serde_json::from_value(serde_json::Value::String(format)).map_err(|_| bad("unknown format"))?;
+                    let settings: StoredSettings =
+                        serde_json::from_str(&settings).map_err(|x| bad(&format!("unreadable settings: {x}")))?;
+                    let status = match status.as_str() {
+                        "finished" => Status::Finished,
+                        _ if self.is_locked(id) => Status::Running,
+                        _ => Status::Interrupted,
+                    };
+                    Ok(TournamentRow {
+                        id,
+                        game,
+                        format,
+                        games_per_match: k,
+                        seed: seed as u64,
+                        status,
+                        started_at,
+                        finished_at,
+                        winner,
+                        players,
+                        games,
+                        rated: who.0,
+                        started_by: who.1,
+                        settings,
+                    })
+                },
+            )
             .collect()
     }
 

@@ -144,6 +144,19 @@ pub fn write_replay(
     options: &serde_json::Value,
 ) -> std::io::Result<()> {
     let mut f = std::io::BufWriter::new(std::fs::File::create(path)?);
+    write_replay_to(&mut f, game, g, limits, options)?;
+    f.flush()
+}
+
+/// A game's replay as JSON Lines: a header (game, players, seed, limits, options, the match so far),
+/// a line per call, a footer (result, final board, logs, events, drawing).
+pub fn write_replay_to(
+    f: &mut impl std::io::Write,
+    game: &str,
+    g: &GameRecord,
+    limits: &crate::sandbox::Limits,
+    options: &serde_json::Value,
+) -> std::io::Result<()> {
     let header = json!({"type": "header", "game": game, "id": g.id, "round": g.round, "match": g.match_no,
         "number": g.number, "players": g.players, "seed": g.seed, "limits": limits, "options": options,
         "so_far": g.so_far});
@@ -159,8 +172,7 @@ pub fn write_replay(
     let footer = json!({"type": "footer", "scores": g.scores, "winners": g.winners, "fuel": g.fuel,
         "calls": g.calls, "faults": g.faults, "board": g.board, "logs": g.logs, "game_fault": g.game_fault,
         "events": g.events, "svg": g.svg});
-    writeln!(f, "{footer}")?;
-    f.flush()
+    writeln!(f, "{footer}")
 }
 
 /// A game, its options and its record read back from a replay file; errors name the line.

@@ -1,0 +1,183 @@
+//! `arena serve`: the web arena. One process serves pages rendered on the server (askama, escaped by
+//! default), a JSON API under `/api/`, server-sent events for live tournaments, and its scripts and
+//! styles embedded in the binary (no front-end build, no CDN). It reads and writes the same results
+//! store as the command line; uploads go through the same validation as `arena submit`, in a bounded
+//! pool.
+
+mod api;
+mod auth;
+mod error;
+mod live;
+mod pages;
+mod play;
+mod replay;
+mod view;
+
+pub use replay::{ReplayData, standalone_html};
+
+use crate::package::PackageGame;
+use crate::sandbox::{Limits, Sandbox};
+use crate::store::Store;
+use axum::Router;
+use axum::routing::{get, post};
+use error::WebError;
+use std::collections::{HashMap, VecDeque};
+use std::net::SocketAddr;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+/// How `arena serve` runs.
+#[derive(Debug, Clone)]
+pub struct Config {
+    pub data: PathBuf,
+    pub listen: SocketAddr,
+    /// The limits every game played here runs under (validation games, tournaments, scrimmages).
+    pub limits: Limits,
+    /// Largest upload accepted, in bytes.
+    pub max_upload: usize,
+    /// Uploads one account may make in an hour.
+    pub uploads_per_hour: usize,
+    /// Uploads validated at once (compiles run in child processes; games on the runtime).
+    pub upload_workers: usize,
+}
+
+/// What every request shares.
+pub struct App {
+    pub cfg: Config,
+    sandbox: Arc<Sandbox>,
+    /// Packages loaded so far, by directory (each is compiled once per process).
+    games: Mutex<HashMap<PathBuf, Arc<PackageGame>>>,
+    /// The bounded validation pool.
+    uploads: tokio::sync::Semaphore,
+    /// Recent uploads per account, for the rate limit.
+    recent: Mutex<HashMap<i64, VecDeque<Instant>>>,
+    /// Replays re-run through a referee at once (each is a referee instance and some CPU).
+    replays: tokio::sync::Semaphore,
+}
+
+impl App {
+    pub fn new(cfg: Config, sandbox: Arc<Sandbox>) -> Arc<App> {
+        let workers = cfg.upload_workers.max(1);
+        Arc::new(App {
+            cfg,
+            sandbox,
+            games: Mutex::default(),
+            uploads: tokio::sync::Semaphore::new(workers),
+            recent: Mutex::default(),
+            replays: tokio::sync::Semaphore::new(4),
+        })
+    }
+
+    fn data(&self) -> &Path {
+        &self.cfg.data
+    }
+
+    /// Reads the store on the blocking pool.
+    async fn read<T: Send + 'static>(
+        &self,
+        f: impl FnOnce(&Store) -> crate::store::Result<T> + Send + 'static,
+    ) -> Result<T, WebError> {
+        let dir = self.cfg.data.clone();
+        tokio::task::spawn_blocking(move || f(&Store::open_to_read(&dir)?))
+            .await
+            .map_err(|e| WebError::internal(e.to_string()))?
+            .map_err(WebError::from)
+    }
+
+    /// Writes the store on the blocking pool.
+    async fn write<T: Send + 'static>(
+        &self,
+        f: impl FnOnce(&mut Store) -> crate::store::Result<T> + Send + 'static,
+    ) -> Result<T, WebError> {
+        let dir = self.cfg.data.clone();
+        tokio::task::spawn_blocking(move || f(&mut Store::open(&dir)?))
+            .await
+            .map_err(|e| WebError::internal(e.to_string()))?
+            .map_err(WebError::from)
+    }
+
+    /// The package in `dir`, loaded once (with its default options).
+    async fn game_in(&self, dir: PathBuf) -> Result<Arc<PackageGame>, WebError> {
+        if let Some(g) = self.games.lock().unwrap_or_else(|e| e.into_inner()).get(&dir) {
+            return Ok(g.clone());
+        }
+        let sandbox = self.sandbox.clone();
+        let d = dir.clone();
+        let game = tokio::task::spawn_blocking(move || -> anyhow::Result<PackageGame> {
+            let pkg = crate::package::Package::load(sandbox, &d)?;
+            Ok(PackageGame::new(pkg)?)
+        })
+        .await
+        .map_err(|e| WebError::internal(e.to_string()))?
+        .map_err(|e| WebError::internal(format!("{e:#}")))?;
+        let game = Arc::new(game);
+        self.games.lock().unwrap_or_else(|e| e.into_inner()).entry(dir).or_insert(game.clone());
+        Ok(game)
+    }
+
+    /// Takes one of the account's uploads this hour, or says when the next one is allowed.
+    fn take_upload(&self, user: i64) -> Result<(), WebError> {
+        let hour = Duration::from_secs(3600);
+        let now = Instant::now();
+        let mut recent = self.recent.lock().unwrap_or_else(|e| e.into_inner());
+        let q = recent.entry(user).or_default();
+        while q.front().is_some_and(|t| now.duration_since(*t) >= hour) {
+            q.pop_front();
+        }
+        if q.len() >= self.cfg.uploads_per_hour {
+            let wait = q.front().map(|t| hour.saturating_sub(now.duration_since(*t))).unwrap_or(hour);
+            return Err(WebError::too_many(format!(
+                "at most {} uploads an hour per account; the next one in {} s",
+                self.cfg.uploads_per_hour,
+                wait.as_secs() + 1
+            )));
+        }
+        q.push_back(now);
+        Ok(())
+    }
+}
+
+/// The site's routes.
+pub fn router(app: Arc<App>) -> Router {
+    let body_cap = app.cfg.max_upload + 64 * 1024;
+    Router::new()
+        .route("/", get(pages::index))
+        .route("/games/{game}", get(pages::leaderboard))
+        .route("/players/{name}", get(pages::player))
+        .route("/tournaments", get(pages::tournaments).post(play::start_tournament))
+        .route("/tournaments/{id}", get(pages::tournament))
+        .route("/tournaments/{id}/live", get(live::tournament))
+        .route("/tournaments/{id}/games/{key}", get(replay::page))
+        .route("/scrimmages", post(play::scrimmage))
+        .route("/upload", get(pages::upload_form).post(pages::upload))
+        .route("/signin", get(auth::signin_form).post(auth::signin))
+        .route("/signout", post(auth::signout))
+        .route("/assets/{file}", get(pages::asset))
+        .route("/favicon.ico", get(|| async { axum::http::StatusCode::NO_CONTENT }))
+        .route("/api/games", get(api::games))
+        .route("/api/games/{game}/leaderboard", get(api::leaderboard))
+        .route("/api/players", post(api::upload))
+        .route("/api/players/{name}", get(api::player))
+        .route("/api/tournaments", get(api::tournaments))
+        .route("/api/tournaments/{id}", get(api::tournament))
+        .layer(axum::extract::DefaultBodyLimit::max(body_cap))
+        .layer(axum::middleware::from_fn(auth::security_headers))
+        .with_state(app)
+}
+
+/// Serves until Ctrl-C.
+pub async fn serve(app: Arc<App>) -> anyhow::Result<()> {
+    use anyhow::Context;
+    let listen = app.cfg.listen;
+    let listener =
+        tokio::net::TcpListener::bind(listen).await.with_context(|| format!("--listen {listen}: cannot listen"))?;
+    let local = listener.local_addr().context("listening")?;
+    eprintln!("Arena serves {} on http://{local}/ (Ctrl-C stops it)", app.cfg.data.display());
+    axum::serve(listener, router(app))
+        .with_graceful_shutdown(async {
+            let _ = tokio::signal::ctrl_c().await;
+        })
+        .await
+        .context("serving")
+}

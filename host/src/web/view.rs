@@ -1,0 +1,209 @@
+//! What the pages show, shaped from the store's records: a tournament's standings and rounds (as far
+//! as it has been played), and a rating history drawn as a small SVG chart (numbers only: it holds no
+//! text a player chose).
+
+use crate::store::TournamentRow;
+use crate::tournament::{Format, GameRecord, MatchRecord};
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+
+/// A player's line in a tournament's standings.
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct Standing {
+    pub place: usize,
+    pub name: String,
+    pub played: u32,
+    pub won: u32,
+    pub lost: u32,
+    pub tied: u32,
+    /// Two points a win, one a tie.
+    pub points: u32,
+    pub score: i64,
+    pub faults: u32,
+    pub banned: bool,
+}
+
+/// A game as a tournament page lists it.
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct GameLine {
+    pub id: String,
+    pub round: u32,
+    pub players: String,
+    pub scores: String,
+    pub result: String,
+    pub faults: String,
+}
+
+/// A round of a tournament: its decided matches (knockout, round robin) and its games.
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct RoundView {
+    pub number: u32,
+    pub matches: Vec<MatchLine>,
+    pub games: Vec<GameLine>,
+}
+
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct MatchLine {
+    pub number: u32,
+    pub a: String,
+    pub b: String,
+    pub wins: String,
+    pub winner: String,
+    pub decided_by: String,
+}
+
+/// Everything the tournament page (and its live updates) shows.
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct TournamentView {
+    pub standings: Vec<Standing>,
+    pub rounds: Vec<RoundView>,
+    pub games: Vec<GameLine>,
+}
+
+pub fn game_line(g: &GameRecord) -> GameLine {
+    let result = match (&g.game_fault, g.winners.as_slice()) {
+        (Some(_), _) => "no result (referee failed)".to_string(),
+        (None, [w]) => format!("{w} won"),
+        (None, []) => "no winner".to_string(),
+        (None, ws) => format!("tie: {}", ws.join(", ")),
+    };
+    let faults: Vec<String> = g.faults.iter().map(|f| format!("{} {} in {}", f.player, f.kind, f.call)).collect();
+    GameLine {
+        id: g.id.clone(),
+        round: g.round,
+        players: g.players.join(" vs "),
+        scores: g.scores.iter().map(i64::to_string).collect::<Vec<_>>().join(" – "),
+        result,
+        faults: faults.join("; "),
+    }
+}
+
+/// Standings and rounds from the games and matches recorded so far.
+pub fn tournament(
+    t: &TournamentRow,
+    names: &[String],
+    games: &[GameRecord],
+    matches: &[MatchRecord],
+) -> TournamentView {
+    let mut by: BTreeMap<&str, Standing> = names
+        .iter()
+        .map(|n| {
+            let s = Standing {
+                place: 0,
+                name: n.clone(),
+                played: 0,
+                won: 0,
+                lost: 0,
+                tied: 0,
+                points: 0,
+                score: 0,
+                faults: 0,
+                banned: false,
+            };
+            (n.as_str(), s)
+        })
+        .collect();
+    for g in games {
+        for (seat, p) in g.players.iter().enumerate() {
+            let Some(s) = by.get_mut(p.as_str()) else { continue };
+            s.played += 1;
+            s.score += g.scores.get(seat).copied().unwrap_or(0);
+            if g.faults.iter().any(|f| f.player == *p) {
+                s.faults += 1;
+                s.banned = true;
+            }
+            if g.game_fault.is_some() {
+                continue;
+            }
+            match (g.winners.contains(p), g.winners.len()) {
+                (true, 1) => {
+                    s.won += 1;
+                    s.points += 2;
+                }
+                (true, _) => {
+                    s.tied += 1;
+                    s.points += 1;
+                }
+                (false, _) => s.lost += 1,
+            }
+        }
+    }
+    let mut standings: Vec<Standing> = by.into_values().collect();
+    standings.sort_by(|a, b| {
+        (a.banned, std::cmp::Reverse(a.points), std::cmp::Reverse(a.score), &a.name).cmp(&(
+            b.banned,
+            std::cmp::Reverse(b.points),
+            std::cmp::Reverse(b.score),
+            &b.name,
+        ))
+    });
+    for (i, s) in standings.iter_mut().enumerate() {
+        s.place = i + 1;
+    }
+    let mut rounds: BTreeMap<u32, RoundView> = BTreeMap::new();
+    let empty = |n: u32| RoundView { number: n, matches: vec![], games: vec![] };
+    for m in matches {
+        let name = |p: &Option<String>| p.clone().unwrap_or_else(|| "(bye)".into());
+        let ties = if m.ties > 0 { format!(" ({} tied)", m.ties) } else { String::new() };
+        rounds.entry(m.round).or_insert_with(|| empty(m.round)).matches.push(MatchLine {
+            number: m.match_no,
+            a: name(&m.players[0]),
+            b: name(&m.players[1]),
+            wins: format!("{}–{}{ties}", m.wins[0], m.wins[1]),
+            winner: m.winner.clone().unwrap_or_else(|| "-".into()),
+            decided_by: m.decided_by.clone(),
+        });
+    }
+    let lines: Vec<GameLine> = games.iter().map(game_line).collect();
+    if t.format == Format::Rounds || matches.is_empty() {
+        for l in &lines {
+            rounds.entry(l.round).or_insert_with(|| empty(l.round)).games.push(l.clone());
+        }
+    }
+    TournamentView { standings, rounds: rounds.into_values().collect(), games: lines }
+}
+
+/// A rating history as an SVG line chart (`points`: rating after each game).
+pub fn rating_chart(points: &[(f64, f64)]) -> String {
+    let (w, h, pad) = (640.0, 180.0, 30.0);
+    if points.is_empty() {
+        return String::new();
+    }
+    let lo = points.iter().map(|p| p.0 - p.1).fold(f64::INFINITY, f64::min);
+    let hi = points.iter().map(|p| p.0 + p.1).fold(f64::NEG_INFINITY, f64::max);
+    let span = (hi - lo).max(1.0);
+    let n = points.len().max(2) - 1;
+    let x = |i: usize| pad + (w - 2.0 * pad) * i as f64 / n as f64;
+    let y = |r: f64| h - pad - (h - 2.0 * pad) * (r - lo) / span;
+    let mut s = format!(
+        "<svg class=\"chart\" xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 {w} {h}\" role=\"img\" \
+         aria-label=\"rating history\">"
+    );
+    // The band of ± one deviation, then the rating.
+    let mut band = String::new();
+    for (i, p) in points.iter().enumerate() {
+        let _ = write!(band, "{:.1},{:.1} ", x(i), y(p.0 + p.1));
+    }
+    for (i, p) in points.iter().enumerate().rev() {
+        let _ = write!(band, "{:.1},{:.1} ", x(i), y(p.0 - p.1));
+    }
+    let _ = write!(s, "<polygon points=\"{band}\" fill=\"#dbe7f5\"/>");
+    let line: Vec<String> = points.iter().enumerate().map(|(i, p)| format!("{:.1},{:.1}", x(i), y(p.0))).collect();
+    let _ = write!(s, "<polyline points=\"{}\" fill=\"none\" stroke=\"#1f5fa8\" stroke-width=\"2\"/>", line.join(" "));
+    let _ = write!(
+        s,
+        "<text x=\"2\" y=\"{:.1}\" font-size=\"11\">{:.0}</text><text x=\"2\" y=\"{:.1}\" font-size=\"11\">{:.0}</text>",
+        y(hi) + 4.0,
+        hi,
+        y(lo),
+        lo
+    );
+    let _ = write!(
+        s,
+        "<text x=\"{:.1}\" y=\"{:.1}\" font-size=\"11\">{} games</text></svg>",
+        w - 90.0,
+        h - 6.0,
+        points.len()
+    );
+    s
+}
