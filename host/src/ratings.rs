@@ -45,7 +45,7 @@ impl System {
 }
 
 /// A rating and its uncertainty (Glicko-2: rating and deviation; Weng-Lin: μ and σ).
-#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, serde::Deserialize)]
 pub struct Rating {
     pub rating: f64,
     pub deviation: f64,

@@ -96,9 +96,17 @@ pub enum Command {
     /// implements the game's world, compiles, and plays one game against the strongest built-in bot
     /// without a fault. Submitting a name again stores a new version; the latest version plays.
     Submit {
-        /// A game: a package's name (see `arena games`) or its directory.
-        #[arg(long, value_parser = parse_game_arg)]
-        game: GameArg,
+        /// A game: a package's name (see `arena games`) or its directory; with --server, a game of
+        /// that arena.
+        #[arg(long)]
+        game: String,
+        /// Upload to a web arena (`arena serve`) at this URL instead of a local store: validated
+        /// there, registered there under the token's account.
+        #[arg(long, value_name = "URL", requires = "token")]
+        server: Option<String>,
+        /// The account's token for --server (or set ARENA_TOKEN).
+        #[arg(long, env = "ARENA_TOKEN", hide_env_values = true)]
+        token: Option<String>,
         /// The player's name: 1 to 40 ASCII letters, digits, `-`, `_` or `.`.
         #[arg(long)]
         name: String,
@@ -162,6 +170,9 @@ pub enum Command {
         game: String,
         #[arg(long)]
         json: bool,
+        /// Read the leaderboard of a web arena (`arena serve`) at this URL instead of a local store.
+        #[arg(long, value_name = "URL")]
+        server: Option<String>,
         #[command(flatten)]
         data: DataArgs,
     },
@@ -270,7 +281,7 @@ pub struct GameArg {
     pub dir: PathBuf,
 }
 
-fn parse_game_arg(s: &str) -> Result<GameArg, String> {
+pub fn parse_game_arg(s: &str) -> Result<GameArg, String> {
     crate::package::locate(s).map(|dir| GameArg { dir })
 }
 

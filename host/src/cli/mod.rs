@@ -5,6 +5,7 @@ pub mod args;
 mod new;
 mod package;
 mod registry;
+mod remote;
 mod results;
 
 use crate::games::{Entry, Game};
@@ -21,6 +22,9 @@ use std::sync::Arc;
 /// Runs a parsed command line; `Ok` carries the exit code (1 when `check` finds a fault).
 pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     let cmd = cli.command;
+    if let Command::Leaderboard { server: Some(url), game, json, .. } = &cmd {
+        return runtime()?.block_on(remote::leaderboard(url, game, *json));
+    }
     // Commands that need no game loaded.
     match &cmd {
         Command::New { game, lang, dir } => {
@@ -58,6 +62,10 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         }
         _ => {}
     }
+    if let Command::Submit { server: Some(url), token, game, name, file, max_size_mb, .. } = &cmd {
+        let upload = remote::Upload { game, name, file, token: token.as_deref().unwrap_or(""), max_size_mb: *max_size_mb };
+        return runtime()?.block_on(remote::submit(url, upload));
+    }
     if let Command::User { command } = cmd {
         return results::user(command);
     }
@@ -81,7 +89,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             (dir, limits.to_limits()?, options.options.clone(), compiled_dir)
         }
         Command::Submit { game, limits, options, data, .. } => {
-            (game.dir.clone(), limits.to_limits()?, options.options.clone(), compiled(data))
+            (args::parse_game_arg(game).map_err(anyhow::Error::msg)?.dir, limits.to_limits()?, options.options.clone(), compiled(data))
         }
         Command::Resume { id, data, no_cache, .. } => {
             // The game, its limits and its options are the ones the tournament was started with.

@@ -16,7 +16,7 @@ pub fn run(cmd: Command) -> anyhow::Result<ExitCode> {
         Command::Players { game, json, data } => players(&data.dir, game, json),
         Command::Tournaments { json, data } => tournaments(&data.dir, json),
         Command::Stats { name, game, json, data } => stats(&data.dir, &name, game, json),
-        Command::Leaderboard { game, json, data } => leaderboard(&data.dir, game, json),
+        Command::Leaderboard { game, json, data, .. } => leaderboard(&data.dir, game, json),
         _ => bail!("not a results command"),
     }
 }
@@ -122,14 +122,19 @@ fn leaderboard(dir: &Path, game: String, json: bool) -> anyhow::Result<ExitCode>
     let store = Store::open_to_read(dir)?;
     let g = game.as_str();
     let rows = store.leaderboard(g, system(g), true)?;
+    print_leaderboard(g, &rows, json, &dir.display().to_string())
+}
+
+/// A leaderboard, from a local store or a web arena (`from` names it).
+pub fn print_leaderboard(g: &str, rows: &[Leader], json: bool, from: &str) -> anyhow::Result<ExitCode> {
     if json {
         println!("{}", serde_json::to_string_pretty(&rows)?);
     } else if rows.is_empty() {
-        println!("No {g} players are registered in {}.", dir.display());
+        println!("No {g} players are registered in {from}.");
     } else {
         let mut s = String::new();
         let _ = writeln!(s, "{g} leaderboard ({} ratings, rating ± deviation)", system(g).name());
-        table(&mut s, &rows, true);
+        table(&mut s, rows, true);
         print!("{s}");
     }
     Ok(ExitCode::SUCCESS)

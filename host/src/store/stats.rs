@@ -10,7 +10,7 @@ use serde::Serialize;
 use std::collections::{BTreeMap, HashMap};
 
 /// Won, lost, tied.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, serde::Deserialize)]
 pub struct Record {
     pub won: u32,
     pub lost: u32,
@@ -28,7 +28,7 @@ impl Record {
 }
 
 /// A player's line in the leaderboard (and in `arena players`).
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, serde::Deserialize)]
 pub struct Leader {
     pub name: String,
     pub version: u32,
