@@ -16,6 +16,7 @@ mod referee;
 mod santorini;
 mod store;
 mod templates;
+mod web;
 
 use std::path::PathBuf;
 use std::process::{Command, Output};

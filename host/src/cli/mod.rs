@@ -63,7 +63,8 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         _ => {}
     }
     if let Command::Submit { server: Some(url), token, game, name, file, max_size_mb, .. } = &cmd {
-        let upload = remote::Upload { game, name, file, token: token.as_deref().unwrap_or(""), max_size_mb: *max_size_mb };
+        let upload =
+            remote::Upload { game, name, file, token: token.as_deref().unwrap_or(""), max_size_mb: *max_size_mb };
         return runtime()?.block_on(remote::submit(url, upload));
     }
     if let Command::User { command } = cmd {
@@ -88,9 +89,12 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             let dir = if *registered { package::keep(&data.dir, &game.dir)? } else { game.dir.clone() };
             (dir, limits.to_limits()?, options.options.clone(), compiled_dir)
         }
-        Command::Submit { game, limits, options, data, .. } => {
-            (args::parse_game_arg(game).map_err(anyhow::Error::msg)?.dir, limits.to_limits()?, options.options.clone(), compiled(data))
-        }
+        Command::Submit { game, limits, options, data, .. } => (
+            args::parse_game_arg(game).map_err(anyhow::Error::msg)?.dir,
+            limits.to_limits()?,
+            options.options.clone(),
+            compiled(data),
+        ),
         Command::Resume { id, data, no_cache, .. } => {
             // The game, its limits and its options are the ones the tournament was started with.
             let store = crate::store::Store::open(&data.dir)?;

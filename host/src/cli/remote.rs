@@ -24,10 +24,7 @@ fn url(base: &str, path: &str) -> anyhow::Result<reqwest::Url> {
 }
 
 fn client() -> anyhow::Result<reqwest::Client> {
-    reqwest::Client::builder()
-        .timeout(std::time::Duration::from_secs(600))
-        .build()
-        .context("starting an HTTP client")
+    reqwest::Client::builder().timeout(std::time::Duration::from_secs(600)).build().context("starting an HTTP client")
 }
 
 /// The API's error message, or the body.
@@ -67,9 +64,20 @@ pub async fn submit(server: &str, u: Upload<'_>) -> anyhow::Result<ExitCode> {
     let v: serde_json::Value = res.json().await.with_context(|| format!("{to}: unreadable answer"))?;
     let s = |k: &str| v.get(k).map(|x| x.to_string().trim_matches('"').to_string()).unwrap_or_default();
     if v.get("unchanged").and_then(|x| x.as_bool()) == Some(true) {
-        println!("{}: identical to {} version {} on {server}; nothing new was stored", file.display(), s("name"), s("version"));
+        println!(
+            "{}: identical to {} version {} on {server}; nothing new was stored",
+            file.display(),
+            s("name"),
+            s("version")
+        );
     } else {
-        println!("Submitted {} version {} for {} to {server} (sha256 {})", s("name"), s("version"), s("game"), &s("hash")[..12.min(s("hash").len())]);
+        println!(
+            "Submitted {} version {} for {} to {server} (sha256 {})",
+            s("name"),
+            s("version"),
+            s("game"),
+            &s("hash")[..12.min(s("hash").len())]
+        );
         if let Some(val) = v.get("validation") {
             println!("  validation game: {val}");
         }

@@ -387,8 +387,15 @@ pub struct UploadFields {
 /// Reads a multipart upload, refusing a file over the cap as it streams in.
 pub async fn read_upload(mut m: Multipart, max: usize) -> Result<UploadFields, WebError> {
     let mut f = UploadFields::default();
-    let bad =
-        |e: axum::extract::multipart::MultipartError| WebError::bad(format!("unreadable upload: {}", e.body_text()));
+    // A body past the server's limit can surface as any read error; its text says so.
+    let bad = |e: axum::extract::multipart::MultipartError| {
+        if e.status() == axum::http::StatusCode::PAYLOAD_TOO_LARGE || e.body_text().contains("too large") {
+            let m = format!("the upload is over the size cap of {} MiB; nothing was stored", max >> 20);
+            WebError::new(axum::http::StatusCode::PAYLOAD_TOO_LARGE, m)
+        } else {
+            WebError::bad(format!("unreadable upload: {}", e.body_text()))
+        }
+    };
     while let Some(mut field) = m.next_field().await.map_err(bad)? {
         let name = field.name().unwrap_or("").to_string();
         if name == "file" {
