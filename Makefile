@@ -94,11 +94,17 @@ demo: players build
 	$(ARENA) replay --data $(DEMO_DATA) 1/R1-M1-G1 | head -40
 	$(ARENA) tournaments --data $(DEMO_DATA)
 
+# Every Rust test, then the web arena in a real browser (Debian's chromium driven by Playwright, both
+# installed by scripts/setup-browser.sh when missing) and the replay viewer's own checks.
 test: players
 	$(CARGO) test --workspace
+	scripts/setup-browser.sh $(TARGET_DIR)
+	ARENA=$(ARENA) ARENA_PLAYERS=$(PLAYERS) $(TARGET_DIR)/browser-venv/bin/python tests/browser/test_web.py
+	$(TARGET_DIR)/browser-venv/bin/python tests/browser/check_viewer.py
 
 bench: players
 	$(CARGO) bench -p arena --bench games
+	$(CARGO) bench -p arena --bench web
 
 clean-players:
 	rm -rf $(PLAYERS) $(TARGET_DIR)/wasm32-wasip2 $(TARGET_DIR)/guest-fallback

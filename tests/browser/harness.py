@@ -177,14 +177,16 @@ def browser():
             b.close()
 
 
-def shot(page, name):
-    """Saves a screenshot to $SCREENSHOT_DIR/NAME.png when SCREENSHOT_DIR is set; returns its path."""
+def shot(page, name, full_page=True):
+    """Saves a screenshot to $SCREENSHOT_DIR/NAME.png when SCREENSHOT_DIR is set; returns its path.
+
+    full_page=False keeps only the viewport (for pages too long to capture whole, e.g. a big live tournament)."""
     directory = os.environ.get("SCREENSHOT_DIR")
     if not directory:
         return None
     os.makedirs(directory, exist_ok=True)
     path = os.path.join(directory, f"{name}.png")
-    page.screenshot(path=path, full_page=True)
+    page.screenshot(path=path, full_page=full_page)
     return path
 
 
