@@ -100,14 +100,29 @@ impl Store {
             .collect()
     }
 
-    /// How far a tournament is: games recorded and whether it is finished (what live pages poll).
-    pub fn progress(&self, id: i64) -> Result<(u32, bool)> {
+    /// How far a tournament is: games and matches recorded and whether it is finished (what live
+    /// pages poll, and what their cache is keyed by).
+    pub fn progress(&self, id: i64) -> Result<(u32, u32, bool)> {
         self.conn
             .query_row(
-                "SELECT (SELECT COUNT(*) FROM games WHERE tournament_id = ?1), status = 'finished'
+                "SELECT (SELECT COUNT(*) FROM games WHERE tournament_id = ?1),
+                        (SELECT COUNT(*) FROM matches WHERE tournament_id = ?1), status = 'finished'
                  FROM tournaments WHERE id = ?1",
                 [id],
-                |r| Ok((r.get(0)?, r.get(1)?)),
+                |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
+            )
+            .map_err(|e| self.sql(e))
+    }
+
+    /// Changes whenever anything a leaderboard is computed from changes: a game, a version, a
+    /// tournament or a ban recorded (cheap: maxima of primary keys and two small counts).
+    pub fn generation(&self) -> Result<(i64, i64, i64, i64)> {
+        self.conn
+            .query_row(
+                "SELECT (SELECT IFNULL(MAX(id), 0) FROM games), (SELECT IFNULL(MAX(id), 0) FROM versions),
+                        (SELECT COUNT(*) FROM lifecycle), (SELECT IFNULL(MAX(id), 0) FROM tournaments)",
+                [],
+                |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)),
             )
             .map_err(|e| self.sql(e))
     }

@@ -5,7 +5,7 @@
 use super::App;
 use super::auth::api_user;
 use super::error::{ApiError, WebError};
-use super::pages::{find_game, read_upload, system, tournament_view};
+use super::pages::{find_game, read_upload, shipped, system, tournament_view};
 use axum::Json;
 use axum::extract::{Multipart, Path, State};
 use axum::http::{HeaderMap, StatusCode};
@@ -17,7 +17,7 @@ type ApiResult = Result<Response, ApiError>;
 
 /// `arena games --json`, without the directories.
 pub async fn games() -> ApiResult {
-    let list: Vec<Value> = crate::package::shipped()
+    let list: Vec<Value> = shipped()
         .iter()
         .map(|(m, dir)| {
             let referee =
@@ -34,9 +34,7 @@ pub async fn games() -> ApiResult {
 /// `arena leaderboard --json`.
 pub async fn leaderboard(State(app): State<Arc<App>>, Path(game): Path<String>) -> ApiResult {
     find_game(&game)?;
-    let sys = system(&game);
-    let rows = app.read(move |s| s.leaderboard(&game, sys, true)).await?;
-    Ok(Json(rows).into_response())
+    Ok(Json(&*app.leaderboard(&game).await?).into_response())
 }
 
 /// `arena stats NAME --json`: one object for a player of one game, a list for several.
@@ -68,8 +66,9 @@ pub async fn tournaments(State(app): State<Arc<App>>) -> ApiResult {
 /// A tournament: its row, its standings and games so far, and its result (as `arena tournament
 /// --json` prints it) once finished.
 pub async fn tournament(State(app): State<Arc<App>>, Path(id): Path<i64>) -> ApiResult {
-    let (row, view) = tournament_view(&app, id).await?;
+    let parts = tournament_view(&app, id).await?;
     let result = app.read(move |s| s.result(id)).await?;
+    let (row, view) = (&parts.row, &parts.view);
     Ok(Json(json!({"tournament": row, "standings": view.standings, "games": view.games, "result": result}))
         .into_response())
 }

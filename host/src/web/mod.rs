@@ -54,6 +54,12 @@ pub struct App {
     recent: Mutex<HashMap<i64, VecDeque<Instant>>>,
     /// Replays re-run through a referee at once (each is a referee instance and some CPU).
     replays: tokio::sync::Semaphore,
+    /// Open read connections to the store, reused (opening one costs more than most pages).
+    readers: Arc<Mutex<Vec<Store>>>,
+    /// Leaderboards by game, with the store generation they were computed at.
+    boards: Arc<Mutex<HashMap<String, Cached<(i64, i64, i64, i64), Vec<crate::store::Leader>>>>>,
+    /// Tournament pages' parts by tournament, with the progress they show.
+    pub(crate) views: Mutex<HashMap<i64, Cached<view::Key, view::Rendered>>>,
 }
 
 impl App {
@@ -66,6 +72,9 @@ impl App {
             uploads: tokio::sync::Semaphore::new(workers),
             recent: Mutex::default(),
             replays: tokio::sync::Semaphore::new(4),
+            readers: Arc::default(),
+            boards: Arc::default(),
+            views: Mutex::default(),
         })
     }
 
@@ -73,16 +82,44 @@ impl App {
         &self.cfg.data
     }
 
-    /// Reads the store on the blocking pool.
+    /// Reads the store on the blocking pool, with a pooled connection.
     async fn read<T: Send + 'static>(
         &self,
         f: impl FnOnce(&Store) -> crate::store::Result<T> + Send + 'static,
     ) -> Result<T, WebError> {
         let dir = self.cfg.data.clone();
-        tokio::task::spawn_blocking(move || f(&Store::open_to_read(&dir)?))
-            .await
-            .map_err(|e| WebError::internal(e.to_string()))?
-            .map_err(WebError::from)
+        let pool = self.readers.clone();
+        tokio::task::spawn_blocking(move || {
+            let taken = pool.lock().unwrap_or_else(|e| e.into_inner()).pop();
+            let store = match taken {
+                Some(s) => s,
+                None => Store::open_to_read(&dir)?,
+            };
+            let r = f(&store);
+            let mut pool = pool.lock().unwrap_or_else(|e| e.into_inner());
+            if pool.len() < 16 {
+                pool.push(store);
+            }
+            r
+        })
+        .await
+        .map_err(|e| WebError::internal(e.to_string()))?
+        .map_err(WebError::from)
+    }
+
+    /// A game's leaderboard, computed again only when the store has changed since.
+    async fn leaderboard(&self, game: &str) -> Result<Arc<Vec<crate::store::Leader>>, WebError> {
+        let (cache, g) = (self.boards.clone(), game.to_string());
+        self.read(move |s| {
+            let generation = s.generation()?;
+            if let Some(rows) = cached(&cache, &g, &generation) {
+                return Ok(rows);
+            }
+            let rows = Arc::new(s.leaderboard(&g, pages::system(&g), true)?);
+            put(&cache, g, generation, rows.clone());
+            Ok(rows)
+        })
+        .await
     }
 
     /// Writes the store on the blocking pool.
@@ -136,6 +173,41 @@ impl App {
         q.push_back(now);
         Ok(())
     }
+}
+
+/// A value computed from the store, with the store's state it was computed at. While the store keeps
+/// changing (a tournament recording games), a value at most [`FRESH`] old is served as it is and one
+/// request at a time computes the next: a busy page costs one computation a second, not one a request.
+pub(crate) struct Cached<K, V> {
+    at: K,
+    when: Instant,
+    value: Arc<V>,
+    computing: bool,
+}
+
+/// How stale a page of a changing store may be.
+pub(crate) const FRESH: Duration = Duration::from_secs(1);
+
+/// The cached value to serve for state `key`, or `None`: compute it (and say so with
+/// [`Cached::put`]). Marks the entry as being computed.
+pub(crate) fn cached<Q: std::hash::Hash + Eq, K: PartialEq, V>(
+    map: &Mutex<HashMap<Q, Cached<K, V>>>,
+    q: &Q,
+    key: &K,
+) -> Option<Arc<V>> {
+    let mut map = map.lock().unwrap_or_else(|e| e.into_inner());
+    let c = map.get_mut(q)?;
+    // (A computation that failed leaves `computing` set: after ten times FRESH, another may try.)
+    if c.at == *key || (c.computing && c.when.elapsed() < FRESH * 10) || c.when.elapsed() < FRESH {
+        return Some(c.value.clone());
+    }
+    c.computing = true;
+    None
+}
+
+pub(crate) fn put<Q: std::hash::Hash + Eq, K, V>(map: &Mutex<HashMap<Q, Cached<K, V>>>, q: Q, at: K, value: Arc<V>) {
+    let c = Cached { at, when: Instant::now(), value, computing: false };
+    map.lock().unwrap_or_else(|e| e.into_inner()).insert(q, c);
 }
 
 /// The site's routes.

@@ -56,16 +56,24 @@ pub async fn asset(Path(file): Path<String>) -> Result<Response, WebError> {
     Ok(([(header::CONTENT_TYPE, kind), (header::CACHE_CONTROL, "public, max-age=300")], body).into_response())
 }
 
-/// The packages this arena offers, by name; a web request names a game only among these (never a path).
+/// The packages this arena offers, found once, when the server starts (a new package needs a restart).
+pub fn shipped() -> &'static [(Manifest, std::path::PathBuf)] {
+    static FOUND: std::sync::OnceLock<Vec<(Manifest, std::path::PathBuf)>> = std::sync::OnceLock::new();
+    FOUND.get_or_init(crate::package::shipped)
+}
+
+/// A package by name; a web request names a game only among these (never a path).
 pub fn find_game(name: &str) -> Result<(Manifest, std::path::PathBuf), WebError> {
-    crate::package::shipped()
-        .into_iter()
+    shipped()
+        .iter()
         .find(|(m, _)| m.name == name)
+        .cloned()
         .ok_or_else(|| WebError::not_found(format!("there is no game `{name}` here")))
 }
 
 pub fn system(game: &str) -> System {
-    System::for_seats(crate::package::seats_of(game).unwrap_or(2..=2))
+    let seats = shipped().iter().find(|(m, _)| m.name == game).map(|(m, _)| m.seats());
+    System::for_seats(seats.unwrap_or(2..=2))
 }
 
 pub struct GameRow {
@@ -85,8 +93,9 @@ struct Index {
 
 pub async fn index(State(app): State<Arc<App>>, viewer: Viewer) -> Result<Response, WebError> {
     let players = app.read(|s| s.players(None)).await?;
-    let games = crate::package::shipped()
-        .into_iter()
+    let games = shipped()
+        .iter()
+        .cloned()
         .map(|(m, _)| GameRow {
             registered: players.iter().filter(|p| p.latest.game == m.name).count(),
             seats: if m.min_seats == m.max_seats {
@@ -133,10 +142,10 @@ pub async fn leaderboard(
 ) -> Result<Response, WebError> {
     let (m, _) = find_game(&game)?;
     let sys = system(&game);
-    let g = game.clone();
-    let leaders: Vec<Leader> = app.read(move |s| s.leaderboard(&g, sys, true)).await?;
+    let leaders: Arc<Vec<Leader>> = app.leaderboard(&game).await?;
     let rows = leaders
-        .into_iter()
+        .iter()
+        .cloned()
         .enumerate()
         .map(|(i, l)| LeaderRow {
             rank: i + 1,
@@ -271,52 +280,63 @@ pub async fn tournaments(State(app): State<Arc<App>>, viewer: Viewer) -> Result<
     let mut rows = app.read(|s| s.tournaments()).await?;
     rows.reverse();
     let admin_csrf = viewer.0.as_ref().filter(|s| s.user.admin).map(|s| s.csrf.clone());
-    let games = crate::package::shipped().into_iter().map(|(m, _)| m.name).collect();
+    let games = shipped().iter().map(|(m, _)| m.name.clone()).collect();
     html(&Tournaments { nav: Nav::of(&viewer), live: String::new(), rows, admin_csrf, games })
 }
 
 #[derive(Template)]
 #[template(path = "tournament.html")]
-struct TournamentPage {
+struct TournamentPage<'a> {
     nav: Nav,
     live: String,
-    t: TournamentRow,
-    id: i64,
-    view: view::TournamentView,
+    t: &'a TournamentRow,
+    parts: &'a view::Rendered,
 }
 
 #[derive(Template)]
 #[template(path = "parts_standings.html")]
-pub struct StandingsPart<'a> {
-    pub view: &'a view::TournamentView,
+struct StandingsPart<'a> {
+    view: &'a view::TournamentView,
 }
 
 #[derive(Template)]
 #[template(path = "parts_rounds.html")]
-pub struct RoundsPart<'a> {
-    pub id: i64,
-    pub view: &'a view::TournamentView,
+struct RoundsPart<'a> {
+    id: i64,
+    view: &'a view::TournamentView,
 }
 
 #[derive(Template)]
 #[template(path = "parts_games.html")]
-pub struct GamesPart<'a> {
-    pub id: i64,
-    pub view: &'a view::TournamentView,
+struct GamesPart<'a> {
+    id: i64,
+    view: &'a view::TournamentView,
 }
 
-/// A tournament as recorded so far.
-pub async fn tournament_view(app: &App, id: i64) -> Result<(TournamentRow, view::TournamentView), WebError> {
-    let (row, names, games, matches) = app
+/// A tournament as recorded so far, its parts rendered; computed again only when it has moved on.
+pub async fn tournament_view(app: &App, id: i64) -> Result<Arc<view::Rendered>, WebError> {
+    let (row, progress) = app.read(move |s| Ok((s.tournament(id)?, s.progress(id).ok()))).await?;
+    let row = row.ok_or_else(|| WebError::not_found(format!("there is no tournament {id}")))?;
+    let key: view::Key = (progress.unwrap_or_default(), row.status.as_str());
+    if let Some(parts) = super::cached(&app.views, &id, &key) {
+        return Ok(parts);
+    }
+    let (names, games, matches) = app
         .read(move |s| {
-            let Some(row) = s.tournament(id)? else { return Ok((None, vec![], vec![], vec![])) };
-            let names = s.entrants(id)?.into_iter().map(|v| v.name).collect();
-            Ok((Some(row), names, s.tournament_games(id)?, s.tournament_matches(id)?))
+            let names: Vec<String> = s.entrants(id)?.into_iter().map(|v| v.name).collect();
+            Ok((names, s.tournament_games(id)?, s.tournament_matches(id)?))
         })
         .await?;
-    let row = row.ok_or_else(|| WebError::not_found(format!("there is no tournament {id}")))?;
     let v = view::tournament(&row, &names, &games, &matches);
-    Ok((row, v))
+    let parts = Arc::new(view::Rendered {
+        standings: StandingsPart { view: &v }.render()?,
+        rounds: RoundsPart { id, view: &v }.render()?,
+        games: GamesPart { id, view: &v }.render()?,
+        row,
+        view: v,
+    });
+    super::put(&app.views, id, key, parts.clone());
+    Ok(parts)
 }
 
 pub async fn tournament(
@@ -324,10 +344,11 @@ pub async fn tournament(
     viewer: Viewer,
     Path(id): Path<i64>,
 ) -> Result<Response, WebError> {
-    let (t, view) = tournament_view(&app, id).await?;
+    let parts = tournament_view(&app, id).await?;
+    let t = &parts.row;
     let live =
         if t.status == crate::store::Status::Running { format!("/tournaments/{id}/live") } else { String::new() };
-    html(&TournamentPage { nav: Nav::of(&viewer), live, t, id, view })
+    html(&TournamentPage { nav: Nav::of(&viewer), live, t, parts: &parts })
 }
 
 /// What an upload came to, as the upload page shows it.
@@ -362,7 +383,7 @@ async fn upload_page(app: &App, viewer: &Viewer, result: Option<UploadResult>) -
         nav: Nav::of(viewer),
         live: String::new(),
         csrf: viewer.0.as_ref().map(|s| s.csrf.clone()),
-        games: crate::package::shipped().into_iter().map(|(m, _)| m.name).collect(),
+        games: shipped().iter().map(|(m, _)| m.name.clone()).collect(),
         max_mb: app.cfg.max_upload >> 20,
         mine,
         result,

@@ -52,6 +52,18 @@ pub struct MatchLine {
     pub decided_by: String,
 }
 
+/// What a tournament page shows is computed for: games and matches recorded, finished, and its status.
+pub type Key = ((u32, u32, bool), &'static str);
+
+/// A tournament page's parts, rendered once for every viewer (they show nothing private).
+pub struct Rendered {
+    pub row: TournamentRow,
+    pub view: TournamentView,
+    pub standings: String,
+    pub rounds: String,
+    pub games: String,
+}
+
 /// Everything the tournament page (and its live updates) shows.
 #[derive(Debug, Clone, serde::Serialize)]
 pub struct TournamentView {
