@@ -125,6 +125,7 @@ fn main() {
     });
     let loaded = runner.join().unwrap();
     let _ = server.kill();
+    let _ = server.wait();
     let ((mut all, errors), names) = (latencies, ["leaderboard", "tournament page"]);
     for (v, name) in all.iter_mut().zip(names) {
         v.sort();

@@ -57,7 +57,7 @@ pub struct App {
     /// Open read connections to the store, reused (opening one costs more than most pages).
     readers: Arc<Mutex<Vec<Store>>>,
     /// Leaderboards by game, with the store generation they were computed at.
-    boards: Arc<Mutex<HashMap<String, Cached<(i64, i64, i64, i64), Vec<crate::store::Leader>>>>>,
+    boards: Arc<Mutex<HashMap<String, Cached<Generation, Vec<crate::store::Leader>>>>>,
     /// Tournament pages' parts by tournament, with the progress they show.
     pub(crate) views: Mutex<HashMap<i64, Cached<view::Key, view::Rendered>>>,
 }
@@ -184,6 +184,9 @@ pub(crate) struct Cached<K, V> {
     value: Arc<V>,
     computing: bool,
 }
+
+/// The store's state a leaderboard is computed at (see `Store::generation`).
+type Generation = (i64, i64, i64, i64);
 
 /// How stale a page of a changing store may be.
 pub(crate) const FRESH: Duration = Duration::from_secs(1);
