@@ -57,7 +57,7 @@ pub struct App {
     /// Open read connections to the store, reused (opening one costs more than most pages).
     readers: Arc<Mutex<Vec<Store>>>,
     /// Leaderboards by game, with the store generation they were computed at.
-    boards: Arc<Mutex<HashMap<String, Cached<Generation, Vec<crate::store::Leader>>>>>,
+    boards: Arc<Boards>,
     /// Tournament pages' parts by tournament, with the progress they show.
     pub(crate) views: Mutex<HashMap<i64, Cached<view::Key, view::Rendered>>>,
 }
@@ -187,6 +187,9 @@ pub(crate) struct Cached<K, V> {
 
 /// The store's state a leaderboard is computed at (see `Store::generation`).
 type Generation = (i64, i64, i64, i64);
+
+/// Leaderboards by game.
+type Boards = Mutex<HashMap<String, Cached<Generation, Vec<crate::store::Leader>>>>;
 
 /// How stale a page of a changing store may be.
 pub(crate) const FRESH: Duration = Duration::from_secs(1);
