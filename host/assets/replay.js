@@ -34,6 +34,14 @@
     return btoa(binary);
   }
 
+  // A call's wall-clock time (microseconds) for people; "–" when the record has none.
+  function duration(micros) {
+    if (typeof micros !== "number" || !Number.isFinite(micros) || micros <= 0) return "–";
+    if (micros < 1000) return micros + " µs";
+    if (micros < 1000000) return (micros / 1000).toFixed(1) + " ms";
+    return (micros / 1000000).toFixed(2) + " s";
+  }
+
   function thousands(n) {
     if (typeof n !== "number" || !Number.isFinite(n)) return n === null || n === undefined ? "" : String(n);
     const [int, frac] = String(n).split(".");
@@ -138,14 +146,15 @@
     // Running totals per seat, after each frame: calls, fuel and faults.
     computeTotals() {
       const seats = Math.max(this.players.length, 0);
-      const running = Array.from({ length: seats }, () => ({ calls: 0, fuel: 0, faults: 0 }));
+      const running = Array.from({ length: seats }, () => ({ calls: 0, fuel: 0, micros: 0, faults: 0 }));
       return this.frames.map((frame) => {
         for (const line of Array.isArray(frame.lines) ? frame.lines : []) {
           if (!line || !Number.isInteger(line.seat) || line.seat < 0) continue;
-          while (running.length <= line.seat) running.push({ calls: 0, fuel: 0, faults: 0 });
+          while (running.length <= line.seat) running.push({ calls: 0, fuel: 0, micros: 0, faults: 0 });
           const t = running[line.seat];
           t.calls += 1;
           if (typeof line.fuel === "number" && Number.isFinite(line.fuel)) t.fuel += line.fuel;
+          if (typeof line.micros === "number" && Number.isFinite(line.micros)) t.micros += line.micros;
           if (line.fault) t.faults += 1;
         }
         return running.map((t) => ({ ...t }));
@@ -343,7 +352,7 @@
       const lines = Array.isArray(frame.lines) ? frame.lines : [];
       const head = el("thead", {}, el("tr", {},
         el("th", {}, "Player"), el("th", {}, "Call"), el("th", {}, "Turn"), el("th", {}, "Answer"),
-        el("th", { class: "num" }, "Fuel")));
+        el("th", { class: "num" }, "Fuel"), el("th", { class: "num" }, "Time")));
       const body = el("tbody");
       for (const line of lines) {
         if (!line || typeof line !== "object") continue;
@@ -355,16 +364,17 @@
           el("td", {}, str(line.call)),
           el("td", { class: "num" }, str(line.turn)),
           answer,
-          el("td", { class: "num" }, thousands(line.fuel))));
+          el("td", { class: "num" }, thousands(line.fuel)),
+          el("td", { class: "num" }, duration(line.micros))));
         if (line.fault) {
           const f = typeof line.fault === "object" ? line.fault : { reason: line.fault };
-          body.append(el("tr", { class: "fault" }, el("td", { colspan: 5 },
+          body.append(el("tr", { class: "fault" }, el("td", { colspan: 6 },
             el("span", { class: "badge refused" }, str(f.kind) || "fault"),
             f.call ? " in " + str(f.call) : "",
             f.reason ? ": " + str(f.reason) : "")));
         }
       }
-      if (!body.children.length) body.append(el("tr", {}, el("td", { colspan: 5, class: "muted" }, "No calls.")));
+      if (!body.children.length) body.append(el("tr", {}, el("td", { colspan: 6, class: "muted" }, "No calls.")));
       this.calls.replaceChildren(head, body);
     }
 
@@ -372,15 +382,16 @@
       const totals = this.totals[this.index];
       const head = el("thead", {}, el("tr", {},
         el("th", {}, "Player"), el("th", { class: "num" }, "Calls"), el("th", { class: "num" }, "Fuel"),
-        el("th", { class: "num" }, "Faults")));
+        el("th", { class: "num" }, "Time"), el("th", { class: "num" }, "Faults")));
       const body = el("tbody");
       const seats = Math.max(this.players.length, totals.length);
       for (let seat = 0; seat < seats; seat++) {
-        const t = totals[seat] || { calls: 0, fuel: 0, faults: 0 };
+        const t = totals[seat] || { calls: 0, fuel: 0, micros: 0, faults: 0 };
         body.append(el("tr", { class: t.faults ? "fault" : null },
           el("td", {}, this.playerName(seat)),
           el("td", { class: "num" }, thousands(t.calls)),
           el("td", { class: "num" }, thousands(t.fuel)),
+          el("td", { class: "num" }, duration(t.micros)),
           el("td", { class: "num" }, thousands(t.faults))));
       }
       this.totalsTable.replaceChildren(head, body);

@@ -457,6 +457,7 @@ fn store_round_trip_through_the_library() {
             answer: serde_json::json!([1, 2]),
             fuel: 5,
             fault: None,
+            micros: 120,
         }],
         board: "the board".into(),
         logs: vec!["hello".into(), String::new()],

@@ -35,9 +35,9 @@ PRIVATE_OWN = re.compile(r"round \d+: you chose (heads|tails)")
 LOUD_LOG = "<script>alert('log')</script><b>bold</b> & <img src=x onerror=alert(1)>"
 
 # The stored tournament the suite starts with: a round robin, one game a match, of these players.
-SETUP_PENNIES = [f"pennies-heads-{i}" for i in range(1, 5)] + [f"pennies-alt-{i}" for i in range(1, 5)]
+SETUP_PENNIES = [f"pennies-heads-{i}" for i in range(1, 9)] + [f"pennies-alt-{i}" for i in range(1, 9)]
 # The live tournament: games per match (the most the start form allows), so that it lasts seconds.
-LIVE_GAMES_PER_MATCH = 99
+LIVE_GAMES_PER_MATCH = 99  # 16 players or more: ten seconds and more of games, several live updates (one a second)
 
 SRV = None  # the suite's Server
 TOKENS = {}  # account name -> token

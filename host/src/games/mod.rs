@@ -45,7 +45,7 @@ pub struct GameSetup<P> {
 }
 
 /// One call as the replay records it.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct CallLine {
     pub seat: usize,
     pub call: std::borrow::Cow<'static, str>,
@@ -56,6 +56,22 @@ pub struct CallLine {
     /// The seat failed here instead of answering (a fault, or an answer the referee refused).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub fault: Option<Fault>,
+    /// How long the call took on the clock, in microseconds (0: not measured). For people reading a
+    /// replay; never part of a result (which is the same on any machine).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub micros: u64,
+}
+
+fn is_zero(n: &u64) -> bool {
+    *n == 0
+}
+
+/// The same call, answered the same way: its time on the clock is not part of the game.
+impl PartialEq for CallLine {
+    fn eq(&self, o: &CallLine) -> bool {
+        (self.seat, &self.call, self.turn, &self.answer, self.fuel, &self.fault)
+            == (o.seat, &o.call, o.turn, &o.answer, o.fuel, &o.fault)
+    }
 }
 
 impl CallLine {
@@ -67,7 +83,15 @@ impl CallLine {
         answer: serde_json::Value,
         fuel: u64,
     ) -> CallLine {
-        CallLine { seat, call: call.into(), turn, answer: crate::sandbox::quote_json(answer), fuel, fault: None }
+        CallLine {
+            seat,
+            call: call.into(),
+            turn,
+            answer: crate::sandbox::quote_json(answer),
+            fuel,
+            fault: None,
+            micros: 0,
+        }
     }
 
     /// Seat `seat` failed in step `turn`.
@@ -79,6 +103,7 @@ impl CallLine {
             answer: serde_json::Value::Null,
             fuel: 0,
             fault: Some(fault),
+            micros: 0,
         }
     }
 }

@@ -74,8 +74,9 @@ impl PackageOutcome {
     }
 }
 
-/// A seat's answer to a request: (seat, call, the answer and its fuel, or the fault).
-type Answered = (usize, String, Result<(Option<Val>, u64), Fault>);
+/// A seat's answer to a request: (seat, call, the answer with its fuel and its time in microseconds,
+/// or the fault).
+type Answered = (usize, String, Result<(Option<Val>, u64, u64), Fault>);
 
 /// The referee of one game, in its own store, under its own limits.
 struct Referee {
@@ -304,10 +305,10 @@ impl Package {
             }
             for (i, case, r) in answers.answer(asked).await? {
                 let answer = match r {
-                    Ok((answer, fuel)) => {
+                    Ok((answer, fuel, micros)) => {
                         out.fuel[i] += fuel;
                         let recorded = answer.as_ref().map_or(serde_json::Value::Null, values::to_json);
-                        out.log.push(CallLine::new(i, case.clone(), step, recorded, fuel));
+                        out.log.push(CallLine { micros, ..CallLine::new(i, case.clone(), step, recorded, fuel) });
                         Val::Variant(case.clone(), answer.map(Box::new))
                     }
                     Err(f) => {
@@ -451,8 +452,10 @@ impl Answers<'_, '_> {
                 let calls = seats.iter_mut().zip(by_seat).enumerate().filter_map(|(i, (seat, a))| {
                     let a = a?;
                     Some(async move {
+                        let t = std::time::Instant::now();
                         let r = seat.call(&a.case, a.arg, a.spread, a.result.is_some()).await;
-                        (i, a.case, r)
+                        let micros = t.elapsed().as_micros().max(1) as u64;
+                        (i, a.case, r.map(|(answer, fuel)| (answer, fuel, micros)))
                     })
                 });
                 let mut answered: Vec<Answered> = join_all(calls).await;
@@ -465,14 +468,14 @@ impl Answers<'_, '_> {
                     let differs =
                         || protocol("replay", format!("the record does not answer seat {}'s `{}`", a.seat, a.case));
                     let r = match log.next() {
-                        Some(CallLine { seat, call, answer, fuel, fault: None, .. })
+                        Some(CallLine { seat, call, answer, fuel, fault: None, micros, .. })
                             if *seat == a.seat && *call == a.case =>
                         {
                             let value = match &a.result {
                                 Some(ty) => Some(values::from_json(answer, ty).map_err(|e| protocol("replay", e))?),
                                 None => None,
                             };
-                            Ok((value, *fuel))
+                            Ok((value, *fuel, *micros))
                         }
                         Some(CallLine { seat, fault: Some(fault), .. }) if *seat == a.seat => Err(fault.clone()),
                         _ => return Err(differs()),

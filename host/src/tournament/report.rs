@@ -167,6 +167,9 @@ pub fn write_replay_to(
         if let Some(f) = &c.fault {
             line["fault"] = json!(f);
         }
+        if c.micros > 0 {
+            line["micros"] = json!(c.micros);
+        }
         writeln!(f, "{line}")?;
     }
     let footer = json!({"type": "footer", "scores": g.scores, "winners": g.winners, "fuel": g.fuel,

@@ -39,9 +39,13 @@ pub async fn tournament(
 ) -> Result<Sse<impl Stream<Item = Result<Event, Infallible>>>, WebError> {
     // A tournament that does not exist is an error now, not an empty stream.
     let first = tournament_view(&app, id).await?;
+    let permit = app.live.clone().try_acquire_owned().map_err(|_| {
+        WebError::new(axum::http::StatusCode::SERVICE_UNAVAILABLE, "too many live pages are open; retry in a minute")
+    })?;
     let started = tokio::time::Instant::now();
-    let state = (app, None::<Arc<Rendered>>, Some(first), false);
-    let stream = futures_util::stream::unfold(state, move |(app, last, mut next, ended)| async move {
+    // The permit travels with the stream's state: it is given back when the stream ends.
+    let state = (app, None::<Arc<Rendered>>, Some(first), false, permit);
+    let stream = futures_util::stream::unfold(state, move |(app, last, mut next, ended, permit)| async move {
         loop {
             if ended || started.elapsed() > MAX_FOLLOW {
                 return None;
@@ -57,7 +61,7 @@ pub async fn tournament(
                 continue;
             }
             let (data, done) = update(&parts);
-            return Some((Ok(Event::default().data(data)), (app, Some(parts), None, done)));
+            return Some((Ok(Event::default().data(data)), (app, Some(parts), None, done, permit)));
         }
     });
     Ok(Sse::new(stream).keep_alive(KeepAlive::default()))

@@ -54,6 +54,8 @@ pub struct App {
     recent: Mutex<HashMap<i64, VecDeque<Instant>>>,
     /// Replays re-run through a referee at once (each is a referee instance and some CPU).
     replays: tokio::sync::Semaphore,
+    /// Live streams open at once (each polls the store a few times a second).
+    live: Arc<tokio::sync::Semaphore>,
     /// Open read connections to the store, reused (opening one costs more than most pages).
     readers: Arc<Mutex<Vec<Store>>>,
     /// Leaderboards by game, with the store generation they were computed at.
@@ -72,6 +74,7 @@ impl App {
             uploads: tokio::sync::Semaphore::new(workers),
             recent: Mutex::default(),
             replays: tokio::sync::Semaphore::new(4),
+            live: Arc::new(tokio::sync::Semaphore::new(LIVE_STREAMS)),
             readers: Arc::default(),
             boards: Arc::default(),
             views: Mutex::default(),
@@ -190,6 +193,9 @@ type Generation = (i64, i64, i64, i64);
 
 /// Leaderboards by game.
 type Boards = Mutex<HashMap<String, Cached<Generation, Vec<crate::store::Leader>>>>;
+
+/// Live streams served at once; past that a page is told to retry later (it still loads, not live).
+const LIVE_STREAMS: usize = 256;
 
 /// How stale a page of a changing store may be.
 pub(crate) const FRESH: Duration = Duration::from_secs(1);
