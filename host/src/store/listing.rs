@@ -70,31 +70,26 @@ impl Store {
 
     /// The games a tournament has recorded so far (their results, not their replays), in play order.
     pub fn tournament_games(&self, id: i64) -> Result<Vec<GameRecord>> {
-        let mut q = self
-            .conn
-            .prepare("SELECT record FROM games WHERE tournament_id = ?1 ORDER BY round, match_no, number, id")
-            .map_err(|e| self.sql(e))?;
-        let rows: Vec<String> = q.query_map([id], |r| r.get(0)).and_then(Iterator::collect).map_err(|e| self.sql(e))?;
-        rows.iter()
-            .map(|j| {
-                serde_json::from_str(j).map_err(|x| {
-                    StoreError::Invalid(format!("{}: tournament {id}: unreadable game: {x}", self.db.display()))
-                })
-            })
-            .collect()
+        self.records(
+            id,
+            "SELECT record FROM games WHERE tournament_id = ?1 ORDER BY round, match_no, number, id",
+            "game",
+        )
     }
 
     /// The matches a tournament has decided so far.
     pub fn tournament_matches(&self, id: i64) -> Result<Vec<MatchRecord>> {
-        let mut q = self
-            .conn
-            .prepare("SELECT record FROM matches WHERE tournament_id = ?1 ORDER BY round, match_no")
-            .map_err(|e| self.sql(e))?;
+        self.records(id, "SELECT record FROM matches WHERE tournament_id = ?1 ORDER BY round, match_no", "match")
+    }
+
+    /// The JSON records `sql` selects for tournament `id`, read back.
+    fn records<T: serde::de::DeserializeOwned>(&self, id: i64, sql: &str, what: &str) -> Result<Vec<T>> {
+        let mut q = self.conn.prepare(sql).map_err(|e| self.sql(e))?;
         let rows: Vec<String> = q.query_map([id], |r| r.get(0)).and_then(Iterator::collect).map_err(|e| self.sql(e))?;
         rows.iter()
             .map(|j| {
                 serde_json::from_str(j).map_err(|x| {
-                    StoreError::Invalid(format!("{}: tournament {id}: unreadable match: {x}", self.db.display()))
+                    StoreError::Invalid(format!("{}: tournament {id}: unreadable {what}: {x}", self.db.display()))
                 })
             })
             .collect()
