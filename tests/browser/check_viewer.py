@@ -190,7 +190,7 @@ def calls_faults_and_totals():
         page = open_viewer(b, "#step=1")
         expect_step(page, 1)
         row = page.locator("#calls tbody tr").first.locator("td").all_text_contents()
-        assert row == ["alice (seat 0)", "take-turn", "1", '{"move":[1,2],"build":[2,2]}', "1,234"], row
+        assert row == ["alice (seat 0)", "take-turn", "1", '{"move":[1,2],"build":[2,2]}', "1,234", "1.5 ms"], row
         page.click("#next")
         expect_step(page, 2)
         fault = page.locator("#calls tr.fault")
@@ -208,8 +208,8 @@ def calls_faults_and_totals():
         assert len(answer.text_content()) == 200 and answer.text_content().endswith("…")
         assert answer.get_attribute("title") == full
         totals = [r.locator("td").all_text_contents() for r in page.locator("#totals tbody tr").all()]
-        assert totals == [["alice (seat 0)", "3", "3,239", "0"],
-                          ["bob <i>the builder</i> (seat 1)", "1", "1,000,000", "1"]], totals
+        assert totals == [["alice (seat 0)", "3", "3,239", "1.5 ms", "0"],
+                          ["bob <i>the builder</i> (seat 1)", "1", "1,000,000", "–", "1"]], totals
         assert page.get_attribute("#download", "href") == "/replays/3/R1-M1-G1.jsonl"
         clean(page)
 
