@@ -93,6 +93,9 @@ demo: players build
 	@echo "== A stored game replayed: its record re-run through Santorini's referee (the start of it) =="
 	$(ARENA) replay --data $(DEMO_DATA) 1/R1-M1-G1 | head -40
 	$(ARENA) tournaments --data $(DEMO_DATA)
+	@echo
+	@echo "The same store in a browser: $(ARENA) serve --data $(DEMO_DATA)   (then http://127.0.0.1:8080/;"
+	@echo "an account to upload with: $(ARENA) user add NAME --data $(DEMO_DATA))"
 
 # Every Rust test, then the web arena in a real browser (Debian's chromium driven by Playwright, both
 # installed by scripts/setup-browser.sh when missing) and the replay viewer's own checks.
