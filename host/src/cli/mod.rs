@@ -272,23 +272,58 @@ async fn run_tournament<G: Game>(
     players: &[String],
 ) -> anyhow::Result<ExitCode> {
     let entries = load_players(&game, players).await?;
-    let options = game.options();
     let (bar, observe) = progress_bar(if settings.format == Format::Rounds { "rounds" } else { "matches" });
+    let (observe, failed) = writing_replays(observe, replay_dir, (game.name(), limits, game.options()))?;
     settings.progress = Some(observe);
     let result = tournament::run(game, entries, limits, &settings).await;
     bar.finish_and_clear();
-    if let Some(dir) = replay_dir {
-        report::write_replays(dir, &result, &options)
-            .with_context(|| format!("{}: cannot write replays", dir.display()))?;
-    }
+    replays_written(&failed)?;
     print_result(&result, json)?;
     Ok(ExitCode::SUCCESS)
 }
 
-/// A tournament's result: the human summary, or one JSON document.
+/// The first replay file that could not be written, and why.
+type ReplayError = Arc<std::sync::Mutex<Option<String>>>;
+
+/// `observe`, preceded by writing each finished game's replay into `dir` (when given) as it finishes:
+/// a tournament keeps no game's call log once it is written.
+fn writing_replays(
+    observe: Observer,
+    dir: Option<&Path>,
+    (game, limits, options): (&str, Limits, serde_json::Value),
+) -> anyhow::Result<(Observer, ReplayError)> {
+    let failed = ReplayError::default();
+    let Some(dir) = dir else { return Ok((observe, failed)) };
+    std::fs::create_dir_all(dir).with_context(|| format!("{}: cannot write replays", dir.display()))?;
+    let (dir, game, f) = (dir.to_path_buf(), game.to_string(), failed.clone());
+    let write = move |p: Progress<'_>| {
+        if let Progress::Game(g) = &p {
+            let path = dir.join(format!("{}.jsonl", g.id));
+            if let Err(e) = report::write_replay(&path, &game, g, &limits, &options) {
+                f.lock().unwrap_or_else(|e| e.into_inner()).get_or_insert(format!("{}: cannot write: {e}", path.display()));
+            }
+        }
+        observe(p);
+    };
+    Ok((Arc::new(write), failed))
+}
+
+fn replays_written(failed: &ReplayError) -> anyhow::Result<()> {
+    match failed.lock().unwrap_or_else(|e| e.into_inner()).take() {
+        Some(e) => bail!("{e}"),
+        None => Ok(()),
+    }
+}
+
+/// A tournament's result: the human summary, or one JSON document (written as it is serialized, never
+/// held whole in memory).
 fn print_result(result: &tournament::TournamentResult, json: bool) -> anyhow::Result<()> {
+    use std::io::Write as _;
     if json {
-        println!("{}", serde_json::to_string_pretty(result)?);
+        let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+        serde_json::to_writer_pretty(&mut out, result)?;
+        writeln!(out)?;
+        out.flush()?;
     } else {
         print!("{}", report::human(result));
     }

@@ -162,9 +162,9 @@ async fn run_stored<G: Game>(
     (json, replay_dir): (bool, Option<&Path>),
 ) -> anyhow::Result<ExitCode> {
     let journal = store.journal(id, versions)?;
-    let options = game.options();
     settings.journal = Some(journal.clone());
     let (bar, observe) = progress_bar(if settings.format == Format::Rounds { "rounds" } else { "matches" });
+    let (observe, failed) = super::writing_replays(observe, replay_dir, (game.name(), limits, game.options()))?;
     settings.progress = Some(observe);
     // Ctrl-C: what has finished is written, and the tournament is left to `arena resume`.
     let result = tokio::select! {
@@ -185,10 +185,7 @@ async fn run_stored<G: Game>(
     })?;
     store.finish_tournament(id, &result)?;
     drop(lock);
-    if let Some(dir) = replay_dir {
-        tournament::report::write_replays(dir, &result, &options)
-            .with_context(|| format!("{}: cannot write replays", dir.display()))?;
-    }
+    super::replays_written(&failed)?;
     print_result(&result, json)?;
     if !json {
         let data = store.dir().display();

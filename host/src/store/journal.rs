@@ -50,7 +50,9 @@ enum Write {
 
 /// A tournament's journal in the store.
 pub struct StoreJournal {
-    done: HashMap<String, GameRecord>,
+    done: Mutex<HashMap<String, GameRecord>>,
+    /// How many games earlier runs recorded.
+    restored: usize,
     calls: HashMap<(Lifecycle, usize), Option<Fault>>,
     tx: Mutex<Option<Sender<Write>>>,
     writer: Mutex<Option<std::thread::JoinHandle<std::result::Result<u64, String>>>>,
@@ -110,14 +112,21 @@ impl Store {
             .name(format!("store-writer-{id}"))
             .spawn(move || write_all(conn, db, &who, rx))
             .map_err(|source| StoreError::Io { path: self.db.clone(), error: source })?;
-        Ok(Arc::new(StoreJournal { done, calls, tx: Mutex::new(Some(tx)), writer: Mutex::new(Some(writer)) }))
+        let restored = done.len();
+        Ok(Arc::new(StoreJournal {
+            done: Mutex::new(done),
+            restored,
+            calls,
+            tx: Mutex::new(Some(tx)),
+            writer: Mutex::new(Some(writer)),
+        }))
     }
 }
 
 impl StoreJournal {
     /// Games recorded by earlier runs.
     pub fn restored(&self) -> usize {
-        self.done.len()
+        self.restored
     }
 
     fn send(&self, w: Write) {
@@ -139,7 +148,8 @@ impl StoreJournal {
 
 impl Journal for StoreJournal {
     fn played(&self, id: &str) -> Option<GameRecord> {
-        self.done.get(id).cloned()
+        // Asked once a game: given back and let go of.
+        self.done.lock().unwrap_or_else(|e| e.into_inner()).remove(id)
     }
 
     fn game(&self, record: &GameRecord) {

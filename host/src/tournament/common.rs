@@ -43,11 +43,12 @@ impl<G: Game> Table<G> {
         let players: Vec<_> = seated.iter().map(|&i| self.entries[i].clone()).collect();
         let names: Vec<String> = seated.iter().map(|&i| self.names[i].clone()).collect();
         let id = game_id(round, m, number);
-        if let Some(record) = self.journal.as_ref().and_then(|j| j.played(&id)) {
+        if let Some(mut record) = self.journal.as_ref().and_then(|j| j.played(&id)) {
             // Played before an interruption: taken as it was, not played again.
             if let Some(p) = &self.progress {
                 p(Progress::Game(&record));
             }
+            record.lighten();
             return record;
         }
         let seed = derive(self.seed, &[u64::from(round), u64::from(m), u64::from(number)]);
@@ -55,13 +56,15 @@ impl<G: Game> Table<G> {
             let _permit = self.permits.acquire().await;
             self.game.play(GameSetup { id: id.clone(), seed, players, so_far }).await
         };
-        let record = GameRecord::new(id, (round, m, number), names, seed, outcome);
+        let mut record = GameRecord::new(id, (round, m, number), names, seed, outcome);
         if let Some(j) = &self.journal {
             j.game(&record);
         }
         if let Some(p) = &self.progress {
             p(Progress::Game(&record));
         }
+        // Replays are written by the observers above, as games finish; the result keeps the rest.
+        record.lighten();
         record
     }
 

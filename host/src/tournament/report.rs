@@ -126,16 +126,8 @@ pub fn ban_table(bans: &[super::Ban]) -> String {
     s
 }
 
-/// Writes `DIR/<game id>.jsonl` for every game: a header (game, players, seed, limits, game options),
-/// one line per call (seat, player, call, turn, answer, fuel) and a footer (scores, winners, faults).
-pub fn write_replays(dir: &Path, r: &TournamentResult, options: &serde_json::Value) -> std::io::Result<()> {
-    std::fs::create_dir_all(dir)?;
-    for g in &r.games {
-        write_replay(&dir.join(format!("{}.jsonl", g.id)), &r.game, g, &r.limits, options)?;
-    }
-    Ok(())
-}
-
+/// Writes `path`: one game's replay as JSON Lines (see [`write_replay_to`]); a tournament writes each
+/// game's as it finishes.
 pub fn write_replay(
     path: &Path,
     game: &str,
