@@ -25,18 +25,18 @@ fn write(dir: &Path, name: &str, text: &str) -> String {
 
 /// What a measured run of arena gave: exit code, stdout, stderr, and the peak resident memory of the
 /// process (and the children it waited for), in KiB.
-struct Measured {
-    code: Option<i32>,
-    stdout: Vec<u8>,
-    stderr: String,
-    peak_kib: i64,
+pub struct Measured {
+    pub code: Option<i32>,
+    pub stdout: Vec<u8>,
+    pub stderr: String,
+    pub peak_kib: i64,
 }
 
 /// Runs arena under a small Python process that waits for it and reports its peak resident memory
 /// (with its compile workers'). Not `wait4` from here: Linux carries a process's peak across fork and
 /// exec, so a child of this test process (hundreds of MiB, running other tests' engines) would report
 /// this process's size; Python's is small.
-fn run_measured(args: &[&str]) -> Measured {
+pub fn run_measured(args: &[&str]) -> Measured {
     const WAIT: &str = "import resource, subprocess, sys\n\
                         code = subprocess.run(sys.argv[2:]).returncode\n\
                         open(sys.argv[1], 'w').write(str(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss))\n\

@@ -11,6 +11,7 @@ mod goofspiel;
 mod hostile;
 mod knockout;
 mod languages;
+mod memory;
 mod packages;
 mod referee;
 mod santorini;
