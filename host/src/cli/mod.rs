@@ -300,7 +300,9 @@ fn writing_replays(
         if let Progress::Game(g) = &p {
             let path = dir.join(format!("{}.jsonl", g.id));
             if let Err(e) = report::write_replay(&path, &game, g, &limits, &options) {
-                f.lock().unwrap_or_else(|e| e.into_inner()).get_or_insert(format!("{}: cannot write: {e}", path.display()));
+                f.lock()
+                    .unwrap_or_else(|e| e.into_inner())
+                    .get_or_insert(format!("{}: cannot write: {e}", path.display()));
             }
         }
         observe(p);
