@@ -97,9 +97,10 @@ demo: players build
 	@echo "The same store in a browser: $(ARENA) serve --data $(DEMO_DATA)   (then http://127.0.0.1:8080/;"
 	@echo "an account to upload with: $(ARENA) user add NAME --data $(DEMO_DATA))"
 
-# Every Rust test, then the web arena in a real browser (Debian's chromium driven by Playwright, both
+# Every Rust test (those of distributed play start Debian's nats-server, installed when missing), then the web arena in a real browser (Debian's chromium driven by Playwright, both
 # installed by scripts/setup-browser.sh when missing) and the replay viewer's own checks.
 test: players
+	scripts/setup-nats.sh
 	$(CARGO) test --workspace
 	scripts/setup-browser.sh $(TARGET_DIR)
 	ARENA=$(ARENA) ARENA_PLAYERS=$(PLAYERS) $(TARGET_DIR)/browser-venv/bin/python tests/browser/test_web.py

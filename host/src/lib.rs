@@ -8,6 +8,7 @@
 //! its Rust sample players share.
 
 pub mod cli;
+pub mod cluster;
 pub mod fault;
 pub mod games;
 pub mod package;

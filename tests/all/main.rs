@@ -5,6 +5,7 @@ mod bad_files;
 mod bans;
 mod cache;
 mod cli;
+mod cluster;
 mod fish;
 mod formats;
 mod goofspiel;

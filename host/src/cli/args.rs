@@ -80,6 +80,10 @@ pub enum Command {
         /// With --registered: take only the first N registered players.
         #[arg(long, requires = "registered")]
         max_players: Option<usize>,
+        /// Have the games played by workers (`arena worker`) over NATS JetStream at this URL; the
+        /// tournament's logic, its store and its output stay here.
+        #[arg(long, value_name = "URL")]
+        nats: Option<String>,
         #[command(flatten)]
         data: DataArgs,
         #[command(flatten)]
@@ -213,6 +217,23 @@ pub enum Command {
         upload_workers: usize,
         #[command(flatten)]
         limits: LimitArgs,
+    },
+    /// Play games for coordinators (`arena tournament --nats`): pull jobs from NATS JetStream, fetch
+    /// packages and components by sha256, play them with the sandbox and limits they name, publish the
+    /// outcomes. Stateless; run any number, on any number of machines.
+    Worker {
+        /// The NATS server, e.g. nats://127.0.0.1:4222 (started with `nats-server -js`).
+        #[arg(long, value_name = "URL")]
+        nats: String,
+        /// Games played at once (default: the cores).
+        #[arg(long)]
+        jobs: Option<usize>,
+        /// Where fetched packages and components and their compiled forms are kept.
+        #[arg(long, value_name = "DIR", default_value = "arena-worker")]
+        dir: PathBuf,
+        /// Seconds the queue waits for a sign of life from a worker before giving its game to another.
+        #[arg(long, default_value_t = 30)]
+        ack_wait_secs: u64,
     },
     /// Accounts of the web arena.
     User {

@@ -67,6 +67,20 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             remote::Upload { game, name, file, token: token.as_deref().unwrap_or(""), max_size_mb: *max_size_mb };
         return runtime()?.block_on(remote::submit(url, upload));
     }
+    if let Command::Worker { nats, jobs, dir, ack_wait_secs } = &cmd {
+        let exe = std::env::current_exe().context("cannot find the arena executable to run compiles in")?;
+        let cores = std::thread::available_parallelism().map(|n| n.get()).unwrap_or(2);
+        let cfg = crate::cluster::WorkerConfig {
+            url: nats.clone(),
+            jobs: jobs.unwrap_or(cores),
+            dir: dir.clone(),
+            ack_wait: std::time::Duration::from_secs((*ack_wait_secs).max(1)),
+            exe,
+            compile: CompileLimits::default(),
+        };
+        runtime()?.block_on(crate::cluster::work(cfg))?;
+        return Ok(ExitCode::SUCCESS);
+    }
     if let Command::User { command } = cmd {
         return results::user(command);
     }
@@ -112,10 +126,22 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         }
         _ => bail!("unexpected command"),
     };
+    let nats = match &cmd {
+        Command::Tournament { nats, .. } => nats.clone(),
+        _ => None,
+    };
     runtime()?.block_on(async move {
         let sandbox = Arc::new(sandbox(limits, compile_limits, cache)?);
         let game = package::load(sandbox, &dir, &options).await?;
-        command(Arc::new(game), limits, cmd).await
+        match nats {
+            // The games go to the workers; everything else stays here.
+            Some(url) => {
+                let engine = crate::cluster::Engine::connect(&url).await?;
+                let remote = crate::cluster::RemoteGame::new(engine, game, &dir, &options, limits).await?;
+                command(Arc::new(remote), limits, cmd).await
+            }
+            None => command(Arc::new(game), limits, cmd).await,
+        }
     })
 }
 

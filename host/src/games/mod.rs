@@ -108,8 +108,8 @@ impl CallLine {
     }
 }
 
-/// How a game ended.
-#[derive(Debug, Clone, Default)]
+/// How a game ended (sent whole from a worker to the coordinator, so serializable).
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
 pub struct GameOutcome {
     /// Per seat.
     pub scores: Vec<i64>,

@@ -1,0 +1,150 @@
+//! Beyond one machine: games played by workers over NATS JetStream. A game is a job on a work-queue
+//! stream (the package and the players' components named by sha256, seats, seed, limits, options, the
+//! match so far); packages and components travel once through a JetStream object store; a worker
+//! plays the job with exactly the sandbox and limits of a local game and publishes the outcome on a
+//! results stream the coordinator reads. Games are deterministic, so a game played again after a
+//! worker died gives the same outcome.
+
+mod job;
+mod remote;
+mod worker;
+
+pub use remote::RemoteGame;
+pub use worker::{WorkerConfig, work};
+
+use std::time::Duration;
+
+/// The work queue of game jobs.
+pub const JOBS: &str = "ARENA_JOBS";
+pub const JOBS_SUBJECT: &str = "arena.jobs";
+/// Outcomes, one subject per coordinator run.
+pub const RESULTS: &str = "ARENA_RESULTS";
+pub const RESULTS_SUBJECTS: &str = "arena.results.>";
+/// The durable consumer every worker pulls from.
+pub const WORKERS: &str = "arena-workers";
+/// Packages' files and components, by sha256.
+pub const FILES: &str = "ARENA_FILES";
+
+/// Everything that can go wrong with the engine; each says what and where.
+#[derive(Debug, thiserror::Error)]
+pub enum ClusterError {
+    #[error("{url}: NATS is unreachable: {error} (start one with `nats-server -js`)")]
+    Unreachable { url: String, error: String },
+    #[error("NATS at {url}: {what}: {error}")]
+    Nats { url: String, what: String, error: String },
+    #[error("{0}")]
+    Other(String),
+}
+
+/// A connection and its JetStream context.
+#[derive(Clone)]
+pub struct Engine {
+    pub url: String,
+    pub client: async_nats::Client,
+    pub js: async_nats::jetstream::Context,
+}
+
+impl Engine {
+    /// Connects (failing at once, with a clear error, when nothing answers) and makes sure the job and
+    /// result streams and the file store exist with the settings this Arena needs.
+    pub async fn connect(url: &str) -> Result<Engine, ClusterError> {
+        let unreachable = |e: String| ClusterError::Unreachable { url: url.to_string(), error: e };
+        let client = async_nats::ConnectOptions::new()
+            .connection_timeout(Duration::from_secs(5))
+            .retry_on_initial_connect()
+            .max_reconnects(None)
+            .name("arena");
+        // A first connection that does not come within the timeout is an error, not a wait.
+        let client =
+            tokio::time::timeout(Duration::from_secs(5), async { async_nats::connect_with_options(url, client).await })
+                .await
+                .map_err(|_| unreachable("no answer within 5 s".into()))?
+                .map_err(|e| unreachable(e.to_string()))?;
+        tokio::time::timeout(Duration::from_secs(5), client.flush())
+            .await
+            .map_err(|_| unreachable("no answer within 5 s".into()))?
+            .map_err(|e| unreachable(e.to_string()))?;
+        let js = async_nats::jetstream::new(client.clone());
+        let engine = Engine { url: url.to_string(), client, js };
+        engine.streams().await?;
+        Ok(engine)
+    }
+
+    fn err(&self, what: &str, e: impl std::fmt::Display) -> ClusterError {
+        ClusterError::Nats { url: self.url.clone(), what: what.to_string(), error: e.to_string() }
+    }
+
+    async fn streams(&self) -> Result<(), ClusterError> {
+        use async_nats::jetstream::stream::{Config, RetentionPolicy, StorageType};
+        let jobs = Config {
+            name: JOBS.into(),
+            subjects: vec![JOBS_SUBJECT.into()],
+            retention: RetentionPolicy::WorkQueue,
+            storage: StorageType::File,
+            duplicate_window: Duration::from_secs(120),
+            ..Default::default()
+        };
+        let s = self.js.get_or_create_stream(jobs).await.map_err(|e| self.err("the job stream", e))?;
+        let info = s.cached_info();
+        if info.config.retention != RetentionPolicy::WorkQueue || info.config.subjects != [JOBS_SUBJECT] {
+            return Err(self.err(
+                "the job stream",
+                format!(
+                    "stream {JOBS} exists with other settings (retention {:?}, subjects {:?}); Arena needs a \
+                     work queue on {JOBS_SUBJECT}: delete it (`nats stream rm {JOBS}`) or use another server",
+                    info.config.retention, info.config.subjects
+                ),
+            ));
+        }
+        let results = Config {
+            name: RESULTS.into(),
+            subjects: vec![RESULTS_SUBJECTS.into()],
+            storage: StorageType::File,
+            max_age: Duration::from_secs(24 * 3600),
+            ..Default::default()
+        };
+        self.js.get_or_create_stream(results).await.map_err(|e| self.err("the result stream", e))?;
+        Ok(())
+    }
+
+    /// The object store of packages' files and components.
+    pub async fn files(&self) -> Result<async_nats::jetstream::object_store::ObjectStore, ClusterError> {
+        match self.js.get_object_store(FILES).await {
+            Ok(s) => Ok(s),
+            Err(_) => {
+                let config = async_nats::jetstream::object_store::Config {
+                    bucket: FILES.into(),
+                    storage: async_nats::jetstream::stream::StorageType::File,
+                    ..Default::default()
+                };
+                match self.js.create_object_store(config).await {
+                    Ok(s) => Ok(s),
+                    // Another process created it meanwhile.
+                    Err(e) => self.js.get_object_store(FILES).await.map_err(|_| self.err("the file store", e)),
+                }
+            }
+        }
+    }
+}
+
+/// Puts `bytes` under `name` unless the store has it already.
+pub async fn put_once(
+    store: &async_nats::jetstream::object_store::ObjectStore,
+    name: &str,
+    bytes: &[u8],
+) -> Result<(), String> {
+    if store.info(name).await.is_ok() {
+        return Ok(());
+    }
+    let mut reader = bytes;
+    store.put(name, &mut reader).await.map(|_| ()).map_err(|e| format!("{name}: cannot upload: {e}"))
+}
+
+/// The bytes stored under `name`.
+pub async fn get(store: &async_nats::jetstream::object_store::ObjectStore, name: &str) -> Result<Vec<u8>, String> {
+    use tokio::io::AsyncReadExt;
+    let mut object = store.get(name).await.map_err(|e| format!("{name}: not in the object store ({e})"))?;
+    let mut bytes = Vec::new();
+    object.read_to_end(&mut bytes).await.map_err(|e| format!("{name}: cannot download: {e}"))?;
+    Ok(bytes)
+}

@@ -1,0 +1,152 @@
+//! Games played by workers over NATS JetStream (loopback only; each test starts its own
+//! `nats-server -js` in a temporary directory on a free port, and its own workers): the same result
+//! as in-process, byte for byte, even when a worker is killed mid-game; a clear error when NATS is not
+//! there.
+
+use super::{arena, player, run};
+use std::path::Path;
+use std::process::{Child, Stdio};
+use std::time::{Duration, Instant};
+
+/// A process killed when dropped.
+struct Killed(Child);
+
+impl Drop for Killed {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port()
+}
+
+/// `nats-server -js` on a free loopback port, storing in `dir`; its URL.
+fn nats(dir: &Path) -> (Killed, String) {
+    let port = free_port();
+    let child = std::process::Command::new("nats-server")
+        .args(["-js", "-a", "127.0.0.1", "-p", &port.to_string(), "-sd"])
+        .arg(dir)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("nats-server is not installed (apt-get install nats-server; `make test` installs it)");
+    let until = Instant::now() + Duration::from_secs(10);
+    while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
+        assert!(Instant::now() < until, "nats-server did not start");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    (Killed(child), format!("nats://127.0.0.1:{port}"))
+}
+
+fn worker(url: &str, dir: &Path, ack_wait: &str) -> Killed {
+    let child = arena()
+        .args(["worker", "--nats", url, "--jobs", "1", "--ack-wait-secs", ack_wait, "--dir"])
+        .arg(dir)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    Killed(child)
+}
+
+/// A store with these players registered for `game`.
+fn registered(dir: &Path, game: &str, players: &[(&str, &str)]) {
+    let d = dir.display().to_string();
+    for (name, p) in players {
+        let out = run(&["submit", "--data", &d, "--game", game, "--name", name, &player(p)]);
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    }
+}
+
+fn tournament(data: &Path, game: &str, nats: Option<&str>) -> std::process::Output {
+    let d = data.display().to_string();
+    let mut args =
+        vec!["tournament", "--data", &d, "--game", game, "--registered", "--format", "round-robin", "--seed", "11"];
+    args.extend(["--games-per-match", "2", "--json"]);
+    if let Some(url) = nats {
+        args.extend(["--nats", url]);
+    }
+    run(&args)
+}
+
+#[test]
+fn three_workers_play_a_registered_round_robin_exactly_as_one_process_does() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (_server, url) = nats(&tmp.path().join("nats"));
+    let _workers: Vec<Killed> = (0..3).map(|i| worker(&url, &tmp.path().join(format!("w{i}")), "30")).collect();
+    let lineup =
+        [("greedy", "yahtzee-greedy"), ("random", "yahtzee-random"), ("c", "yahtzee-c"), ("greedy2", "yahtzee-greedy")];
+    let (local, remote) = (tmp.path().join("local"), tmp.path().join("remote"));
+    registered(&local, "yahtzee", &lineup);
+    registered(&remote, "yahtzee", &lineup);
+    let here = tournament(&local, "yahtzee", None);
+    let there = tournament(&remote, "yahtzee", Some(&url));
+    assert!(there.status.success(), "{}", String::from_utf8_lossy(&there.stderr));
+    assert_eq!(String::from_utf8_lossy(&here.stdout), String::from_utf8_lossy(&there.stdout));
+    let v: serde_json::Value = serde_json::from_slice(&there.stdout).unwrap();
+    assert_eq!(v["games"].as_array().unwrap().len(), 12, "{v}");
+    // Every game is stored once, with its replay.
+    let d = remote.display().to_string();
+    let stored = run(&["replay", "--data", &d, "--json", &format!("1/{}", v["games"][0]["id"].as_str().unwrap())]);
+    assert!(stored.status.success(), "{}", String::from_utf8_lossy(&stored.stderr));
+    // The workers fetched the components and the package by hash.
+    let fetched = std::fs::read_dir(tmp.path().join("w0").join("components")).map(|d| d.count()).unwrap_or(0)
+        + std::fs::read_dir(tmp.path().join("w1").join("components")).map(|d| d.count()).unwrap_or(0)
+        + std::fs::read_dir(tmp.path().join("w2").join("components")).map(|d| d.count()).unwrap_or(0);
+    assert!(fetched >= 4, "the workers fetched {fetched} components");
+}
+
+#[test]
+fn a_worker_killed_mid_game_has_its_game_played_by_another_and_the_result_is_the_same() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (_server, url) = nats(&tmp.path().join("nats"));
+    let lineup = [("minimax", "santorini-minimax"), ("random", "santorini-random"), ("js", "santorini-js")];
+    let (local, remote) = (tmp.path().join("local"), tmp.path().join("remote"));
+    registered(&local, "santorini", &lineup);
+    registered(&remote, "santorini", &lineup);
+    let here = tournament(&local, "santorini", None);
+    assert!(here.status.success());
+
+    // One worker takes the first game, and is killed while it plays.
+    let mut first = worker(&url, &tmp.path().join("w0"), "2");
+    let d = remote.display().to_string();
+    let mut coordinator = arena()
+        .args(["tournament", "--data", &d, "--game", "santorini", "--registered", "--format", "round-robin"])
+        .args(["--seed", "11", "--games-per-match", "2", "--json", "--nats", &url])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Killed once it has started on the games (it fetched the players), before the tournament ends.
+    let fetched = || std::fs::read_dir(tmp.path().join("w0").join("components")).map(|d| d.count()).unwrap_or(0);
+    let until = Instant::now() + Duration::from_secs(60);
+    while fetched() < 2 {
+        assert!(Instant::now() < until, "the worker never started");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    std::thread::sleep(Duration::from_millis(300));
+    assert!(coordinator.try_wait().unwrap().is_none(), "the tournament ended before the worker could be killed");
+    first.0.kill().unwrap();
+    let _ = first.0.wait();
+    let _second = worker(&url, &tmp.path().join("w1"), "2");
+    let there = coordinator.wait_with_output().unwrap();
+    assert!(there.status.success(), "{}", String::from_utf8_lossy(&there.stderr));
+    assert_eq!(String::from_utf8_lossy(&here.stdout), String::from_utf8_lossy(&there.stdout));
+    let v: serde_json::Value = serde_json::from_slice(&there.stdout).unwrap();
+    assert_eq!(v["games"].as_array().unwrap().len(), 6, "every game once");
+}
+
+#[test]
+fn nats_that_is_not_there_is_a_clear_error() {
+    let port = free_port();
+    let url = format!("nats://127.0.0.1:{port}");
+    let out = run(&["tournament", "--game", "nim", "--nats", &url, "builtin:nim-optimal", "builtin:nim-optimal"]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains(&url) && err.contains("NATS is unreachable"), "{err}");
+    let out = run(&["worker", "--nats", &url, "--dir", "/nonexistent-never-used"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("NATS is unreachable"));
+}
