@@ -5,7 +5,7 @@
 use super::args::{GameLang, Lang};
 use crate::package::Manifest;
 use anyhow::{Context, bail};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 const README: &str = include_str!("../../../templates/README.md.tmpl");
 
@@ -25,24 +25,6 @@ fn build_files(lang: Lang) -> Vec<(&'static str, &'static str)> {
     }
 }
 
-/// Every file under `dir`, as paths relative to it, sorted.
-fn files_under(dir: &Path) -> std::io::Result<Vec<PathBuf>> {
-    let mut out = Vec::new();
-    let mut todo = vec![dir.to_path_buf()];
-    while let Some(d) = todo.pop() {
-        for e in std::fs::read_dir(&d)? {
-            let path = e?.path();
-            if path.is_dir() {
-                todo.push(path);
-            } else if let Ok(rel) = path.strip_prefix(dir) {
-                out.push(rel.to_path_buf());
-            }
-        }
-    }
-    out.sort();
-    Ok(out)
-}
-
 /// The game's starter files for `lang`, from the package's `templates/LANG/`: (path, text).
 fn game_files(package: &Path, lang_name: &str) -> anyhow::Result<Vec<(String, String)>> {
     let dir = package.join("templates").join(lang_name);
@@ -57,7 +39,7 @@ fn game_files(package: &Path, lang_name: &str) -> anyhow::Result<Vec<(String, St
         );
     }
     let mut out = Vec::new();
-    for rel in files_under(&dir).with_context(|| format!("{}: cannot read", dir.display()))? {
+    for rel in crate::package::files_under(&dir).with_context(|| format!("{}: cannot read", dir.display()))? {
         let path = dir.join(&rel);
         let text = std::fs::read_to_string(&path).with_context(|| format!("{}: cannot read", path.display()))?;
         out.push((rel.to_string_lossy().into_owned(), text));

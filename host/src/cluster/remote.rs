@@ -36,24 +36,6 @@ pub struct RemoteGame {
     waiting: Waiting,
 }
 
-/// Every file below `dir`, as paths relative to it.
-fn files_below(dir: &Path) -> std::io::Result<Vec<String>> {
-    let mut out = vec![];
-    let mut todo = vec![dir.to_path_buf()];
-    while let Some(d) = todo.pop() {
-        for e in std::fs::read_dir(&d)? {
-            let path = e?.path();
-            if path.is_dir() {
-                todo.push(path);
-            } else if let Ok(rel) = path.strip_prefix(dir) {
-                out.push(rel.to_string_lossy().replace('\\', "/"));
-            }
-        }
-    }
-    out.sort();
-    Ok(out)
-}
-
 impl RemoteGame {
     /// `local` (loaded from `dir` with `options`) played by the workers of `engine`.
     pub async fn new(
@@ -64,8 +46,11 @@ impl RemoteGame {
         limits: Limits,
     ) -> Result<RemoteGame, ClusterError> {
         let files = engine.files().await?;
-        let package_files = files_below(dir)
-            .map_err(|e| ClusterError::Other(format!("{}: cannot list the package: {e}", dir.display())))?;
+        let package_files: Vec<String> = crate::package::files_under(dir)
+            .map_err(|e| ClusterError::Other(format!("{}: cannot list the package: {e}", dir.display())))?
+            .iter()
+            .map(|p| p.to_string_lossy().replace('\\', "/"))
+            .collect();
         let id = crate::store::secret("").map_err(|e| ClusterError::Other(e.to_string()))?;
         let reply = format!("arena.results.{}", &id[..16]);
         let waiting: Waiting = Arc::default();

@@ -13,7 +13,7 @@ mod types;
 pub mod values;
 
 pub use game::PackageGame;
-pub use keep::{keep, kept, stored_options};
+pub use keep::{files_under, keep, kept, stored_options};
 pub use manifest::{MAX_MANIFEST_BYTES, MAX_REFEREE_BYTES, Manifest};
 pub use play::{Frame, Lifecycle, PackageOutcome, SVG_BYTES};
 
