@@ -90,17 +90,7 @@ pub async fn submit<G: Game>(
     check_name(s.name).map_err(Refused::Name)?;
     if let Some(user) = by {
         // Refused before anything is compiled; checked again when the version is stored.
-        let store = Store::open(data)?;
-        match store.owner_of(s.name)? {
-            crate::store::Owner::Free => {}
-            crate::store::Owner::Account(u) if u.id == user.id => {}
-            crate::store::Owner::Account(u) => {
-                return Err(StoreError::NotOwner { name: s.name.into(), owner: format!("account {}", u.name) }.into());
-            }
-            crate::store::Owner::Organiser => {
-                return Err(StoreError::NotOwner { name: s.name.into(), owner: "the organiser".into() }.into());
-            }
-        }
+        Store::open(data)?.owner_of(s.name)?.admits(s.name, user)?;
     }
     let (g, path) = (game.clone(), s.path.to_path_buf());
     let label = s.label.to_string();

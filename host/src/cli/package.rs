@@ -32,10 +32,9 @@ pub fn games(json: bool) -> anyhow::Result<ExitCode> {
         let list: Vec<serde_json::Value> = found
             .iter()
             .map(|(m, dir)| {
-                serde_json::json!({"name": m.name, "description": m.description, "min_seats": m.min_seats,
-                    "max_seats": m.max_seats, "options": m.options.iter().map(|(k, o)| (k.clone(),
-                    serde_json::json!({"default": o.default, "min": o.min, "max": o.max, "description": o.description})))
-                    .collect::<serde_json::Map<_, _>>(), "players": m.players, "referee": hash(m, dir), "dir": dir})
+                let mut v = m.describe(&hash(m, dir));
+                v["dir"] = serde_json::json!(dir);
+                v
             })
             .collect();
         println!("{}", serde_json::to_string_pretty(&list)?);

@@ -44,6 +44,21 @@ pub struct OptionSpec {
 }
 
 impl Manifest {
+    /// The game as `arena games --json` and `GET /api/games` list it, with its referee's sha256.
+    pub fn describe(&self, referee: &str) -> serde_json::Value {
+        let options: serde_json::Map<String, serde_json::Value> = self
+            .options
+            .iter()
+            .map(|(k, o)| {
+                let o =
+                    serde_json::json!({"default": o.default, "min": o.min, "max": o.max, "description": o.description});
+                (k.clone(), o)
+            })
+            .collect();
+        serde_json::json!({"name": self.name, "description": self.description, "min_seats": self.min_seats,
+            "max_seats": self.max_seats, "options": options, "players": self.players, "referee": referee})
+    }
+
     /// Reads and validates `dir/game.toml`.
     pub fn read(dir: &Path) -> Result<Manifest, PackageError> {
         let path = dir.join("game.toml");

@@ -34,6 +34,20 @@ pub enum Owner {
     Organiser,
 }
 
+impl Owner {
+    /// Whether `user` may upload versions of `name`, which this owns: refused, saying whose it is,
+    /// unless it is free or the user's own account's.
+    pub fn admits(&self, name: &str, user: &User) -> Result<()> {
+        let owner = match self {
+            Owner::Free => return Ok(()),
+            Owner::Account(u) if u.id == user.id => return Ok(()),
+            Owner::Account(u) => format!("account {}", u.name),
+            Owner::Organiser => "the organiser".into(),
+        };
+        Err(StoreError::NotOwner { name: name.into(), owner })
+    }
+}
+
 /// A secret of 256 random bits, hex; `prefix` tells a person what it is.
 pub fn secret(prefix: &str) -> Result<String> {
     let mut bytes = [0u8; 32];

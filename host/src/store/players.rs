@@ -106,7 +106,7 @@ impl Store {
     ) -> Result<Submitted> {
         check_name(name).map_err(StoreError::Invalid)?;
         if let Some(user) = by {
-            self.check_owner(name, user)?;
+            self.owner_of(name)?.admits(name, user)?;
         }
         if let Some(latest) = self.latest_version(game, name)?
             && latest.hash == hash
@@ -127,17 +127,6 @@ impl Store {
         added
     }
 
-    fn check_owner(&self, name: &str, user: &super::User) -> Result<()> {
-        match self.owner_of(name)? {
-            super::Owner::Free => Ok(()),
-            super::Owner::Account(u) if u.id == user.id => Ok(()),
-            super::Owner::Account(u) => {
-                Err(StoreError::NotOwner { name: name.into(), owner: format!("account {}", u.name) })
-            }
-            super::Owner::Organiser => Err(StoreError::NotOwner { name: name.into(), owner: "the organiser".into() }),
-        }
-    }
-
     fn insert_version(
         &mut self,
         game: &str,
@@ -150,14 +139,7 @@ impl Store {
         let e = |source| super::sql_error(db.clone(), source);
         let tx = self.conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate).map_err(e)?;
         if let Some(user) = by {
-            let owner = super::accounts::owner_of(&tx, name).map_err(e)?;
-            if !matches!(&owner, super::Owner::Free) && owner != super::Owner::Account(user.clone()) {
-                let owner = match owner {
-                    super::Owner::Account(u) => format!("account {}", u.name),
-                    _ => "the organiser".into(),
-                };
-                return Err(StoreError::NotOwner { name: name.into(), owner });
-            }
+            super::accounts::owner_of(&tx, name).map_err(e)?.admits(name, user)?;
         }
         let existing: Option<i64> = tx
             .query_row("SELECT id FROM players WHERE game = ?1 AND name = ?2", params![game, name], |r| r.get(0))

@@ -22,10 +22,7 @@ pub async fn games() -> ApiResult {
         .map(|(m, dir)| {
             let referee =
                 std::fs::read(dir.join(&m.referee)).map(|b| crate::sandbox::sha256_hex(&b)).unwrap_or_default();
-            json!({"name": m.name, "description": m.description, "min_seats": m.min_seats, "max_seats": m.max_seats,
-                "options": m.options.iter().map(|(k, o)| (k.clone(), json!({"default": o.default, "min": o.min,
-                "max": o.max, "description": o.description}))).collect::<serde_json::Map<_, _>>(),
-                "players": m.players, "referee": referee})
+            m.describe(&referee)
         })
         .collect();
     Ok(Json(list).into_response())

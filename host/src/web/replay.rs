@@ -59,13 +59,12 @@ impl ReplayData {
         frames: Vec<Frame>,
         seats: Vec<usize>,
     ) -> ReplayData {
-        let sees = |e: &crate::sandbox::Event| e.seen_by(None) || seats.iter().any(|&s| e.seen_by(Some(s)));
         let frames = frames
             .into_iter()
             .map(|f| FrameData {
                 step: f.step,
                 lines: f.lines,
-                events: f.events.iter().filter(|e| sees(e)).map(|e| e.text.clone()).collect(),
+                events: f.events.iter().filter(|e| seen_by_any(e, &seats)).map(|e| e.text.clone()).collect(),
                 view: f.view,
                 svg: f.svg,
             })
@@ -120,16 +119,27 @@ pub fn standalone_html(data: &ReplayData) -> String {
     )
 }
 
+/// Whether a viewer playing `seats` (none: a spectator) may see event `e`.
+fn seen_by_any(e: &crate::sandbox::Event, seats: &[usize]) -> bool {
+    e.seen_by(None) || seats.iter().any(|&s| e.seen_by(Some(s)))
+}
+
+/// A stored game and its tournament, or which of them is not there.
+async fn stored(app: &App, tournament: i64, key: &str) -> Result<(crate::store::TournamentRow, GameRecord), WebError> {
+    let k = key.to_string();
+    let (row, record) = app.read(move |s| Ok((s.tournament(tournament)?, s.game(tournament, &k)?))).await?;
+    let row = row.ok_or_else(|| WebError::not_found(format!("there is no tournament {tournament}")))?;
+    let record = record.ok_or_else(|| WebError::not_found(format!("tournament {tournament} has no game `{key}`")))?;
+    Ok((row, record))
+}
+
 /// Re-runs a stored game through the referee it was played with.
 async fn frames(
     app: &App,
     tournament: i64,
     key: &str,
 ) -> Result<(crate::store::TournamentRow, GameRecord, Vec<Frame>), WebError> {
-    let k = key.to_string();
-    let (row, record) = app.read(move |s| Ok((s.tournament(tournament)?, s.game(tournament, &k)?))).await?;
-    let row = row.ok_or_else(|| WebError::not_found(format!("there is no tournament {tournament}")))?;
-    let record = record.ok_or_else(|| WebError::not_found(format!("tournament {tournament} has no game `{key}`")))?;
+    let (row, record) = stored(app, tournament, key).await?;
     let dir = crate::package::kept(app.data(), row.settings.referee.as_deref()).ok_or_else(|| {
         WebError::not_found(format!("the package tournament {tournament} was played with is not kept"))
     })?;
@@ -203,13 +213,9 @@ pub async fn page(
 
 /// The JSON Lines replay, as `--replay-dir` writes it, holding only what the viewer may see.
 async fn download(app: &App, viewer: &Viewer, tournament: i64, key: &str) -> Result<Response, WebError> {
-    let k = key.to_string();
-    let (row, record) = app.read(move |s| Ok((s.tournament(tournament)?, s.game(tournament, &k)?))).await?;
-    let row = row.ok_or_else(|| WebError::not_found(format!("there is no tournament {tournament}")))?;
-    let mut record =
-        record.ok_or_else(|| WebError::not_found(format!("tournament {tournament} has no game `{key}`")))?;
+    let (row, mut record) = stored(app, tournament, key).await?;
     let seats = seats_of(app, viewer, &record).await?;
-    record.events.retain(|e| e.seen_by(None) || seats.iter().any(|&s| e.seen_by(Some(s))));
+    record.events.retain(|e| seen_by_any(e, &seats));
     for (s, log) in record.logs.iter_mut().enumerate() {
         if !seats.contains(&s) {
             log.clear();
