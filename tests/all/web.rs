@@ -184,6 +184,23 @@ fn uploads_over_the_cap_or_the_rate_are_refused_and_nothing_is_stored() {
         assert_eq!((a, b, c), (201, 201, 429), "{v}");
         assert!(v["error"].as_str().unwrap().contains("2 uploads an hour"), "{v}");
         assert_eq!(components(s.data.path()), 2);
+
+        // At the cap a file is read (and refused for what it is); one byte past it is not.
+        let bob = user(s.data.path(), "bob", false);
+        let (st, v) = upload(&s.url, Some(&bob), "pennies", "atcap", "cap.wasm", vec![7u8; 1 << 20]).await;
+        assert_eq!(st, 422, "{v}");
+        assert!(v["error"].as_str().unwrap().contains("not a WebAssembly file"), "{v}");
+        let (st, v) = upload(&s.url, Some(&bob), "pennies", "past", "past.wasm", vec![7u8; (1 << 20) + 1]).await;
+        assert_eq!(st, 413, "{v}");
+        assert!(v["error"].as_str().unwrap().contains("over the size cap of 1 MiB"), "{v}");
+        // A name or a token far past any bound is refused as such, quickly.
+        let long = "n".repeat(100_000);
+        let (st, v) = upload(&s.url, Some(&bob), "pennies", &long, "h.wasm", file("pennies-heads")).await;
+        assert_eq!(st, 400, "{v}");
+        assert!(v["error"].as_str().unwrap().contains("1 to 40 characters"), "{v}");
+        let (st, _) = upload(&s.url, Some(&"a".repeat(10_000)), "pennies", "x", "h.wasm", file("pennies-heads")).await;
+        assert_eq!(st, 401);
+        assert_eq!(components(s.data.path()), 2);
     });
 }
 
