@@ -11,7 +11,7 @@ RUST_PLAYERS := yahtzee-random yahtzee-greedy yahtzee-loop yahtzee-panic yahtzee
                 nim-referee nim-optimal nim-cheat nim-broken-referee \
                 pennies-referee pennies-heads pennies-alternate pennies-loud \
                 goofspiel-smart goofspiel-random goofspiel-loop goofspiel-panic goofspiel-hog goofspiel-cheat \
-                yahtzee-badkeep fish-breaks santorini-early-quitter goofspiel-referee
+                yahtzee-badkeep yahtzee-flaky fish-breaks santorini-early-quitter goofspiel-referee
 WAT_PLAYERS  := $(wildcard sample-players/wat/*.wat)
 ARENA        := $(TARGET_DIR)/debug/arena
 DEMO_DATA    := $(TARGET_DIR)/demo-data

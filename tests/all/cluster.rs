@@ -150,3 +150,126 @@ fn nats_that_is_not_there_is_a_clear_error() {
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("NATS is unreachable"));
 }
+
+/// Games tournament 1 of the store at `data` has recorded.
+fn recorded(data: &Path) -> u64 {
+    let out = run(&["tournaments", "--data", &data.display().to_string(), "--json"]);
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap_or_default();
+    v[0]["games"].as_u64().unwrap_or(0)
+}
+
+/// A registered Santorini round robin (6 games) started on `url` in the background.
+fn coordinator(data: &Path, url: &str) -> Child {
+    arena()
+        .args(["tournament", "--data", &data.display().to_string(), "--game", "santorini", "--registered"])
+        .args(["--format", "round-robin", "--seed", "11", "--games-per-match", "2", "--json", "--nats", url])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap()
+}
+
+/// Waits until the tournament at `data` has recorded at least one game.
+fn until_recorded(data: &Path) {
+    let until = Instant::now() + Duration::from_secs(120);
+    while recorded(data) < 1 {
+        assert!(Instant::now() < until, "no game was recorded");
+        std::thread::sleep(Duration::from_millis(100));
+    }
+}
+
+const SANTORINI: [(&str, &str); 3] =
+    [("minimax", "santorini-minimax"), ("random", "santorini-random"), ("js", "santorini-js")];
+
+#[test]
+fn a_coordinator_killed_mid_tournament_is_resumed_with_the_same_result() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (_server, url) = nats(&tmp.path().join("nats"));
+    let _workers: Vec<Killed> = (0..2).map(|i| worker(&url, &tmp.path().join(format!("w{i}")), "5")).collect();
+    let (local, remote) = (tmp.path().join("local"), tmp.path().join("remote"));
+    registered(&local, "santorini", &SANTORINI);
+    registered(&remote, "santorini", &SANTORINI);
+    let here = tournament(&local, "santorini", None);
+    assert!(here.status.success());
+
+    let mut first = coordinator(&remote, &url);
+    until_recorded(&remote);
+    assert!(first.try_wait().unwrap().is_none(), "the tournament ended before its coordinator could be killed");
+    first.kill().unwrap();
+    let _ = first.wait();
+    let before = recorded(&remote);
+    assert!(before < 6, "{before} games were recorded before the kill");
+
+    let d = remote.display().to_string();
+    let there = run(&["resume", "--data", &d, "1", "--json", "--nats", &url]);
+    assert!(there.status.success(), "{}", String::from_utf8_lossy(&there.stderr));
+    if here.stdout != there.stdout {
+        std::fs::write("/tmp/dbg-here.json", &here.stdout).unwrap();
+        std::fs::write("/tmp/dbg-there.json", &there.stdout).unwrap();
+        std::fs::write("/tmp/dbg-there.err", &there.stderr).unwrap();
+    }
+    assert_eq!(String::from_utf8_lossy(&here.stdout), String::from_utf8_lossy(&there.stdout));
+    // Every game stored once.
+    assert_eq!(recorded(&remote), 6);
+}
+
+#[test]
+fn nats_restarted_mid_tournament_loses_nothing_and_counts_nothing_twice() {
+    let tmp = tempfile::tempdir().unwrap();
+    let store = tmp.path().join("nats");
+    let (server, url) = nats(&store);
+    let port: u16 = url.rsplit(':').next().unwrap().parse().unwrap();
+    let _workers: Vec<Killed> = (0..2).map(|i| worker(&url, &tmp.path().join(format!("w{i}")), "5")).collect();
+    let (local, remote) = (tmp.path().join("local"), tmp.path().join("remote"));
+    registered(&local, "santorini", &SANTORINI);
+    registered(&remote, "santorini", &SANTORINI);
+    let here = tournament(&local, "santorini", None);
+    assert!(here.status.success());
+
+    let mut c = coordinator(&remote, &url);
+    until_recorded(&remote);
+    assert!(c.try_wait().unwrap().is_none(), "the tournament ended before the server could be restarted");
+    // The server goes away for a second, with games queued and in play, and comes back on the same
+    // port with the same store.
+    drop(server);
+    std::thread::sleep(Duration::from_secs(1));
+    let child = std::process::Command::new("nats-server")
+        .args(["-js", "-a", "127.0.0.1", "-p", &port.to_string(), "-sd"])
+        .arg(&store)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let _server = Killed(child);
+    let there = c.wait_with_output().unwrap();
+    assert!(there.status.success(), "{}", String::from_utf8_lossy(&there.stderr));
+    assert_eq!(String::from_utf8_lossy(&here.stdout), String::from_utf8_lossy(&there.stdout));
+    assert_eq!(recorded(&remote), 6);
+}
+
+#[test]
+fn a_ladder_has_its_games_played_by_workers() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (_server, url) = nats(&tmp.path().join("nats"));
+    let _workers: Vec<Killed> = (0..2).map(|i| worker(&url, &tmp.path().join(format!("w{i}")), "30")).collect();
+    let data = tmp.path().join("data");
+    registered(&data, "yahtzee", &[("greedy", "yahtzee-greedy"), ("random", "yahtzee-random"), ("c", "yahtzee-c")]);
+    let d = data.display().to_string();
+    let out = run(&["ladder", "--data", &d, "--game", "yahtzee", "--games", "60", "--seed", "4", "--nats", &url]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(recorded(&data), 60);
+    let out = run(&["leaderboard", "--data", &d, "--game", "yahtzee", "--json"]);
+    let board: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    for row in board.as_array().unwrap() {
+        let played: u64 = ["won", "lost", "tied"].iter().map(|k| row["games"][k].as_u64().unwrap()).sum();
+        assert!(played > 0, "{row}");
+    }
+    let rating = |n: &str| {
+        board.as_array().unwrap().iter().find(|r| r["name"] == n).unwrap()["rating"]["rating"].as_f64().unwrap()
+    };
+    assert!(rating("greedy") > rating("random"), "{board}");
+    // The workers played them.
+    let fetched = std::fs::read_dir(tmp.path().join("w0").join("components")).map(|d| d.count()).unwrap_or(0)
+        + std::fs::read_dir(tmp.path().join("w1").join("components")).map(|d| d.count()).unwrap_or(0);
+    assert!(fetched >= 3, "the workers fetched {fetched} components");
+}

@@ -11,6 +11,7 @@ mod formats;
 mod goofspiel;
 mod hostile;
 mod knockout;
+mod ladder;
 mod languages;
 mod memory;
 mod packages;

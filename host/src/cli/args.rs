@@ -151,6 +151,10 @@ pub enum Command {
         id: i64,
         #[arg(long)]
         json: bool,
+        /// Have the remaining games played by workers over NATS JetStream (outcomes the interrupted
+        /// run's workers left on the stream are taken, not played again).
+        #[arg(long, value_name = "URL")]
+        nats: Option<String>,
         #[command(flatten)]
         data: DataArgs,
         #[arg(long)]
@@ -217,6 +221,42 @@ pub enum Command {
         upload_workers: usize,
         #[command(flatten)]
         limits: LimitArgs,
+    },
+    /// Run the game's ladder: rated games without end among its registered players, paired by
+    /// rating (uncertain and new players more often, a share of opponents at random), new versions
+    /// entering as they are submitted, a version benched after --max-faults faults. Ctrl-C stops it
+    /// cleanly; running it again goes on with the same ladder (its stored limits and options).
+    Ladder {
+        /// A game: a package's name (see `arena games`) or its directory.
+        #[arg(long, value_parser = parse_game_arg)]
+        game: GameArg,
+        /// Stop after this many games (the games in flight are finished) [default: until Ctrl-C].
+        #[arg(long)]
+        games: Option<u64>,
+        /// Games in flight at once [default: the cores; 32 with --nats].
+        #[arg(long)]
+        parallel: Option<usize>,
+        /// The share of opponents drawn at random instead of by rating, 0 to 1.
+        #[arg(long, default_value_t = 0.1)]
+        explore: f64,
+        /// A version that faults this many times in the ladder plays no more (its next version does).
+        #[arg(long, default_value_t = 5)]
+        max_faults: u32,
+        /// Seed of a new ladder's pairings and games [default: drawn from the clock].
+        #[arg(long)]
+        seed: Option<u64>,
+        /// How often the store is looked at for new versions, in milliseconds.
+        #[arg(long, default_value_t = 1000)]
+        poll_ms: u64,
+        /// Have the games played by workers (`arena worker`) over NATS JetStream at this URL.
+        #[arg(long, value_name = "URL")]
+        nats: Option<String>,
+        #[command(flatten)]
+        data: DataArgs,
+        #[command(flatten)]
+        limits: LimitArgs,
+        #[command(flatten)]
+        options: OptionArgs,
     },
     /// Play games for coordinators (`arena tournament --nats`): pull jobs from NATS JetStream, fetch
     /// packages and components by sha256, play them with the sandbox and limits they name, publish the

@@ -2,6 +2,7 @@
 //! tokio runtime, and prints text or JSON. The only place that uses `anyhow`.
 
 pub mod args;
+mod ladder;
 mod new;
 mod package;
 mod registry;
@@ -81,6 +82,27 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         runtime()?.block_on(crate::cluster::work(cfg))?;
         return Ok(ExitCode::SUCCESS);
     }
+    if let Command::Ladder { game, games, parallel, explore, max_faults, seed, poll_ms, nats, data, limits, options } =
+        &cmd
+    {
+        let cores = std::thread::available_parallelism().map(|n| n.get()).unwrap_or(2);
+        return ladder::ladder(ladder::LadderArgs {
+            game_dir: game.dir.clone(),
+            data: data.dir.clone(),
+            seed: *seed,
+            limits: limits.to_limits()?,
+            compile: limits.to_compile_limits()?,
+            options: options.options.clone(),
+            cfg: crate::ladder::LadderConfig {
+                parallel: parallel.unwrap_or(if nats.is_some() { 32 } else { cores }),
+                games: *games,
+                explore: *explore,
+                max_faults: *max_faults,
+                poll: std::time::Duration::from_millis((*poll_ms).max(10)),
+            },
+            nats: nats.clone(),
+        });
+    }
     if let Command::User { command } = cmd {
         return results::user(command);
     }
@@ -115,6 +137,15 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             let row = store
                 .tournament(*id)?
                 .with_context(|| format!("{}: there is no tournament {id}", data.dir.display()))?;
+            if row.format == Format::Ladder {
+                bail!(
+                    "{}: tournament {id} is the ladder of {}: `arena ladder --game {} --data {}` goes on with it",
+                    data.dir.display(),
+                    row.game,
+                    row.game,
+                    data.dir.display()
+                );
+            }
             let dir = match package::kept(&data.dir, row.settings.referee.as_deref()) {
                 Some(dir) => dir,
                 None => crate::package::locate(&row.game)
@@ -127,7 +158,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         _ => bail!("unexpected command"),
     };
     let nats = match &cmd {
-        Command::Tournament { nats, .. } => nats.clone(),
+        Command::Tournament { nats, .. } | Command::Resume { nats, .. } => nats.clone(),
         _ => None,
     };
     runtime()?.block_on(async move {

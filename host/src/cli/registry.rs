@@ -163,6 +163,7 @@ async fn run_stored<G: Game>(
 ) -> anyhow::Result<ExitCode> {
     let journal = store.journal(id, versions)?;
     settings.journal = Some(journal.clone());
+    game.bind(&store.run_name(id)?);
     let (bar, observe) = progress_bar(if settings.format == Format::Rounds { "rounds" } else { "matches" });
     let (observe, failed) = super::writing_replays(observe, replay_dir, (game.name(), limits, game.options()))?;
     settings.progress = Some(observe);

@@ -17,7 +17,7 @@ use std::time::Duration;
 /// The work queue of game jobs.
 pub const JOBS: &str = "ARENA_JOBS";
 pub const JOBS_SUBJECT: &str = "arena.jobs";
-/// Outcomes, one subject per coordinator run.
+/// Outcomes, one subject per run (a stored tournament's survives its coordinator).
 pub const RESULTS: &str = "ARENA_RESULTS";
 pub const RESULTS_SUBJECTS: &str = "arena.results.>";
 /// The durable consumer every worker pulls from.
@@ -96,14 +96,28 @@ impl Engine {
                 ),
             ));
         }
+        // Outcomes leave the stream once their coordinator has them; what is left after a coordinator
+        // died is what the run that resumes it reads back.
         let results = Config {
             name: RESULTS.into(),
             subjects: vec![RESULTS_SUBJECTS.into()],
+            retention: RetentionPolicy::WorkQueue,
             storage: StorageType::File,
-            max_age: Duration::from_secs(24 * 3600),
+            max_age: Duration::from_secs(7 * 24 * 3600),
             ..Default::default()
         };
-        self.js.get_or_create_stream(results).await.map_err(|e| self.err("the result stream", e))?;
+        let s = self.js.get_or_create_stream(results).await.map_err(|e| self.err("the result stream", e))?;
+        let info = s.cached_info();
+        if info.config.retention != RetentionPolicy::WorkQueue || info.config.subjects != [RESULTS_SUBJECTS] {
+            return Err(self.err(
+                "the result stream",
+                format!(
+                    "stream {RESULTS} exists with other settings (retention {:?}, subjects {:?}); Arena needs a \
+                     work queue on {RESULTS_SUBJECTS}: delete it (`nats stream rm {RESULTS}`) or use another server",
+                    info.config.retention, info.config.subjects
+                ),
+            ));
+        }
         Ok(())
     }
 

@@ -16,7 +16,15 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 use tokio::sync::oneshot;
 
-type Waiting = Arc<Mutex<HashMap<String, oneshot::Sender<Result<GameOutcome, String>>>>>;
+type Outcome = Result<GameOutcome, String>;
+
+/// Outcomes by game id: those awaited (a sender) and those that came before anyone asked (an
+/// interrupted run's, read back by the run that resumes it).
+#[derive(Default)]
+struct Mailbox {
+    waiting: HashMap<String, oneshot::Sender<Outcome>>,
+    early: HashMap<String, Outcome>,
+}
 
 /// A package whose games are played by workers over NATS.
 pub struct RemoteGame {
@@ -28,12 +36,22 @@ pub struct RemoteGame {
     package_files: Vec<String>,
     options: Vec<String>,
     limits: Limits,
-    /// This run's result subject.
-    reply: String,
+    /// The run's name, in its result subject (`arena.results.<run>`) and its consumer's: a stored
+    /// tournament's is the same every time it is resumed; otherwise a random one.
+    run: Mutex<String>,
+    /// This process's own, in every job's deduplication id (a resumed run publishes again).
+    nonce: String,
+    /// Reading outcomes starts with the first game.
+    reading: tokio::sync::OnceCell<()>,
     /// Where each loaded component came from, by sha256 (uploaded when a game first needs it).
     paths: Mutex<HashMap<String, PathBuf>>,
     uploaded: tokio::sync::Mutex<std::collections::HashSet<String>>,
-    waiting: Waiting,
+    mailbox: Arc<Mutex<Mailbox>>,
+}
+
+/// A name fit for a subject token and a consumer name.
+fn token(text: &str) -> String {
+    crate::sandbox::sha256_hex(text.as_bytes())[..24].to_string()
 }
 
 impl RemoteGame {
@@ -51,36 +69,7 @@ impl RemoteGame {
             .iter()
             .map(|p| p.to_string_lossy().replace('\\', "/"))
             .collect();
-        let id = crate::store::secret("").map_err(|e| ClusterError::Other(e.to_string()))?;
-        let reply = format!("arena.results.{}", &id[..16]);
-        let waiting: Waiting = Arc::default();
-        // The outcomes of this run's jobs, from the result stream (kept there, so none is lost while
-        // the connection is down).
-        let stream = engine.js.get_stream(RESULTS).await.map_err(|e| engine.err("the result stream", e))?;
-        let consumer = stream
-            .create_consumer(async_nats::jetstream::consumer::pull::Config {
-                filter_subject: reply.clone(),
-                ack_policy: async_nats::jetstream::consumer::AckPolicy::Explicit,
-                inactive_threshold: Duration::from_secs(3600),
-                ..Default::default()
-            })
-            .await
-            .map_err(|e| engine.err("a result consumer", e))?;
-        let mut messages = consumer.messages().await.map_err(|e| engine.err("the results", e))?;
-        let w = waiting.clone();
-        tokio::spawn(async move {
-            while let Some(m) = messages.next().await {
-                let Ok(m) = m else { continue };
-                if let Ok(done) = serde_json::from_slice::<Done>(&m.payload) {
-                    // A game played twice (a worker died after publishing) is taken once.
-                    if let Some(tx) = w.lock().unwrap_or_else(|e| e.into_inner()).remove(&done.game) {
-                        tracing::debug!("game {} played by {}", done.game, done.worker);
-                        let _ = tx.send(done.outcome);
-                    }
-                }
-                let _ = m.ack().await;
-            }
-        });
+        let nonce = crate::store::secret("").map_err(|e| ClusterError::Other(e.to_string()))?;
         Ok(RemoteGame {
             local,
             engine,
@@ -89,11 +78,70 @@ impl RemoteGame {
             package_files,
             options: options.to_vec(),
             limits,
-            reply,
+            run: Mutex::new(token(&nonce)),
+            nonce: nonce[..16].to_string(),
+            reading: tokio::sync::OnceCell::new(),
             paths: Mutex::default(),
             uploaded: tokio::sync::Mutex::default(),
-            waiting,
+            mailbox: Arc::default(),
         })
+    }
+
+    fn run(&self) -> String {
+        self.run.lock().unwrap_or_else(|e| e.into_inner()).clone()
+    }
+
+    /// Starts reading this run's outcomes from the result stream: everything still there, an
+    /// interrupted run's included. The stream is a work queue: an outcome is gone once acked, so what
+    /// a resumed run finds is only what its predecessor never took.
+    async fn read_outcomes(&self) -> Result<(), ClusterError> {
+        let engine = &self.engine;
+        let run = self.run();
+        let name = format!("results-{run}");
+        let stream = engine.js.get_stream(RESULTS).await.map_err(|e| engine.err("the result stream", e))?;
+        // The consumer of a run that died is replaced (a work queue allows one per subject).
+        let _ = stream.delete_consumer(&name).await;
+        let consumer = stream
+            .create_consumer(async_nats::jetstream::consumer::pull::Config {
+                durable_name: Some(name),
+                filter_subject: format!("arena.results.{run}"),
+                ack_policy: async_nats::jetstream::consumer::AckPolicy::Explicit,
+                inactive_threshold: Duration::from_secs(3600),
+                ..Default::default()
+            })
+            .await
+            .map_err(|e| engine.err("a result consumer", e))?;
+        let mut messages = consumer.messages().await.map_err(|e| engine.err("the results", e))?;
+        let mailbox = self.mailbox.clone();
+        tokio::spawn(async move {
+            loop {
+                while let Some(m) = messages.next().await {
+                    // Errors (a heartbeat missed while the server restarts) pass; the stream goes on.
+                    let Ok(m) = m else { continue };
+                    if let Ok(done) = serde_json::from_slice::<Done>(&m.payload) {
+                        tracing::debug!("game {} played by {}", done.game, done.worker);
+                        let mut b = mailbox.lock().unwrap_or_else(|e| e.into_inner());
+                        // A game played twice (a worker died after publishing) is taken once.
+                        match b.waiting.remove(&done.game) {
+                            Some(tx) => {
+                                let _ = tx.send(done.outcome);
+                            }
+                            None => {
+                                b.early.insert(done.game, done.outcome);
+                            }
+                        }
+                    }
+                    let _ = m.ack().await;
+                }
+                // The stream ended: pull again (the durable consumer keeps its place).
+                tokio::time::sleep(Duration::from_millis(500)).await;
+                match consumer.messages().await {
+                    Ok(m) => messages = m,
+                    Err(e) => tracing::warn!("reading results again: {e}"),
+                }
+            }
+        });
+        Ok(())
     }
 
     /// Uploads `key` (from `path`) unless this run did already.
@@ -125,7 +173,7 @@ impl RemoteGame {
             players.push(JobPlayer { name: e.name.clone(), component, builtin });
         }
         Ok(Job {
-            reply: self.reply.clone(),
+            reply: format!("arena.results.{}", self.run()),
             game: setup.id.clone(),
             package: hash,
             files: self.package_files.clone(),
@@ -141,7 +189,7 @@ impl RemoteGame {
     async fn publish(&self, job: &Job) {
         let payload: bytes::Bytes = serde_json::to_vec(job).unwrap_or_default().into();
         let mut headers = async_nats::HeaderMap::new();
-        headers.insert("Nats-Msg-Id", format!("{}/{}", job.reply, job.game).as_str());
+        headers.insert("Nats-Msg-Id", format!("{}/{}/{}", job.reply, job.game, self.nonce).as_str());
         let mut wait = Duration::from_millis(100);
         loop {
             let sent = self.engine.js.publish_with_headers(JOBS_SUBJECT, headers.clone(), payload.clone()).await;
@@ -207,14 +255,29 @@ impl Game for RemoteGame {
         self.local.tournament_start(p, info, seed).await
     }
 
+    fn bind(&self, run: &str) {
+        *self.run.lock().unwrap_or_else(|e| e.into_inner()) = token(run);
+    }
+
     async fn play(&self, setup: GameSetup<Self::Player>) -> GameOutcome {
         let n = setup.players.len();
+        if let Err(e) = self.reading.get_or_try_init(|| self.read_outcomes()).await {
+            return unplayed(n, e.to_string());
+        }
         let job = match self.job(&setup).await {
             Ok(job) => job,
             Err(why) => return unplayed(n, why),
         };
-        let (tx, rx) = oneshot::channel();
-        self.waiting.lock().unwrap_or_else(|e| e.into_inner()).insert(job.game.clone(), tx);
+        let rx = {
+            let mut b = self.mailbox.lock().unwrap_or_else(|e| e.into_inner());
+            // Played for the run this one resumes, after its store was last written.
+            if let Some(outcome) = b.early.remove(&job.game) {
+                return outcome.unwrap_or_else(|why| unplayed(n, why));
+            }
+            let (tx, rx) = oneshot::channel();
+            b.waiting.insert(job.game.clone(), tx);
+            rx
+        };
         self.publish(&job).await;
         match rx.await {
             Ok(Ok(outcome)) => outcome,

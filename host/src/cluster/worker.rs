@@ -98,8 +98,11 @@ pub async fn work(cfg: WorkerConfig) -> Result<(), ClusterError> {
                 beat.abort();
                 let done = Done { game: job.game.clone(), outcome, worker: name };
                 let payload: bytes::Bytes = serde_json::to_vec(&done).unwrap_or_default().into();
+                // Deduplicated per published job: a redelivered job's outcome is stored once, a job
+                // published again (by a coordinator resuming) gets its own.
+                let sequence = m.info().map(|i| i.stream_sequence).unwrap_or_default();
                 let mut headers = async_nats::HeaderMap::new();
-                headers.insert("Nats-Msg-Id", format!("{}/{}", job.reply, job.game).as_str());
+                headers.insert("Nats-Msg-Id", format!("{}/{}/{sequence}", job.reply, job.game).as_str());
                 // Published (and stored) before the job is acked: a worker dying in between has the game
                 // played again, and the coordinator takes the first outcome.
                 loop {

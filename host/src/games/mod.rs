@@ -174,6 +174,9 @@ pub trait Game: Send + Sync + 'static {
     fn referee_hash(&self) -> Option<String> {
         None
     }
+    /// Names the run the coming games belong to (a stored tournament, the same name when it is
+    /// resumed): a game played elsewhere finds there the outcomes an interrupted run left behind.
+    fn bind(&self, _run: &str) {}
     fn tournament_start(
         &self,
         p: &Entry<Self::Player>,

@@ -43,6 +43,8 @@ pub(super) fn restore(record: &str, replay: &str) -> std::result::Result<GameRec
 }
 
 enum Write {
+    /// A ladder's new entrant, in the next slot.
+    Enter(Version, usize),
     Game(Box<GameRecord>),
     Lifecycle(Lifecycle, usize, Option<Fault>),
     Match(Box<MatchRecord>),
@@ -69,13 +71,23 @@ struct Entrants {
 impl Store {
     /// The journal of tournament `id`, holding what earlier runs recorded; `entrants` in slot order.
     pub fn journal(&self, id: i64, entrants: &[Version]) -> Result<Arc<StoreJournal>> {
+        self.journal_of(id, entrants, true)
+    }
+
+    /// A ladder's journal: it writes, and gives nothing back (a ladder goes on with new games; its
+    /// hundreds of thousands of earlier ones stay in the store).
+    pub fn ladder_journal(&self, id: i64, entrants: &[Version]) -> Result<Arc<StoreJournal>> {
+        self.journal_of(id, entrants, false)
+    }
+
+    fn journal_of(&self, id: i64, entrants: &[Version], give_back: bool) -> Result<Arc<StoreJournal>> {
         let mut done = HashMap::new();
         let mut q = self
             .conn
-            .prepare("SELECT key, record, replay FROM games WHERE tournament_id = ?1")
+            .prepare("SELECT key, record, replay FROM games WHERE tournament_id = ?1 AND ?2")
             .map_err(|e| self.sql(e))?;
         let rows: Vec<(String, String, String)> = q
-            .query_map([id], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))
+            .query_map(params![id, give_back], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))
             .and_then(Iterator::collect)
             .map_err(|e| self.sql(e))?;
         for (key, record, replay) in rows {
@@ -110,7 +122,7 @@ impl Store {
         let db = self.db.clone();
         let writer = std::thread::Builder::new()
             .name(format!("store-writer-{id}"))
-            .spawn(move || write_all(conn, db, &who, rx))
+            .spawn(move || write_all(conn, db, who, rx))
             .map_err(|source| StoreError::Io { path: self.db.clone(), error: source })?;
         let restored = done.len();
         Ok(Arc::new(StoreJournal {
@@ -134,6 +146,11 @@ impl StoreJournal {
             // The writer only stops early after an error, which `finish` reports.
             let _ = tx.send(w);
         }
+    }
+
+    /// A ladder's new entrant `v`, playing from now on under its name, in `slot` (the next one).
+    pub fn enter(&self, v: &Version, slot: usize) {
+        self.send(Write::Enter(v.clone(), slot));
     }
 
     /// Waits until everything sent is written; the number of games written, or why writing stopped.
@@ -174,7 +191,7 @@ impl Journal for StoreJournal {
 fn write_all(
     mut conn: Connection,
     db: PathBuf,
-    who: &Entrants,
+    mut who: Entrants,
     rx: Receiver<Write>,
 ) -> std::result::Result<u64, String> {
     let mut games = 0u64;
@@ -190,7 +207,7 @@ fn write_all(
             let tx = conn.transaction()?;
             let mut n = 0;
             for w in &batch {
-                n += write_one(&tx, who, w)?;
+                n += write_one(&tx, &mut who, w)?;
             }
             tx.commit()?;
             Ok(n)
@@ -203,9 +220,21 @@ fn write_all(
     Ok(games)
 }
 
-fn write_one(tx: &rusqlite::Transaction<'_>, who: &Entrants, w: &Write) -> rusqlite::Result<u64> {
+fn write_one(tx: &rusqlite::Transaction<'_>, who: &mut Entrants, w: &Write) -> rusqlite::Result<u64> {
     let t = who.tournament;
     match w {
+        Write::Enter(v, slot) => {
+            tx.execute(
+                "INSERT OR REPLACE INTO entrants (tournament_id, slot, version_id, name) VALUES (?1, ?2, ?3, ?4)",
+                params![t, *slot as i64, v.id, v.name],
+            )?;
+            who.by_name.insert(v.name.clone(), (v.player_id, v.id));
+            if who.ids.len() <= *slot {
+                who.ids.resize(*slot + 1, (0, 0));
+            }
+            who.ids[*slot] = (v.player_id, v.id);
+            Ok(0)
+        }
         Write::Game(g) => {
             let replay = Replay {
                 calls: g.replay.clone(),

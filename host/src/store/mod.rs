@@ -11,6 +11,7 @@
 
 mod accounts;
 mod journal;
+mod ladders;
 mod listing;
 mod players;
 mod schema;

@@ -218,6 +218,11 @@ impl Store {
         rows.map_err(|e| self.sql(e))
     }
 
+    /// Every player's rating in `game` after every stored rated game (by player id).
+    pub fn ratings(&self, game: &str, system: System) -> Result<Ratings> {
+        Ok(self.rate(system, &self.game_rows(game)?).ratings)
+    }
+
     /// Every registered player of `game` with rating and record; by rating, best first, when `by_rating`,
     /// else in the order they registered.
     pub fn leaderboard(&self, game: &str, system: System, by_rating: bool) -> Result<Vec<Leader>> {

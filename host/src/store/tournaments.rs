@@ -180,6 +180,18 @@ impl Store {
         self.tournament_rows(None)
     }
 
+    /// What names tournament `id` of this store among every store's runs, the same each time it is
+    /// resumed (games played elsewhere are found again by it): the store's place, the id and when the
+    /// tournament started.
+    pub fn run_name(&self, id: i64) -> Result<String> {
+        let started: String = self
+            .conn
+            .query_row("SELECT started_at FROM tournaments WHERE id = ?1", [id], |r| r.get(0))
+            .map_err(|e| self.sql(e))?;
+        let dir = self.dir.canonicalize().unwrap_or_else(|_| self.dir.clone());
+        Ok(format!("{}\n{id}\n{started}", dir.display()))
+    }
+
     pub fn tournament(&self, id: i64) -> Result<Option<TournamentRow>> {
         Ok(self.tournament_rows(Some(id))?.pop())
     }

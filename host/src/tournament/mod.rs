@@ -8,7 +8,7 @@ pub mod report;
 mod round_robin;
 mod rounds;
 
-pub use common::GAMES_IN_FLIGHT;
+pub use common::{GAMES_IN_FLIGHT, game_id};
 pub use knockout::knockout;
 pub use round_robin::{round_robin, schedule};
 pub use rounds::{rounds, split};
@@ -24,6 +24,10 @@ pub async fn run<G: crate::games::Game>(
         Format::Knockout => knockout(game, entries, limits, s).await,
         Format::RoundRobin => round_robin(game, entries, limits, s).await,
         Format::Rounds => rounds(game, entries, limits, s).await,
+        // A ladder is not run to an end: `crate::ladder` plays it.
+        Format::Ladder => {
+            round_robin(game, entries, limits, &Settings { format: Format::RoundRobin, ..s.clone() }).await
+        }
     }
 }
 
@@ -42,6 +46,9 @@ pub enum Format {
     RoundRobin,
     /// Elimination rounds of games as large as the game allows; the winners of each game advance.
     Rounds,
+    /// Rated games without end among the registered players, paired by rating (`arena ladder`).
+    #[value(skip)]
+    Ladder,
 }
 
 impl Format {
@@ -51,6 +58,7 @@ impl Format {
             Format::Knockout => "knockout",
             Format::RoundRobin => "round-robin",
             Format::Rounds => "rounds",
+            Format::Ladder => "ladder",
         }
     }
 }

@@ -135,6 +135,9 @@ pub async fn start_tournament(
     }
     let (m, _) = find_game(&f.game)?;
     let format: Format = serde_json::from_value(serde_json::Value::String(f.format.clone()))
+        .ok()
+        .filter(|f| *f != Format::Ladder)
+        .ok_or(())
         .map_err(|_| WebError::bad(format!("`{}` is not a format (knockout, round-robin, rounds)", f.format)))?;
     let k: u32 = match f.games_per_match.as_deref().map(str::trim).filter(|s| !s.is_empty()) {
         None => 1,

@@ -1,0 +1,46 @@
+//! A game's ladder in the store: one unfinished tournament of format `ladder` per game, whose games
+//! go on being added (numbered on from the last), whose entrants grow as new versions arrive, and
+//! whose faults, per version, decide who is benched.
+
+use super::{Result, Store};
+use crate::tournament::Format;
+use std::collections::HashMap;
+
+impl Store {
+    /// The ladder of `game` that has not been closed, if there is one.
+    pub fn ladder_of(&self, game: &str) -> Result<Option<super::TournamentRow>> {
+        let id: Option<i64> = self
+            .conn
+            .query_row(
+                "SELECT MAX(id) FROM tournaments WHERE game = ?1 AND format = ?2 AND status != 'finished'",
+                rusqlite::params![game, Format::Ladder.as_str()],
+                |r| r.get(0),
+            )
+            .map_err(|e| self.sql(e))?;
+        match id {
+            Some(id) => self.tournament(id),
+            None => Ok(None),
+        }
+    }
+
+    /// The number the next game of ladder `id` takes (its games are numbered from 1, never twice).
+    pub fn next_number(&self, id: i64) -> Result<u32> {
+        self.conn
+            .query_row("SELECT COALESCE(MAX(match_no), 0) + 1 FROM games WHERE tournament_id = ?1", [id], |r| r.get(0))
+            .map_err(|e| self.sql(e))
+    }
+
+    /// Faults in games of tournament `id`, by version.
+    pub fn faults_by_version(&self, id: i64) -> Result<HashMap<i64, u32>> {
+        let mut q = self
+            .conn
+            .prepare(
+                "SELECT gp.version_id, COUNT(*) FROM faults f
+                 JOIN game_players gp ON gp.game_id = f.game_id AND gp.player_id = f.player_id
+                 WHERE f.tournament_id = ?1 GROUP BY gp.version_id",
+            )
+            .map_err(|e| self.sql(e))?;
+        let rows = q.query_map([id], |r| Ok((r.get(0)?, r.get(1)?))).and_then(Iterator::collect);
+        rows.map_err(|e| self.sql(e))
+    }
+}
