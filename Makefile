@@ -107,8 +107,10 @@ test: players
 	$(TARGET_DIR)/browser-venv/bin/python tests/browser/check_viewer.py
 
 bench: players
+	scripts/setup-nats.sh
 	$(CARGO) bench -p arena --bench games
 	$(CARGO) bench -p arena --bench web
+	$(CARGO) bench -p arena --bench cluster
 
 clean-players:
 	rm -rf $(PLAYERS) $(TARGET_DIR)/wasm32-wasip2 $(TARGET_DIR)/guest-fallback

@@ -9,7 +9,7 @@ use std::process::{Child, Stdio};
 use std::time::{Duration, Instant};
 
 /// A process killed when dropped.
-struct Killed(Child);
+pub struct Killed(pub Child);
 
 impl Drop for Killed {
     fn drop(&mut self) {
@@ -18,12 +18,12 @@ impl Drop for Killed {
     }
 }
 
-fn free_port() -> u16 {
+pub fn free_port() -> u16 {
     std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port()
 }
 
 /// `nats-server -js` on a free loopback port, storing in `dir`; its URL.
-fn nats(dir: &Path) -> (Killed, String) {
+pub fn nats(dir: &Path) -> (Killed, String) {
     let port = free_port();
     let child = std::process::Command::new("nats-server")
         .args(["-js", "-a", "127.0.0.1", "-p", &port.to_string(), "-sd"])
@@ -40,7 +40,7 @@ fn nats(dir: &Path) -> (Killed, String) {
     (Killed(child), format!("nats://127.0.0.1:{port}"))
 }
 
-fn worker(url: &str, dir: &Path, ack_wait: &str) -> Killed {
+pub fn worker(url: &str, dir: &Path, ack_wait: &str) -> Killed {
     let child = arena()
         .args(["worker", "--nats", url, "--jobs", "1", "--ack-wait-secs", ack_wait, "--dir"])
         .arg(dir)
@@ -272,4 +272,66 @@ fn a_ladder_has_its_games_played_by_workers() {
     let fetched = std::fs::read_dir(tmp.path().join("w0").join("components")).map(|d| d.count()).unwrap_or(0)
         + std::fs::read_dir(tmp.path().join("w1").join("components")).map(|d| d.count()).unwrap_or(0);
     assert!(fetched >= 3, "the workers fetched {fetched} components");
+}
+
+/// Publishes a job naming the Nim package (uploaded) and `component` in seat 0; the outcome the
+/// worker stores for it.
+async fn job_outcome(url: &str, component: &str, upload: Option<&[u8]>) -> serde_json::Value {
+    use futures_util::StreamExt;
+    let engine = arena::cluster::Engine::connect(url).await.unwrap();
+    let files = engine.files().await.unwrap();
+    let dir = std::path::PathBuf::from(player("nim-optimal")).parent().unwrap().parent().unwrap().join("packages/nim");
+    let manifest = arena::package::Manifest::read(&dir).unwrap();
+    let package = arena::sandbox::sha256_hex(&std::fs::read(dir.join(&manifest.referee)).unwrap());
+    let mut listed = vec![];
+    for f in arena::package::files_under(&dir).unwrap() {
+        let f = f.to_string_lossy().to_string();
+        arena::cluster::put_once(&files, &format!("packages/{package}/{f}"), &std::fs::read(dir.join(&f)).unwrap())
+            .await
+            .unwrap();
+        listed.push(f);
+    }
+    if let Some(bytes) = upload {
+        arena::cluster::put_once(&files, &format!("components/{component}"), bytes).await.unwrap();
+    }
+    let reply = format!("arena.results.test{}", &component[..8]);
+    let stream = engine.js.get_stream(arena::cluster::RESULTS).await.unwrap();
+    let consumer = stream
+        .create_consumer(async_nats::jetstream::consumer::pull::Config {
+            filter_subject: reply.clone(),
+            ..Default::default()
+        })
+        .await
+        .unwrap();
+    let job = serde_json::json!({
+        "reply": reply, "game": "R1-M1-G1", "package": package, "files": listed, "options": [],
+        "players": [{"name": "stranger", "component": component}, {"name": "optimal", "builtin": "nim-optimal"}],
+        "seed": 1, "limits": arena::Limits::default(), "so_far": arena::MatchSoFar::default(),
+    });
+    engine.js.publish(arena::cluster::JOBS_SUBJECT, serde_json::to_vec(&job).unwrap().into()).await.unwrap();
+    let mut messages = consumer.messages().await.unwrap();
+    let m = tokio::time::timeout(Duration::from_secs(60), messages.next()).await.unwrap().unwrap().unwrap();
+    serde_json::from_slice::<serde_json::Value>(&m.payload).unwrap()["outcome"].clone()
+}
+
+#[test]
+fn a_job_naming_a_missing_or_broken_component_fails_that_game_naming_the_component() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (_server, url) = nats(&tmp.path().join("nats"));
+    let _worker = worker(&url, &tmp.path().join("w0"), "30");
+    let rt = tokio::runtime::Runtime::new().unwrap();
+    let missing = "ab".repeat(32);
+    let outcome = rt.block_on(job_outcome(&url, &missing, None));
+    let why = outcome["Err"].as_str().unwrap_or_else(|| panic!("{outcome}"));
+    assert!(why.contains(&format!("components/{missing}")) && why.contains("not in the object store"), "{why}");
+    // Bytes that are no component: stored under their true sha256, they fail to load, named.
+    let junk = b"\0asm this is not a component".to_vec();
+    let hash = arena::sandbox::sha256_hex(&junk);
+    let outcome = rt.block_on(job_outcome(&url, &hash, Some(&junk)));
+    let why = outcome["Err"].as_str().unwrap_or_else(|| panic!("{outcome}"));
+    assert!(why.contains(&format!("component {hash} (stranger)")), "{why}");
+    // The worker goes on: a good job after them is played.
+    let good = std::fs::read(player("nim-optimal")).unwrap();
+    let outcome = rt.block_on(job_outcome(&url, &arena::sandbox::sha256_hex(&good), Some(&good)));
+    assert!(outcome["Ok"]["scores"].is_array(), "{outcome}");
 }

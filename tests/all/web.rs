@@ -466,3 +466,35 @@ fn replay_html_is_one_file_that_plays_offline_and_keeps_secrets() {
     );
     assert!(page.contains("rounds; seat 0 takes a round"), "public events are missing");
 }
+
+#[test]
+fn tournaments_started_on_the_web_are_played_by_workers_with_nats() {
+    use super::cluster::{free_port, nats, worker};
+    let tmp = tempfile::tempdir().unwrap();
+    let (_server, url) = nats(&tmp.path().join("nats"));
+    let _worker = worker(&url, &tmp.path().join("w0"), "30");
+    let s = serve(&["--nats", &url]);
+    let admin = user(s.data.path(), "root", true);
+    rt().block_on(async {
+        for (name, p) in [("heads", "pennies-heads"), ("alt", "pennies-alternate"), ("loud", "pennies-loud")] {
+            let (st, v) = upload(&s.url, Some(&admin), "pennies", name, &format!("{p}.wasm"), file(p)).await;
+            assert_eq!(st, 201, "{v}");
+        }
+        let session = sign_in(&s.url, &admin).await;
+        let (_, csrf) = page(&format!("{}/tournaments", s.url), &session).await;
+        let form = [("csrf", csrf.as_str()), ("game", "pennies"), ("format", "round-robin"), ("seed", "9")];
+        let res = client().post(format!("{}/tournaments", s.url)).header("cookie", &session).form(&form);
+        assert_eq!(res.send().await.unwrap().status().as_u16(), 303);
+        let v = finished(&s.url, 1).await;
+        assert_eq!(v["games"].as_array().map(Vec::len), Some(3), "{v}");
+    });
+    // The worker fetched the players to play them.
+    let fetched = std::fs::read_dir(tmp.path().join("w0").join("components")).map(|d| d.count()).unwrap_or(0);
+    assert_eq!(fetched, 3);
+    // A server that is not there: a clear error at start.
+    let d = tempfile::tempdir().unwrap();
+    let dead = format!("nats://127.0.0.1:{}", free_port());
+    let out = run(&["serve", "--data", &d.path().display().to_string(), "--listen", "127.0.0.1:0", "--nats", &dead]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("NATS is unreachable"));
+}

@@ -219,6 +219,10 @@ pub enum Command {
         /// Uploads validated at once.
         #[arg(long, default_value_t = 2)]
         upload_workers: usize,
+        /// Have the tournaments and scrimmages started here played by workers (`arena worker`) over
+        /// NATS JetStream at this URL (uploads are still validated here).
+        #[arg(long, value_name = "URL")]
+        nats: Option<String>,
         #[command(flatten)]
         limits: LimitArgs,
     },

@@ -71,7 +71,7 @@ pub fn ladder(a: LadderArgs) -> anyhow::Result<ExitCode> {
         match &a.nats {
             Some(url) => {
                 let engine = crate::cluster::Engine::connect(url).await?;
-                let remote = crate::cluster::RemoteGame::new(engine, game, &dir, &options, limits).await?;
+                let remote = crate::cluster::RemoteGame::new(engine, Arc::new(game), &dir, &options, limits).await?;
                 play(Arc::new(remote), &store, id, &a.cfg).await
             }
             None => play(Arc::new(game), &store, id, &a.cfg).await,

@@ -46,7 +46,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             return runtime()?.block_on(results::replay(&data.dir, game, out));
         }
         Command::User { .. } => {}
-        Command::Serve { data, listen, max_upload_mb, uploads_per_hour, upload_workers, limits } => {
+        Command::Serve { data, listen, max_upload_mb, uploads_per_hour, upload_workers, limits, nats } => {
             let limits = limits.to_limits()?;
             let sandbox = Arc::new(sandbox(limits, CompileLimits::default(), Some(data.dir.join("compiled")))?);
             crate::store::Store::open(&data.dir)?;
@@ -57,8 +57,15 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                 max_upload: max_upload_mb.saturating_mul(1 << 20),
                 uploads_per_hour: *uploads_per_hour,
                 upload_workers: *upload_workers,
+                nats: nats.clone(),
             };
-            runtime()?.block_on(crate::web::serve(crate::web::App::new(cfg, sandbox)))?;
+            runtime()?.block_on(async move {
+                let engine = match &cfg.nats {
+                    Some(url) => Some(crate::cluster::Engine::connect(url).await?),
+                    None => None,
+                };
+                crate::web::serve(crate::web::App::new(cfg, sandbox, engine)).await
+            })?;
             return Ok(ExitCode::SUCCESS);
         }
         _ => {}
@@ -168,7 +175,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             // The games go to the workers; everything else stays here.
             Some(url) => {
                 let engine = crate::cluster::Engine::connect(&url).await?;
-                let remote = crate::cluster::RemoteGame::new(engine, game, &dir, &options, limits).await?;
+                let remote = crate::cluster::RemoteGame::new(engine, Arc::new(game), &dir, &options, limits).await?;
                 command(Arc::new(remote), limits, cmd).await
             }
             None => command(Arc::new(game), limits, cmd).await,

@@ -28,7 +28,7 @@ struct Mailbox {
 
 /// A package whose games are played by workers over NATS.
 pub struct RemoteGame {
-    local: PackageGame,
+    local: Arc<PackageGame>,
     engine: Engine,
     files: async_nats::jetstream::object_store::ObjectStore,
     /// The package's directory and its files (paths inside it).
@@ -58,7 +58,7 @@ impl RemoteGame {
     /// `local` (loaded from `dir` with `options`) played by the workers of `engine`.
     pub async fn new(
         engine: Engine,
-        local: PackageGame,
+        local: Arc<PackageGame>,
         dir: &Path,
         options: &[String],
         limits: Limits,

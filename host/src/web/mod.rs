@@ -40,6 +40,8 @@ pub struct Config {
     pub uploads_per_hour: usize,
     /// Uploads validated at once (compiles run in child processes; games on the runtime).
     pub upload_workers: usize,
+    /// Where tournaments started here are played: workers on this NATS server, or in this process.
+    pub nats: Option<String>,
 }
 
 /// What every request shares.
@@ -62,10 +64,13 @@ pub struct App {
     boards: Arc<Boards>,
     /// Tournament pages' parts by tournament, with the progress they show.
     pub(crate) views: Mutex<HashMap<i64, Cached<view::Key, view::Rendered>>>,
+    /// Workers' queue, when tournaments are played by workers (`--nats`).
+    engine: Option<crate::cluster::Engine>,
 }
 
 impl App {
-    pub fn new(cfg: Config, sandbox: Arc<Sandbox>) -> Arc<App> {
+    /// The web arena's shared state; `engine` (connected to `cfg.nats`) plays its tournaments.
+    pub fn new(cfg: Config, sandbox: Arc<Sandbox>, engine: Option<crate::cluster::Engine>) -> Arc<App> {
         let workers = cfg.upload_workers.max(1);
         Arc::new(App {
             cfg,
@@ -78,6 +83,7 @@ impl App {
             readers: Arc::default(),
             boards: Arc::default(),
             views: Mutex::default(),
+            engine,
         })
     }
 

@@ -14,6 +14,7 @@ use crate::submit::{Accepted, Refused, Submission};
 use crate::tournament::{self, Format, Settings};
 use axum::extract::{Form, State};
 use axum::response::{IntoResponse, Redirect, Response};
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -51,27 +52,28 @@ pub async fn upload(app: &App, user: &User, f: UploadFields) -> Result<Accepted,
     })
 }
 
-/// Plays a recorded tournament in the background; its page follows it live.
+/// Plays a recorded tournament in the background (on the workers with `--nats`); its page follows it
+/// live.
 fn run_recorded(
     app: &App,
-    game: Arc<PackageGame>,
+    (game, dir): (Arc<PackageGame>, PathBuf),
     (id, lock): (i64, crate::store::TournamentLock),
     versions: Vec<Version>,
     settings: Settings,
 ) {
     let data = app.data().to_path_buf();
     let limits = app.cfg.limits;
+    let engine = app.engine.clone();
     tokio::spawn(async move {
         let run = async {
-            let mut store = crate::store::Store::open(&data)?;
-            let entries = crate::registered::load_versions(&game, &store.components_dir(), &versions).await?;
-            let journal = store.journal(id, &versions)?;
-            let mut settings = settings;
-            settings.journal = Some(journal.clone());
-            let result = tournament::run(game, entries, limits, &settings).await;
-            journal.finish().map_err(anyhow::Error::msg)?;
-            store.finish_tournament(id, &result)?;
-            anyhow::Ok(())
+            match engine {
+                Some(engine) => {
+                    let options = crate::package::stored_options(&game.options())?;
+                    let remote = crate::cluster::RemoteGame::new(engine, game, &dir, &options, limits).await?;
+                    play_recorded(Arc::new(remote), &data, id, &versions, (limits, settings)).await
+                }
+                None => play_recorded(game, &data, id, &versions, (limits, settings)).await,
+            }
         };
         if let Err(e) = run.await {
             tracing::error!("tournament {id}: {e:#}");
@@ -79,6 +81,24 @@ fn run_recorded(
         }
         drop(lock);
     });
+}
+
+async fn play_recorded<G: Game>(
+    game: Arc<G>,
+    data: &Path,
+    id: i64,
+    versions: &[Version],
+    (limits, mut settings): (crate::sandbox::Limits, Settings),
+) -> anyhow::Result<()> {
+    let mut store = crate::store::Store::open(data)?;
+    let entries = crate::registered::load_versions(&game, &store.components_dir(), versions).await?;
+    let journal = store.journal(id, versions)?;
+    settings.journal = Some(journal.clone());
+    game.bind(&store.run_name(id)?);
+    let result = tournament::run(game, entries, limits, &settings).await;
+    journal.finish().map_err(anyhow::Error::msg)?;
+    store.finish_tournament(id, &result)?;
+    Ok(())
 }
 
 /// Records a tournament of `versions` and starts it.
@@ -95,7 +115,7 @@ async fn start(
         .await
         .map_err(|e| WebError::internal(e.to_string()))?
         .map_err(|e| WebError::internal(format!("{e:#}")))?;
-    let game = app.game_in(kept).await?;
+    let game = app.game_in(kept.clone()).await?;
     let stored = StoredSettings { limits: app.cfg.limits, options: game.options(), referee: game.referee_hash() };
     let name = game.name().to_string();
     let vs = versions.clone();
@@ -106,7 +126,7 @@ async fn start(
             Ok((id, s.lock(id)?))
         })
         .await?;
-    run_recorded(app, game, (id, lock), versions, Settings::new(format, games_per_match, seed));
+    run_recorded(app, (game, kept), (id, lock), versions, Settings::new(format, games_per_match, seed));
     Ok(id)
 }
 
