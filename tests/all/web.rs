@@ -498,3 +498,29 @@ fn tournaments_started_on_the_web_are_played_by_workers_with_nats() {
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("NATS is unreachable"));
 }
+
+#[test]
+fn a_ladders_page_shows_its_latest_games_and_standings_counted_by_the_store() {
+    let data = tempfile::tempdir().unwrap();
+    let d = data.path().display().to_string();
+    for (name, p) in [("heads", "pennies-heads"), ("alt", "pennies-alternate"), ("loud", "pennies-loud")] {
+        let out = run(&["submit", "--data", &d, "--game", "pennies", "--name", name, &player(p)]);
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    }
+    let out = run(&["ladder", "--data", &d, "--game", "pennies", "--games", "250", "--seed", "2"]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let s = serve_in(data, &[]);
+    rt().block_on(async {
+        let v = get_json(&format!("{}/api/tournaments/1", s.url)).await;
+        assert_eq!(v["tournament"]["format"], "ladder");
+        let games = v["games"].as_array().unwrap();
+        assert_eq!(games.len(), 200, "the latest 200 of 250");
+        assert_eq!(games.last().unwrap()["id"], "R1-M250-G1");
+        let standings = v["standings"].as_array().unwrap();
+        assert_eq!(standings.len(), 3, "{standings:?}");
+        let played: u64 = standings.iter().map(|s| s["played"].as_u64().unwrap()).sum();
+        assert_eq!(played, 500, "every game's two seats, counted by the store");
+        let (page, _) = page(&format!("{}/tournaments/1", s.url), "").await;
+        assert!(page.contains("ladder"), "{page}");
+    });
+}

@@ -30,6 +30,34 @@ impl Store {
             .map_err(|e| self.sql(e))
     }
 
+    /// The latest `n` games of tournament `id`, oldest first (a ladder's page shows these, not all).
+    pub fn latest_games(&self, id: i64, n: u32) -> Result<Vec<crate::tournament::GameRecord>> {
+        let sql = format!(
+            "SELECT record FROM (SELECT record, round, match_no, number, id FROM games WHERE tournament_id = ?1
+             ORDER BY round DESC, match_no DESC, number DESC, id DESC LIMIT {n})
+             ORDER BY round, match_no, number, id"
+        );
+        self.records(id, &sql, "game")
+    }
+
+    /// Each player's record in tournament `id`, counted by the database: name, games, won, lost,
+    /// tied, total score, games with a fault.
+    pub fn records_in(&self, id: i64) -> Result<Vec<(String, [u32; 4], i64, u32)>> {
+        let mut q = self
+            .conn
+            .prepare(
+                "SELECT p.name, COUNT(*), SUM(gp.result = 'won'), SUM(gp.result = 'lost'), SUM(gp.result = 'tied'),
+                        SUM(gp.score), SUM(gp.faulted)
+                 FROM games g JOIN game_players gp ON gp.game_id = g.id JOIN players p ON p.id = gp.player_id
+                 WHERE g.tournament_id = ?1 GROUP BY p.name ORDER BY p.name",
+            )
+            .map_err(|e| self.sql(e))?;
+        let rows = q
+            .query_map([id], |r| Ok((r.get(0)?, [r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?], r.get(5)?, r.get(6)?)))
+            .and_then(Iterator::collect);
+        rows.map_err(|e| self.sql(e))
+    }
+
     /// Faults in games of tournament `id`, by version.
     pub fn faults_by_version(&self, id: i64) -> Result<HashMap<i64, u32>> {
         let mut q = self

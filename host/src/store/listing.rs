@@ -83,7 +83,7 @@ impl Store {
     }
 
     /// The JSON records `sql` selects for tournament `id`, read back.
-    fn records<T: serde::de::DeserializeOwned>(&self, id: i64, sql: &str, what: &str) -> Result<Vec<T>> {
+    pub(super) fn records<T: serde::de::DeserializeOwned>(&self, id: i64, sql: &str, what: &str) -> Result<Vec<T>> {
         let mut q = self.conn.prepare(sql).map_err(|e| self.sql(e))?;
         let rows: Vec<String> = q.query_map([id], |r| r.get(0)).and_then(Iterator::collect).map_err(|e| self.sql(e))?;
         rows.iter()

@@ -321,13 +321,21 @@ pub async fn tournament_view(app: &App, id: i64) -> Result<Arc<view::Rendered>, 
     if let Some(parts) = super::cached(&app.views, &id, &key) {
         return Ok(parts);
     }
-    let (names, games, matches) = app
+    let ladder = row.format == crate::tournament::Format::Ladder;
+    let (names, games, matches, records) = app
         .read(move |s| {
             let names: Vec<String> = s.entrants(id)?.into_iter().map(|v| v.name).collect();
-            Ok((names, s.tournament_games(id)?, s.tournament_matches(id)?))
+            // A ladder has no end: its latest games, and records counted by the database.
+            if ladder {
+                return Ok((names, s.latest_games(id, 200)?, vec![], Some(s.records_in(id)?)));
+            }
+            Ok((names, s.tournament_games(id)?, s.tournament_matches(id)?, None))
         })
         .await?;
-    let v = view::tournament(&row, &names, &games, &matches);
+    let mut v = view::tournament(&row, &names, &games, &matches);
+    if let Some(r) = records {
+        v.standings = view::ladder_standings(r);
+    }
     let parts = Arc::new(view::Rendered {
         standings: StandingsPart { view: &v }.render()?,
         rounds: RoundsPart { id, view: &v }.render()?,

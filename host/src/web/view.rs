@@ -175,6 +175,33 @@ pub fn tournament(
     TournamentView { standings, rounds: rounds.into_values().collect(), games: lines }
 }
 
+/// A ladder's standings from the records the store counted (games, won, lost, tied; score; faults):
+/// by share of points per game played, as players play different numbers of games. Nobody is banned
+/// from a ladder (a version that keeps faulting is benched until its next version).
+pub fn ladder_standings(records: Vec<(String, [u32; 4], i64, u32)>) -> Vec<Standing> {
+    let mut out: Vec<Standing> = records
+        .into_iter()
+        .map(|(name, [played, won, lost, tied], score, faults)| Standing {
+            place: 0,
+            name,
+            played,
+            won,
+            lost,
+            tied,
+            points: 2 * won + tied,
+            score,
+            faults,
+            banned: false,
+        })
+        .collect();
+    let share = |s: &Standing| f64::from(s.points) / f64::from(s.played.max(1));
+    out.sort_by(|a, b| share(b).total_cmp(&share(a)).then_with(|| a.name.cmp(&b.name)));
+    for (i, s) in out.iter_mut().enumerate() {
+        s.place = i + 1;
+    }
+    out
+}
+
 /// A rating history as an SVG line chart (`points`: rating after each game).
 pub fn rating_chart(points: &[(f64, f64)]) -> String {
     let (w, h, pad) = (640.0, 180.0, 30.0);
