@@ -6,6 +6,9 @@ use super::{Result, Store};
 use crate::tournament::Format;
 use std::collections::HashMap;
 
+/// A player's record in one tournament: name, [games, won, lost, tied], total score, games faulted.
+pub type RecordIn = (String, [u32; 4], i64, u32);
+
 impl Store {
     /// The ladder of `game` that has not been closed, if there is one.
     pub fn ladder_of(&self, game: &str) -> Result<Option<super::TournamentRow>> {
@@ -42,7 +45,7 @@ impl Store {
 
     /// Each player's record in tournament `id`, counted by the database: name, games, won, lost,
     /// tied, total score, games with a fault.
-    pub fn records_in(&self, id: i64) -> Result<Vec<(String, [u32; 4], i64, u32)>> {
+    pub fn records_in(&self, id: i64) -> Result<Vec<RecordIn>> {
         let mut q = self
             .conn
             .prepare(

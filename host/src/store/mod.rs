@@ -20,6 +20,7 @@ mod tournaments;
 
 pub use accounts::{Owner, Session, User, secret};
 pub use journal::StoreJournal;
+pub use ladders::RecordIn;
 pub use listing::FailureRow;
 pub use players::{PlayerRow, Submitted, Version, check_name};
 pub use stats::{Leader, PlayerStats, Record};

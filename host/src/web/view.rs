@@ -178,7 +178,7 @@ pub fn tournament(
 /// A ladder's standings from the records the store counted (games, won, lost, tied; score; faults):
 /// by share of points per game played, as players play different numbers of games. Nobody is banned
 /// from a ladder (a version that keeps faulting is benched until its next version).
-pub fn ladder_standings(records: Vec<(String, [u32; 4], i64, u32)>) -> Vec<Standing> {
+pub fn ladder_standings(records: Vec<crate::store::RecordIn>) -> Vec<Standing> {
     let mut out: Vec<Standing> = records
         .into_iter()
         .map(|(name, [played, won, lost, tied], score, faults)| Standing {
