@@ -84,18 +84,7 @@ impl Engine {
             duplicate_window: Duration::from_secs(120),
             ..Default::default()
         };
-        let s = self.js.get_or_create_stream(jobs).await.map_err(|e| self.err("the job stream", e))?;
-        let info = s.cached_info();
-        if info.config.retention != RetentionPolicy::WorkQueue || info.config.subjects != [JOBS_SUBJECT] {
-            return Err(self.err(
-                "the job stream",
-                format!(
-                    "stream {JOBS} exists with other settings (retention {:?}, subjects {:?}); Arena needs a \
-                     work queue on {JOBS_SUBJECT}: delete it (`nats stream rm {JOBS}`) or use another server",
-                    info.config.retention, info.config.subjects
-                ),
-            ));
-        }
+        self.work_queue(jobs, "the job stream").await?;
         // Outcomes leave the stream once their coordinator has them; what is left after a coordinator
         // died is what the run that resumes it reads back.
         let results = Config {
@@ -106,15 +95,25 @@ impl Engine {
             max_age: Duration::from_secs(7 * 24 * 3600),
             ..Default::default()
         };
-        let s = self.js.get_or_create_stream(results).await.map_err(|e| self.err("the result stream", e))?;
+        self.work_queue(results, "the result stream").await
+    }
+
+    /// Creates the work-queue stream `config`, or checks the one there has its retention and subjects.
+    async fn work_queue(&self, config: async_nats::jetstream::stream::Config, what: &str) -> Result<(), ClusterError> {
+        let (name, subjects) = (config.name.clone(), config.subjects.clone());
+        let s = self.js.get_or_create_stream(config).await.map_err(|e| self.err(what, e))?;
         let info = s.cached_info();
-        if info.config.retention != RetentionPolicy::WorkQueue || info.config.subjects != [RESULTS_SUBJECTS] {
+        if info.config.retention != async_nats::jetstream::stream::RetentionPolicy::WorkQueue
+            || info.config.subjects != subjects
+        {
             return Err(self.err(
-                "the result stream",
+                what,
                 format!(
-                    "stream {RESULTS} exists with other settings (retention {:?}, subjects {:?}); Arena needs a \
-                     work queue on {RESULTS_SUBJECTS}: delete it (`nats stream rm {RESULTS}`) or use another server",
-                    info.config.retention, info.config.subjects
+                    "stream {name} exists with other settings (retention {:?}, subjects {:?}); Arena needs a \
+                     work queue on {}: delete it (`nats stream rm {name}`) or use another server",
+                    info.config.retention,
+                    info.config.subjects,
+                    subjects.join(", ")
                 ),
             ));
         }
@@ -154,11 +153,34 @@ pub async fn put_once(
     store.put(name, &mut reader).await.map(|_| ()).map_err(|e| format!("{name}: cannot upload: {e}"))
 }
 
+/// Why a file could not be had from the object store.
+#[derive(Debug)]
+pub enum Fetch {
+    /// It is not there (or not what it is named by): the job cannot be played, anywhere.
+    Missing(String),
+    /// The server did not answer in time, or the connection dropped: worth trying again.
+    Transient(String),
+}
+
+impl std::fmt::Display for Fetch {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Fetch::Missing(why) | Fetch::Transient(why) => f.write_str(why),
+        }
+    }
+}
+
 /// The bytes stored under `name`.
-pub async fn get(store: &async_nats::jetstream::object_store::ObjectStore, name: &str) -> Result<Vec<u8>, String> {
+pub async fn get(store: &async_nats::jetstream::object_store::ObjectStore, name: &str) -> Result<Vec<u8>, Fetch> {
+    use async_nats::jetstream::object_store::GetErrorKind;
     use tokio::io::AsyncReadExt;
-    let mut object = store.get(name).await.map_err(|e| format!("{name}: not in the object store ({e})"))?;
+    let mut object = store.get(name).await.map_err(|e| match e.kind() {
+        GetErrorKind::NotFound | GetErrorKind::InvalidName => {
+            Fetch::Missing(format!("{name}: not in the object store ({e})"))
+        }
+        _ => Fetch::Transient(format!("{name}: cannot download: {e}")),
+    })?;
     let mut bytes = Vec::new();
-    object.read_to_end(&mut bytes).await.map_err(|e| format!("{name}: cannot download: {e}"))?;
+    object.read_to_end(&mut bytes).await.map_err(|e| Fetch::Transient(format!("{name}: cannot download: {e}")))?;
     Ok(bytes)
 }

@@ -151,7 +151,17 @@ impl RemoteGame {
             return Ok(());
         }
         let bytes = tokio::fs::read(path).await.map_err(|e| format!("{}: cannot read: {e}", path.display()))?;
-        super::put_once(&self.files, &key, &bytes).await?;
+        // The server may be away for a while (a restart): tried again for up to two minutes.
+        let (mut wait, until) = (Duration::from_millis(100), tokio::time::Instant::now() + Duration::from_secs(120));
+        loop {
+            match super::put_once(&self.files, &key, &bytes).await {
+                Ok(()) => break,
+                Err(why) if tokio::time::Instant::now() >= until => return Err(why),
+                Err(why) => tracing::warn!("{why}; trying again"),
+            }
+            tokio::time::sleep(wait).await;
+            wait = (wait * 2).min(Duration::from_secs(5));
+        }
         done.insert(key);
         Ok(())
     }

@@ -5,7 +5,7 @@
 //! another within the ack wait.
 
 use super::job::{Done, Job, component_key, package_key};
-use super::{ClusterError, Engine, JOBS, WORKERS};
+use super::{ClusterError, Engine, Fetch, JOBS, WORKERS};
 use crate::games::{Entry, Game, GameSetup};
 use crate::package::{Package, PackageGame};
 use crate::sandbox::{CompileLimits, Sandbox};
@@ -30,6 +30,9 @@ pub struct WorkerConfig {
     pub compile: CompileLimits,
 }
 
+/// Deliveries of one job at most (a job whose workers keep dying is given up after this many).
+const MAX_DELIVER: i64 = 5;
+
 /// Packages loaded so far: by referee hash and options, with their limits.
 type Games = Mutex<HashMap<(String, Vec<String>, String), Arc<PackageGame>>>;
 
@@ -45,7 +48,7 @@ pub async fn work(cfg: WorkerConfig) -> Result<(), ClusterError> {
                 durable_name: Some(WORKERS.into()),
                 ack_policy: async_nats::jetstream::consumer::AckPolicy::Explicit,
                 ack_wait: cfg.ack_wait,
-                max_deliver: 5,
+                max_deliver: MAX_DELIVER,
                 max_ack_pending: 10_000,
                 ..Default::default()
             },
@@ -96,6 +99,17 @@ pub async fn work(cfg: WorkerConfig) -> Result<(), ClusterError> {
                 };
                 let outcome = play(&cfg, &files, &games, &job).await;
                 beat.abort();
+                let delivered = m.info().map(|i| i.delivered).unwrap_or(1);
+                let outcome = match outcome {
+                    Ok(o) => Ok(o),
+                    // Tried again later (by any worker) while deliveries remain; the last one reports it.
+                    Err(Fetch::Transient(why)) if delivered < MAX_DELIVER => {
+                        tracing::warn!("game {}: {why}; handing it back", job.game);
+                        let _ = m.ack_with(async_nats::jetstream::AckKind::Nak(Some(Duration::from_secs(1)))).await;
+                        return;
+                    }
+                    Err(f) => Err(f.to_string()),
+                };
                 let done = Done { game: job.game.clone(), outcome, worker: name };
                 let payload: bytes::Bytes = serde_json::to_vec(&done).unwrap_or_default().into();
                 // Deduplicated per published job: a redelivered job's outcome is stored once, a job
@@ -128,18 +142,20 @@ fn hostname() -> String {
     std::fs::read_to_string("/etc/hostname").map(|s| s.trim().to_string()).unwrap_or_else(|_| "worker".into())
 }
 
-/// Plays a job: the outcome, or why it cannot be played.
+/// Plays a job: the outcome, or why it cannot be played (for good, or for now).
 async fn play(
     cfg: &WorkerConfig,
     files: &async_nats::jetstream::object_store::ObjectStore,
     games: &Games,
     job: &Job,
-) -> Result<crate::games::GameOutcome, String> {
+) -> Result<crate::games::GameOutcome, Fetch> {
     let game = package(cfg, files, games, job).await?;
     let mut entries = vec![];
     for p in &job.players {
         let player = match (&p.builtin, &p.component) {
-            (Some(b), _) => game.builtin(b).ok_or_else(|| format!("{}: no sample player `{b}`", game.name()))?,
+            (Some(b), _) => {
+                game.builtin(b).ok_or_else(|| Fetch::Missing(format!("{}: no sample player `{b}`", game.name())))?
+            }
             (None, Some(hash)) => {
                 let path =
                     fetch(files, &component_key(hash), &cfg.dir.join("components").join(format!("{hash}.wasm")), hash)
@@ -147,10 +163,10 @@ async fn play(
                 let g = game.clone();
                 tokio::task::spawn_blocking(move || g.load(&path).map(|(_, p)| p))
                     .await
-                    .map_err(|e| e.to_string())?
-                    .map_err(|e| format!("component {hash} ({}): {e}", p.name))?
+                    .map_err(|e| Fetch::Transient(e.to_string()))?
+                    .map_err(|e| Fetch::Missing(format!("component {hash} ({}): {e}", p.name)))?
             }
-            (None, None) => return Err(format!("{}: the job names no component", p.name)),
+            (None, None) => return Err(Fetch::Missing(format!("{}: the job names no component", p.name))),
         };
         entries.push(Arc::new(Entry {
             name: p.name.clone(),
@@ -169,18 +185,20 @@ async fn fetch(
     key: &str,
     to: &Path,
     hash: &str,
-) -> Result<PathBuf, String> {
+) -> Result<PathBuf, Fetch> {
     if to.is_file() {
         return Ok(to.to_path_buf());
     }
     let bytes = super::get(files, key).await?;
     if hash.len() == 64 && crate::sandbox::sha256_hex(&bytes) != hash {
-        return Err(format!("{key}: the stored bytes do not have the sha256 they are named by"));
+        return Err(Fetch::Missing(format!("{key}: the stored bytes do not have the sha256 they are named by")));
     }
+    // This worker's own disk: another worker may do better.
+    let local = |e: std::io::Error, p: &Path| Fetch::Transient(format!("{}: {e}", p.display()));
     if let Some(parent) = to.parent() {
-        std::fs::create_dir_all(parent).map_err(|e| format!("{}: {e}", parent.display()))?;
+        std::fs::create_dir_all(parent).map_err(|e| local(e, parent))?;
     }
-    crate::sandbox::write_atomically(to, &bytes).map_err(|e| format!("{}: {e}", to.display()))?;
+    crate::sandbox::write_atomically(to, &bytes).map_err(|e| local(e, to))?;
     Ok(to.to_path_buf())
 }
 
@@ -190,25 +208,26 @@ async fn package(
     files: &async_nats::jetstream::object_store::ObjectStore,
     games: &Games,
     job: &Job,
-) -> Result<Arc<PackageGame>, String> {
+) -> Result<Arc<PackageGame>, Fetch> {
+    let gone = Fetch::Missing;
     let limits = serde_json::to_string(&job.limits).unwrap_or_default();
     let key = (job.package.clone(), job.options.clone(), limits);
     if let Some(g) = games.lock().unwrap_or_else(|e| e.into_inner()).get(&key) {
         return Ok(g.clone());
     }
     if job.package.len() != 64 || !job.package.bytes().all(|b| b.is_ascii_hexdigit()) {
-        return Err(format!("`{}` is not a package's sha256", job.package));
+        return Err(gone(format!("`{}` is not a package's sha256", job.package)));
     }
     let dir = cfg.dir.join("packages").join(&job.package);
     for f in &job.files {
         let rel = Path::new(f);
         if rel.is_absolute() || rel.components().any(|c| !matches!(c, std::path::Component::Normal(_))) {
-            return Err(format!("package {}: `{f}` is not a path inside a package", job.package));
+            return Err(gone(format!("package {}: `{f}` is not a path inside a package", job.package)));
         }
         fetch(files, &package_key(&job.package, f), &dir.join(rel), "").await?;
     }
     let sandbox = Sandbox::new(job.limits)
-        .map_err(|e| e.to_string())?
+        .map_err(|e| Fetch::Transient(e.to_string()))?
         .with_compiler(crate::sandbox::Compiler::Child(cfg.exe.clone()), cfg.compile)
         .with_cache_dir(cfg.dir.join("compiled"));
     let (d, options) = (dir.clone(), job.options.clone());
@@ -218,9 +237,10 @@ async fn package(
         PackageGame::new(pkg).map_err(|e| e.to_string())
     })
     .await
-    .map_err(|e| e.to_string())??;
+    .map_err(|e| Fetch::Transient(e.to_string()))?
+    .map_err(gone)?;
     if game.referee_hash().as_deref() != Some(job.package.as_str()) {
-        return Err(format!("package {}: its referee has another sha256", job.package));
+        return Err(gone(format!("package {}: its referee has another sha256", job.package)));
     }
     let game = Arc::new(game);
     games.lock().unwrap_or_else(|e| e.into_inner()).insert(key, game.clone());
