@@ -18,8 +18,8 @@ use tokio::sync::oneshot;
 
 type Outcome = Result<GameOutcome, String>;
 
-/// Outcomes by game id: those awaited (a sender) and those that came before anyone asked (an
-/// interrupted run's, read back by the run that resumes it).
+/// Outcomes by game (`Job::key`): those awaited (a sender) and those that came before anyone asked
+/// (an interrupted run's, read back by the run that resumes it).
 #[derive(Default)]
 struct Mailbox {
     waiting: HashMap<String, oneshot::Sender<Outcome>>,
@@ -122,12 +122,12 @@ impl RemoteGame {
                         tracing::debug!("game {} played by {}", done.game, done.worker);
                         let mut b = mailbox.lock().unwrap_or_else(|e| e.into_inner());
                         // A game played twice (a worker died after publishing) is taken once.
-                        match b.waiting.remove(&done.game) {
+                        match b.waiting.remove(&done.key) {
                             Some(tx) => {
                                 let _ = tx.send(done.outcome);
                             }
                             None => {
-                                b.early.insert(done.game, done.outcome);
+                                b.early.insert(done.key, done.outcome);
                             }
                         }
                     }
@@ -281,11 +281,11 @@ impl Game for RemoteGame {
         let rx = {
             let mut b = self.mailbox.lock().unwrap_or_else(|e| e.into_inner());
             // Played for the run this one resumes, after its store was last written.
-            if let Some(outcome) = b.early.remove(&job.game) {
+            if let Some(outcome) = b.early.remove(&job.key()) {
                 return outcome.unwrap_or_else(|why| unplayed(n, why));
             }
             let (tx, rx) = oneshot::channel();
-            b.waiting.insert(job.game.clone(), tx);
+            b.waiting.insert(job.key(), tx);
             rx
         };
         self.publish(&job).await;

@@ -110,7 +110,7 @@ pub async fn work(cfg: WorkerConfig) -> Result<(), ClusterError> {
                     }
                     Err(f) => Err(f.to_string()),
                 };
-                let done = Done { game: job.game.clone(), outcome, worker: name };
+                let done = Done { game: job.game.clone(), key: job.key(), outcome, worker: name };
                 let payload: bytes::Bytes = serde_json::to_vec(&done).unwrap_or_default().into();
                 // Deduplicated per published job: a redelivered job's outcome is stored once, a job
                 // published again (by a coordinator resuming) gets its own.
