@@ -6,6 +6,7 @@ mod bans;
 mod cache;
 mod cli;
 mod cluster;
+mod determinism;
 mod fish;
 mod formats;
 mod goofspiel;

@@ -50,8 +50,7 @@ impl Guard {
         // A store is created with fuel enabled, so setting it cannot fail.
         let _ = store.set_fuel(fuel);
         // The epoch callback samples the CPU clock every few ticks while wasm runs; the count starts at
-        // the first sample. (A first sample at the very next tick made short calls that wait on a rule
-        // check lose that check's fuel charge now and then, nondeterministically: see the notes.)
+        // the first sample. (Bills are never paid inside that callback: see `meter::on_call`.)
         store.set_epoch_deadline(SAMPLE_TICKS);
         let data = store.data_mut();
         data.limiter.refused = None;

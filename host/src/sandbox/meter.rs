@@ -32,6 +32,9 @@ pub(crate) struct Meter {
     owed: u64,
     /// Bytes WASI moved for the player (printed, or drawn as randomness) since it last paid.
     pub(crate) wasi_bytes: WasiBytes,
+    /// The host call in progress is the runtime's epoch check, which comes when the clock says, not
+    /// when the player asks: it costs nothing, so fuel never depends on how busy the machine is.
+    pub(crate) epoch: bool,
 }
 
 /// A count of bytes shared with the WASI streams and generators that move them.
@@ -65,12 +68,29 @@ impl PlayerState {
     }
 }
 
-/// The store's call hook: the fee on the way in, the bill on the way out.
+/// The store's call hook: the fee noted on the way in, the bill (fee included) paid on the way out.
+/// wasmtime calls the hook for its own libcalls too, among them the epoch check that wall-clock ticks
+/// trigger (`Meter::epoch`); fuel set during that check does not reliably reach the running code, so
+/// paying there made a player's fuel depend on when the clock ticked — on a loaded machine a
+/// Santorini player's rule-check bills went missing (421,610 fuel at rest, 212,693 under a storm of
+/// ticks: `tests/all/determinism.rs`). Nothing is paid in an epoch check; the fee is taken on the way
+/// out, so it can be waived there.
 pub(crate) fn on_call(mut ctx: StoreContextMut<'_, PlayerState>, hook: CallHook) -> wasmtime::Result<()> {
     match hook {
-        CallHook::CallingHost => pay(&mut ctx, HOST_CALL_FUEL),
+        CallHook::CallingHost => {
+            let state = ctx.data_mut();
+            state.meter.owed = state.meter.owed.saturating_add(HOST_CALL_FUEL);
+            Ok(())
+        }
         CallHook::ReturningFromHost => {
             let state = ctx.data_mut();
+            if std::mem::take(&mut state.meter.epoch) {
+                // The epoch check is free, and fuel is not touched inside it: wasmtime does not take
+                // fuel set there back into the running code, so a bill paid there would be lost (or
+                // not) depending on when the clock ticked. What is owed waits for the next host call.
+                state.meter.owed = state.meter.owed.saturating_sub(HOST_CALL_FUEL);
+                return Ok(());
+            }
             let owed = std::mem::take(&mut state.meter.owed) + state.meter.wasi_bytes.take() * BYTE_FUEL;
             pay(&mut ctx, owed)
         }
@@ -89,4 +109,53 @@ fn pay(ctx: &mut StoreContextMut<'_, PlayerState>, fuel: u64) -> wasmtime::Resul
         return Err(Trap::OutOfFuel.into());
     }
     ctx.set_fuel(left - fuel)
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::sandbox::{Guard, Limits, Sandbox};
+    use std::sync::Arc;
+    use std::sync::atomic::{AtomicBool, Ordering};
+
+    /// Fuel one call of a counting loop uses, with the epoch ticked as fast as a thread can while it
+    /// runs (`storm`) or at the sandbox's own pace.
+    fn loop_fuel(sandbox: &Sandbox, storm: bool) -> u64 {
+        // A call in the loop: the epoch is checked at function entries too, not only at loop heads.
+        let wat = r#"(module (func $f (param i32) (result i32) local.get 0 i32.const 1 i32.sub)
+            (func (export "run") (param i32) (loop $l local.get 0 call $f local.tee 0 br_if $l)))"#;
+        let module = wasmtime::Module::new(&sandbox.engine, wat).unwrap();
+        let stop = Arc::new(AtomicBool::new(false));
+        let ticker = storm.then(|| {
+            let (e, stop) = (sandbox.engine.clone(), stop.clone());
+            std::thread::spawn(move || {
+                while !stop.load(Ordering::Relaxed) {
+                    e.increment_epoch();
+                }
+            })
+        });
+        let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
+        let used = rt.block_on(async {
+            let mut store = sandbox.store(0);
+            let instance = wasmtime::Instance::new_async(&mut store, &module, &[]).await.unwrap();
+            let run = instance.get_typed_func::<i32, ()>(&mut store, "run").unwrap();
+            let guard = Guard::arm(sandbox, &mut store, true, "run");
+            let r = guard.run(run.call_async(&mut store, 20_000_000)).await;
+            guard.finish(&mut store, r).unwrap().1
+        });
+        stop.store(true, Ordering::Relaxed);
+        if let Some(t) = ticker {
+            t.join().unwrap();
+        }
+        used
+    }
+
+    #[test]
+    fn fuel_does_not_depend_on_how_often_the_clock_ticks() {
+        let limits = Limits { first_timeout: std::time::Duration::from_secs(60), ..Limits::default() };
+        let sandbox = Sandbox::new(limits).unwrap();
+        let calm = loop_fuel(&sandbox, false);
+        let storm = loop_fuel(&sandbox, true);
+        eprintln!("calm {calm} storm {storm}");
+        assert_eq!(calm, storm, "a storm of epoch ticks changed the fuel a call used");
+    }
 }

@@ -152,6 +152,8 @@ impl Sandbox {
         store.set_hostcall_fuel(usize::try_from(limits.answer_bytes).unwrap_or(usize::MAX));
         store.call_hook(meter::on_call);
         store.epoch_deadline_callback(|mut ctx| {
+            // Inside wasmtime's epoch libcall: the meter must not bill it (see `meter::on_call`).
+            ctx.data_mut().meter.epoch = true;
             Ok(if ctx.data_mut().cpu.within_budget() {
                 wasmtime::UpdateDeadline::Continue(cpu::SAMPLE_TICKS)
             } else {
