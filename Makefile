@@ -92,6 +92,8 @@ demo: players build
 	$(ARENA) stats --data $(DEMO_DATA) minimax
 	@echo "== A stored game replayed: its record re-run through Santorini's referee (the start of it) =="
 	$(ARENA) replay --data $(DEMO_DATA) 1/R1-M1-G1 | head -40
+	@echo "== The ladder: 60 more rated games, paired by rating (Ctrl-C stops one that runs without --games) =="
+	$(ARENA) ladder --data $(DEMO_DATA) --game santorini --games 60 --seed 2026
 	$(ARENA) tournaments --data $(DEMO_DATA)
 	@echo
 	@echo "The same store in a browser: $(ARENA) serve --data $(DEMO_DATA)   (then http://127.0.0.1:8080/;"
