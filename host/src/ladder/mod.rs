@@ -9,7 +9,7 @@
 pub mod pairing;
 
 use crate::games::{Entry, Game, GameSetup, MatchSoFar};
-use crate::ratings::{Ratings, System, places};
+use crate::ratings::{Ratings, System};
 use crate::seed::derive;
 use crate::store::{Store, Version};
 use crate::tournament::{GameFault, GameRecord, Journal};
@@ -214,11 +214,9 @@ impl<G: Game> Ladder<'_, G> {
         self.journal.game(&record);
         observe(Event::Game(&record));
         // Rated as the store rates it, so the leaderboard agrees.
-        let faulted: Vec<bool> = record.players.iter().map(|p| record.faults.iter().any(|f| &f.player == p)).collect();
-        let winners: Vec<usize> =
-            record.winners.iter().filter_map(|w| record.players.iter().position(|p| p == w)).collect();
         let ids: Vec<i64> = seated.iter().map(|&i| self.slots[i].version.player_id).collect();
-        self.ratings.update(&ids, &places(&record.scores, &winners, &faulted));
+        self.ratings.update(&ids, &record.places());
+        let faulted = record.faulted();
         let mut benched = 0;
         for (seat, &i) in seated.iter().enumerate() {
             let slot = &mut self.slots[i];

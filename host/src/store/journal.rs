@@ -250,10 +250,7 @@ fn write_one(tx: &rusqlite::Transaction<'_>, who: &mut Entrants, w: &Write) -> r
                 params![t, g.id, g.round, g.match_no, g.number, g.seed as i64, json(&**g), json(&replay)],
             )?;
             let game_id = tx.last_insert_rowid();
-            let seat_of = |name: &str| g.players.iter().position(|p| p == name);
-            let faulted: Vec<bool> = g.players.iter().map(|p| g.faults.iter().any(|f| &f.player == p)).collect();
-            let winners: Vec<usize> = g.winners.iter().filter_map(|w| seat_of(w)).collect();
-            let places = crate::ratings::places(&g.scores, &winners, &faulted);
+            let (faulted, winners, places) = (g.faulted(), g.winning_seats(), g.places());
             for (seat, name) in g.players.iter().enumerate() {
                 let Some(&(player, version)) = who.by_name.get(name) else { continue };
                 let result = if !winners.contains(&seat) {

@@ -256,6 +256,22 @@ impl GameRecord {
 }
 
 impl GameRecord {
+    /// Per seat, whether that seat faulted in the game.
+    pub fn faulted(&self) -> Vec<bool> {
+        self.players.iter().map(|p| self.faults.iter().any(|f| &f.player == p)).collect()
+    }
+
+    /// The seats that won (one, several on a tie, none).
+    pub fn winning_seats(&self) -> Vec<usize> {
+        self.winners.iter().filter_map(|w| self.players.iter().position(|p| p == w)).collect()
+    }
+
+    /// Each seat's place for the ratings ([`crate::ratings::places`]): the one computation the store
+    /// records and a ladder rates by, so the two always agree.
+    pub fn places(&self) -> Vec<u32> {
+        crate::ratings::places(&self.scores, &self.winning_seats(), &self.faulted())
+    }
+
     /// Lets go of what only a replay needs (the call log, final views, logs, events, drawings) once
     /// the journal, the progress observer and the replay files have seen it: a finished game then holds
     /// only what the tournament's logic and its result need, so memory does not grow with a game's
