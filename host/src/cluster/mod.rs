@@ -120,6 +120,28 @@ impl Engine {
         Ok(())
     }
 
+    /// Publishes `payload` on `subject` until JetStream has stored it (waiting out a lost connection
+    /// or a restarting server, backing off from 0.1 to 5 s), deduplicated by `id` within the stream's
+    /// window: a job from the coordinator, an outcome from a worker.
+    pub async fn publish_stored(&self, subject: &str, id: &str, payload: bytes::Bytes) {
+        let mut headers = async_nats::HeaderMap::new();
+        headers.insert("Nats-Msg-Id", id);
+        let mut wait = Duration::from_millis(100);
+        loop {
+            let sent = self.js.publish_with_headers(subject.to_string(), headers.clone(), payload.clone()).await;
+            let stored = match sent {
+                Ok(ack) => ack.await.is_ok(),
+                Err(_) => false,
+            };
+            if stored {
+                return;
+            }
+            tracing::warn!("{subject} ({id}): NATS did not store it; retrying");
+            tokio::time::sleep(wait).await;
+            wait = (wait * 2).min(Duration::from_secs(5));
+        }
+    }
+
     /// The object store of packages' files and components.
     pub async fn files(&self) -> Result<async_nats::jetstream::object_store::ObjectStore, ClusterError> {
         match self.js.get_object_store(FILES).await {

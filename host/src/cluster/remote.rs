@@ -195,25 +195,11 @@ impl RemoteGame {
         })
     }
 
-    /// Publishes a job until the stream has it (waiting out a lost connection), deduplicated by id.
+    /// Publishes a job until the stream has it, deduplicated by run, game and this process.
     async fn publish(&self, job: &Job) {
         let payload: bytes::Bytes = serde_json::to_vec(job).unwrap_or_default().into();
-        let mut headers = async_nats::HeaderMap::new();
-        headers.insert("Nats-Msg-Id", format!("{}/{}/{}", job.reply, job.game, self.nonce).as_str());
-        let mut wait = Duration::from_millis(100);
-        loop {
-            let sent = self.engine.js.publish_with_headers(JOBS_SUBJECT, headers.clone(), payload.clone()).await;
-            let stored = match sent {
-                Ok(ack) => ack.await.is_ok(),
-                Err(_) => false,
-            };
-            if stored {
-                return;
-            }
-            tracing::warn!("game {}: NATS did not take the job; retrying", job.game);
-            tokio::time::sleep(wait).await;
-            wait = (wait * 2).min(Duration::from_secs(5));
-        }
+        let id = format!("{}/{}/{}", job.reply, job.game, self.nonce);
+        self.engine.publish_stored(JOBS_SUBJECT, &id, payload).await;
     }
 }
 
@@ -279,13 +265,14 @@ impl Game for RemoteGame {
             Err(why) => return unplayed(n, why),
         };
         let rx = {
+            let key = job.key();
             let mut b = self.mailbox.lock().unwrap_or_else(|e| e.into_inner());
             // Played for the run this one resumes, after its store was last written.
-            if let Some(outcome) = b.early.remove(&job.key()) {
+            if let Some(outcome) = b.early.remove(&key) {
                 return outcome.unwrap_or_else(|why| unplayed(n, why));
             }
             let (tx, rx) = oneshot::channel();
-            b.waiting.insert(job.key(), tx);
+            b.waiting.insert(key, tx);
             rx
         };
         self.publish(&job).await;

@@ -115,22 +115,9 @@ pub async fn work(cfg: WorkerConfig) -> Result<(), ClusterError> {
                 // Deduplicated per published job: a redelivered job's outcome is stored once, a job
                 // published again (by a coordinator resuming) gets its own.
                 let sequence = m.info().map(|i| i.stream_sequence).unwrap_or_default();
-                let mut headers = async_nats::HeaderMap::new();
-                headers.insert("Nats-Msg-Id", format!("{}/{}/{sequence}", job.reply, job.game).as_str());
                 // Published (and stored) before the job is acked: a worker dying in between has the game
                 // played again, and the coordinator takes the first outcome.
-                loop {
-                    let stored =
-                        match engine.js.publish_with_headers(job.reply.clone(), headers.clone(), payload.clone()).await
-                        {
-                            Ok(ack) => ack.await.is_ok(),
-                            Err(_) => false,
-                        };
-                    if stored {
-                        break;
-                    }
-                    tokio::time::sleep(Duration::from_millis(500)).await;
-                }
+                engine.publish_stored(&job.reply, &format!("{}/{}/{sequence}", job.reply, job.game), payload).await;
                 let _ = m.double_ack().await;
                 drop(permit);
             });
