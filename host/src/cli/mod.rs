@@ -57,10 +57,9 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                 max_upload: max_upload_mb.saturating_mul(1 << 20),
                 uploads_per_hour: *uploads_per_hour,
                 upload_workers: *upload_workers,
-                nats: nats.clone(),
             };
             runtime()?.block_on(async move {
-                let engine = match &cfg.nats {
+                let engine = match nats {
                     Some(url) => Some(crate::cluster::Engine::connect(url).await?),
                     None => None,
                 };
@@ -77,10 +76,9 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     }
     if let Command::Worker { nats, jobs, dir, ack_wait_secs } = &cmd {
         let exe = std::env::current_exe().context("cannot find the arena executable to run compiles in")?;
-        let cores = std::thread::available_parallelism().map(|n| n.get()).unwrap_or(2);
         let cfg = crate::cluster::WorkerConfig {
             url: nats.clone(),
-            jobs: jobs.unwrap_or(cores),
+            jobs: jobs.unwrap_or_else(cores),
             dir: dir.clone(),
             ack_wait: std::time::Duration::from_secs((*ack_wait_secs).max(1)),
             exe,
@@ -92,7 +90,6 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     if let Command::Ladder { game, games, parallel, explore, max_faults, seed, poll_ms, nats, data, limits, options } =
         &cmd
     {
-        let cores = std::thread::available_parallelism().map(|n| n.get()).unwrap_or(2);
         return ladder::ladder(ladder::LadderArgs {
             game_dir: game.dir.clone(),
             data: data.dir.clone(),
@@ -101,7 +98,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             compile: limits.to_compile_limits()?,
             options: options.options.clone(),
             cfg: crate::ladder::LadderConfig {
-                parallel: parallel.unwrap_or(if nats.is_some() { 32 } else { cores }),
+                parallel: parallel.unwrap_or_else(|| if nats.is_some() { 32 } else { cores() }),
                 games: *games,
                 explore: *explore,
                 max_faults: *max_faults,
@@ -181,6 +178,11 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             None => command(Arc::new(game), limits, cmd).await,
         }
     })
+}
+
+/// This machine's cores (2 when it cannot tell): games played at once by default.
+fn cores() -> usize {
+    std::thread::available_parallelism().map(|n| n.get()).unwrap_or(2)
 }
 
 /// The runtime the commands that play run on.

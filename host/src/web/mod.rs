@@ -40,8 +40,6 @@ pub struct Config {
     pub uploads_per_hour: usize,
     /// Uploads validated at once (compiles run in child processes; games on the runtime).
     pub upload_workers: usize,
-    /// Where tournaments started here are played: workers on this NATS server, or in this process.
-    pub nats: Option<String>,
 }
 
 /// What every request shares.
@@ -69,7 +67,7 @@ pub struct App {
 }
 
 impl App {
-    /// The web arena's shared state; `engine` (connected to `cfg.nats`) plays its tournaments.
+    /// The web arena's shared state; with `engine` (`--nats`), workers play its tournaments.
     pub fn new(cfg: Config, sandbox: Arc<Sandbox>, engine: Option<crate::cluster::Engine>) -> Arc<App> {
         let workers = cfg.upload_workers.max(1);
         Arc::new(App {
