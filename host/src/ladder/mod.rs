@@ -13,7 +13,7 @@ use crate::ratings::{Ratings, System};
 use crate::seed::derive;
 use crate::store::{Store, Version};
 use crate::tournament::{GameFault, GameRecord, Journal};
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::future::Future;
 use std::sync::Arc;
 use std::time::Duration;
@@ -244,19 +244,19 @@ impl<G: Game> Ladder<'_, G> {
     async fn refresh(&mut self, observe: &impl Fn(Event<'_>)) -> anyhow::Result<()> {
         let latest: Vec<Version> = self.store.players(Some(self.game.name()))?.into_iter().map(|p| p.latest).collect();
         let by_player: HashMap<i64, i64> = latest.iter().map(|v| (v.player_id, v.id)).collect();
-        let mut old_busy: HashMap<i64, bool> = HashMap::new();
+        let mut old_busy: HashSet<i64> = HashSet::new();
         for s in &mut self.slots {
             if by_player.get(&s.version.player_id) != Some(&s.version.id) {
                 s.playing = false;
                 s.entry = None;
                 if s.busy > 0 {
-                    old_busy.insert(s.version.player_id, true);
+                    old_busy.insert(s.version.player_id);
                 }
             }
         }
         let mut to_load = vec![];
         for v in latest {
-            if old_busy.contains_key(&v.player_id) {
+            if old_busy.contains(&v.player_id) {
                 continue;
             }
             match self.slots.iter().position(|s| s.version.id == v.id) {
