@@ -24,8 +24,17 @@ pub fn free_port() -> u16 {
 
 /// `nats-server -js` on a free loopback port, storing in `dir`; its URL.
 pub fn nats(dir: &Path) -> (Killed, String) {
+    nats_with(dir, None)
+}
+
+/// [`nats`], with the server's configuration file `config` (its flags still win).
+fn nats_with(dir: &Path, config: Option<&Path>) -> (Killed, String) {
     let port = free_port();
-    let child = std::process::Command::new("nats-server")
+    let mut c = std::process::Command::new("nats-server");
+    if let Some(file) = config {
+        c.arg("-c").arg(file);
+    }
+    let child = c
         .args(["-js", "-a", "127.0.0.1", "-p", &port.to_string(), "-sd"])
         .arg(dir)
         .stdout(Stdio::null())
@@ -284,13 +293,12 @@ async fn job_outcome(url: &str, component: &str, upload: Option<&[u8]>) -> serde
     let mut listed = vec![];
     for f in arena::package::files_under(&dir).unwrap() {
         let f = f.to_string_lossy().to_string();
-        arena::cluster::put_once(&files, &format!("packages/{package}/{f}"), &std::fs::read(dir.join(&f)).unwrap())
-            .await
-            .unwrap();
+        let bytes = std::fs::read(dir.join(&f)).unwrap();
+        arena::cluster::put_once(&files, &format!("packages/{package}/{f}"), &bytes, engine.chunk()).await.unwrap();
         listed.push(f);
     }
     if let Some(bytes) = upload {
-        arena::cluster::put_once(&files, &format!("components/{component}"), bytes).await.unwrap();
+        arena::cluster::put_once(&files, &format!("components/{component}"), bytes, engine.chunk()).await.unwrap();
     }
     let reply = format!("arena.results.test{}", &component[..8]);
     let stream = engine.js.get_stream(arena::cluster::RESULTS).await.unwrap();
@@ -351,4 +359,35 @@ fn a_job_stream_made_with_other_settings_is_refused_with_what_to_do() {
     assert_eq!(out.status.code(), Some(2));
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("exists with other settings") && err.contains("nats stream rm ARENA_JOBS"), "{err}");
+}
+
+#[test]
+fn an_outcome_too_large_for_the_server_fails_its_game_instead_of_hanging() {
+    let tmp = tempfile::tempdir().unwrap();
+    // A server that takes 16 KiB a message: packages go up in smaller chunks, a job fits, a Yahtzee
+    // game's outcome (its whole call log) does not.
+    let conf = tmp.path().join("nats.conf");
+    std::fs::write(&conf, "max_payload: 16384\n").unwrap();
+    let (_server, url) = nats_with(&tmp.path().join("nats"), Some(&conf));
+    let _worker = worker(&url, &tmp.path().join("w0"), "30");
+    let out = run(&[
+        "tournament",
+        "--game",
+        "yahtzee",
+        "--format",
+        "round-robin",
+        "--games-per-match",
+        "1",
+        "--seed",
+        "3",
+        "--json",
+        "--nats",
+        &url,
+        "builtin:greedy",
+        "builtin:random",
+    ]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let why = v["games"][0]["game_fault"]["reason"].as_str().unwrap_or_else(|| panic!("{v}"));
+    assert!(why.contains("could not be sent back") && why.contains("more than the NATS server takes"), "{why}");
 }

@@ -122,24 +122,38 @@ impl Engine {
 
     /// Publishes `payload` on `subject` until JetStream has stored it (waiting out a lost connection
     /// or a restarting server, backing off from 0.1 to 5 s), deduplicated by `id` within the stream's
-    /// window: a job from the coordinator, an outcome from a worker.
-    pub async fn publish_stored(&self, subject: &str, id: &str, payload: bytes::Bytes) {
+    /// window: a job from the coordinator, an outcome from a worker. A message the server can never
+    /// take (over its max payload) is an error at once, never retried.
+    pub async fn publish_stored(&self, subject: &str, id: &str, payload: bytes::Bytes) -> Result<(), String> {
+        use async_nats::jetstream::context::PublishErrorKind;
         let mut headers = async_nats::HeaderMap::new();
         headers.insert("Nats-Msg-Id", id);
         let mut wait = Duration::from_millis(100);
         loop {
-            let sent = self.js.publish_with_headers(subject.to_string(), headers.clone(), payload.clone()).await;
-            let stored = match sent {
+            let stored = match self.js.publish_with_headers(subject.to_string(), headers.clone(), payload.clone()).await
+            {
                 Ok(ack) => ack.await.is_ok(),
+                Err(e) if e.kind() == PublishErrorKind::MaxPayloadExceeded => {
+                    return Err(format!(
+                        "{} bytes are more than the NATS server takes in one message: {e}",
+                        payload.len()
+                    ));
+                }
                 Err(_) => false,
             };
             if stored {
-                return;
+                return Ok(());
             }
             tracing::warn!("{subject} ({id}): NATS did not store it; retrying");
             tokio::time::sleep(wait).await;
             wait = (wait * 2).min(Duration::from_secs(5));
         }
+    }
+
+    /// The chunk files are stored in: the object store's usual 128 KiB, or less when the server takes
+    /// smaller messages.
+    pub fn chunk(&self) -> usize {
+        (128 << 10).min(self.client.server_info().max_payload / 2).max(1024)
     }
 
     /// The object store of packages' files and components.
@@ -167,12 +181,18 @@ pub async fn put_once(
     store: &async_nats::jetstream::object_store::ObjectStore,
     name: &str,
     bytes: &[u8],
+    chunk: usize,
 ) -> Result<(), String> {
     if store.info(name).await.is_ok() {
         return Ok(());
     }
+    let meta = async_nats::jetstream::object_store::ObjectMetadata {
+        name: name.to_string(),
+        chunk_size: Some(chunk),
+        ..Default::default()
+    };
     let mut reader = bytes;
-    store.put(name, &mut reader).await.map(|_| ()).map_err(|e| format!("{name}: cannot upload: {e}"))
+    store.put(meta, &mut reader).await.map(|_| ()).map_err(|e| format!("{name}: cannot upload: {e}"))
 }
 
 /// Why a file could not be had from the object store.

@@ -154,7 +154,7 @@ impl RemoteGame {
         // The server may be away for a while (a restart): tried again for up to two minutes.
         let (mut wait, until) = (Duration::from_millis(100), tokio::time::Instant::now() + Duration::from_secs(120));
         loop {
-            match super::put_once(&self.files, &key, &bytes).await {
+            match super::put_once(&self.files, &key, &bytes, self.engine.chunk()).await {
                 Ok(()) => break,
                 Err(why) if tokio::time::Instant::now() >= until => return Err(why),
                 Err(why) => tracing::warn!("{why}; trying again"),
@@ -196,10 +196,10 @@ impl RemoteGame {
     }
 
     /// Publishes a job until the stream has it, deduplicated by run, game and this process.
-    async fn publish(&self, job: &Job) {
+    async fn publish(&self, job: &Job) -> Result<(), String> {
         let payload: bytes::Bytes = serde_json::to_vec(job).unwrap_or_default().into();
         let id = format!("{}/{}/{}", job.reply, job.game, self.nonce);
-        self.engine.publish_stored(JOBS_SUBJECT, &id, payload).await;
+        self.engine.publish_stored(JOBS_SUBJECT, &id, payload).await.map_err(|e| format!("the game's job: {e}"))
     }
 }
 
@@ -264,18 +264,21 @@ impl Game for RemoteGame {
             Ok(job) => job,
             Err(why) => return unplayed(n, why),
         };
+        let key = job.key();
         let rx = {
-            let key = job.key();
             let mut b = self.mailbox.lock().unwrap_or_else(|e| e.into_inner());
             // Played for the run this one resumes, after its store was last written.
             if let Some(outcome) = b.early.remove(&key) {
                 return outcome.unwrap_or_else(|why| unplayed(n, why));
             }
             let (tx, rx) = oneshot::channel();
-            b.waiting.insert(key, tx);
+            b.waiting.insert(key.clone(), tx);
             rx
         };
-        self.publish(&job).await;
+        if let Err(why) = self.publish(&job).await {
+            self.mailbox.lock().unwrap_or_else(|e| e.into_inner()).waiting.remove(&key);
+            return unplayed(n, why);
+        }
         match rx.await {
             Ok(Ok(outcome)) => outcome,
             Ok(Err(why)) => unplayed(n, why),

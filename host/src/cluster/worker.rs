@@ -110,14 +110,19 @@ pub async fn work(cfg: WorkerConfig) -> Result<(), ClusterError> {
                     }
                     Err(f) => Err(f.to_string()),
                 };
-                let done = Done { game: job.game.clone(), key: job.key(), outcome, worker: name };
-                let payload: bytes::Bytes = serde_json::to_vec(&done).unwrap_or_default().into();
+                let mut done = Done { game: job.game.clone(), key: job.key(), outcome, worker: name };
                 // Deduplicated per published job: a redelivered job's outcome is stored once, a job
                 // published again (by a coordinator resuming) gets its own.
                 let sequence = m.info().map(|i| i.stream_sequence).unwrap_or_default();
+                let id = format!("{}/{}/{sequence}", job.reply, job.game);
                 // Published (and stored) before the job is acked: a worker dying in between has the game
-                // played again, and the coordinator takes the first outcome.
-                engine.publish_stored(&job.reply, &format!("{}/{}/{sequence}", job.reply, job.game), payload).await;
+                // played again, and the coordinator takes the first outcome. An outcome too large for
+                // the server goes back as that game's failure, which always fits.
+                let payload = |d: &Done| bytes::Bytes::from(serde_json::to_vec(d).unwrap_or_default());
+                if let Err(why) = engine.publish_stored(&job.reply, &id, payload(&done)).await {
+                    done.outcome = Err(format!("its outcome could not be sent back: {why}"));
+                    let _ = engine.publish_stored(&job.reply, &id, payload(&done)).await;
+                }
                 let _ = m.double_ack().await;
                 drop(permit);
             });
