@@ -284,6 +284,16 @@ fn a_ladder_has_its_games_played_by_workers() {
 /// Publishes a job naming the Nim package (uploaded) and `component` in seat 0; the outcome the
 /// worker stores for it.
 async fn job_outcome(url: &str, component: &str, upload: Option<&[u8]>) -> serde_json::Value {
+    job_outcome_with(url, component, upload, |_| {}).await
+}
+
+/// [`job_outcome`], the job changed by `tamper` before it is sent.
+async fn job_outcome_with(
+    url: &str,
+    component: &str,
+    upload: Option<&[u8]>,
+    tamper: impl FnOnce(&mut serde_json::Value),
+) -> serde_json::Value {
     use futures_util::StreamExt;
     let engine = arena::cluster::Engine::connect(url).await.unwrap();
     let files = engine.files().await.unwrap();
@@ -300,7 +310,9 @@ async fn job_outcome(url: &str, component: &str, upload: Option<&[u8]>) -> serde
     if let Some(bytes) = upload {
         arena::cluster::put_once(&files, &format!("components/{component}"), bytes, engine.chunk()).await.unwrap();
     }
-    let reply = format!("arena.results.test{}", &component[..8]);
+    // Each job its own result subject (a work-queue stream takes one consumer a subject).
+    static JOBS_SENT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+    let reply = format!("arena.results.test{}", JOBS_SENT.fetch_add(1, std::sync::atomic::Ordering::Relaxed));
     let stream = engine.js.get_stream(arena::cluster::RESULTS).await.unwrap();
     let consumer = stream
         .create_consumer(async_nats::jetstream::consumer::pull::Config {
@@ -309,11 +321,12 @@ async fn job_outcome(url: &str, component: &str, upload: Option<&[u8]>) -> serde
         })
         .await
         .unwrap();
-    let job = serde_json::json!({
+    let mut job = serde_json::json!({
         "reply": reply, "game": "R1-M1-G1", "package": package, "files": listed, "options": [],
         "players": [{"name": "stranger", "component": component}, {"name": "optimal", "builtin": "nim-optimal"}],
         "seed": 1, "limits": arena::Limits::default(), "so_far": arena::MatchSoFar::default(),
     });
+    tamper(&mut job);
     engine.js.publish(arena::cluster::JOBS_SUBJECT, serde_json::to_vec(&job).unwrap().into()).await.unwrap();
     let mut messages = consumer.messages().await.unwrap();
     let m = tokio::time::timeout(Duration::from_secs(60), messages.next()).await.unwrap().unwrap().unwrap();
@@ -390,4 +403,33 @@ fn an_outcome_too_large_for_the_server_fails_its_game_instead_of_hanging() {
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     let why = v["games"][0]["game_fault"]["reason"].as_str().unwrap_or_else(|| panic!("{v}"));
     assert!(why.contains("could not be sent back") && why.contains("more than the NATS server takes"), "{why}");
+}
+
+#[test]
+fn a_worker_refuses_jobs_that_reach_outside_their_package_or_are_not_jobs() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (_server, url) = nats(&tmp.path().join("nats"));
+    let _worker = worker(&url, &tmp.path().join("w0"), "30");
+    let rt = tokio::runtime::Runtime::new().unwrap();
+    let good = std::fs::read(player("nim-optimal")).unwrap();
+    let hash = arena::sandbox::sha256_hex(&good);
+    // A file path out of the package directory: refused before anything is written.
+    let escape = |j: &mut serde_json::Value| j["files"].as_array_mut().unwrap().push("../../escaped".into());
+    let outcome = rt.block_on(job_outcome_with(&url, &hash, Some(&good), escape));
+    let why = outcome["Err"].as_str().unwrap_or_else(|| panic!("{outcome}"));
+    assert!(why.contains("`../../escaped` is not a path inside a package"), "{why}");
+    assert!(!tmp.path().join("escaped").exists() && !tmp.path().join("w0").join("escaped").exists());
+    // A package that is not named by a sha256.
+    let unnamed = |j: &mut serde_json::Value| j["package"] = "../..".into();
+    let outcome = rt.block_on(job_outcome_with(&url, &hash, Some(&good), unnamed));
+    let why = outcome["Err"].as_str().unwrap_or_else(|| panic!("{outcome}"));
+    assert!(why.contains("is not a package's sha256"), "{why}");
+    // Not a job at all (terminated, no outcome), then a megabyte of one name: the worker goes on.
+    rt.block_on(async {
+        let engine = arena::cluster::Engine::connect(&url).await.unwrap();
+        engine.js.publish(arena::cluster::JOBS_SUBJECT, "not json".into()).await.unwrap().await.unwrap();
+    });
+    let huge = |j: &mut serde_json::Value| j["players"][0]["name"] = "x".repeat(900_000).into();
+    let outcome = rt.block_on(job_outcome_with(&url, &hash, Some(&good), huge));
+    assert!(outcome["Ok"]["scores"].is_array(), "{outcome}");
 }

@@ -143,3 +143,21 @@ fn a_new_version_enters_a_running_ladder_and_ctrl_c_stops_it_cleanly() {
     let total: u64 = board.iter().map(played).sum();
     assert_eq!(total, 2 * games(), "{board:?}");
 }
+
+#[test]
+fn bad_ladder_settings_are_refused_and_start_nothing() {
+    let tmp = tempfile::tempdir().unwrap();
+    let data = tmp.path().join("data");
+    submit_somehow(&data, "yahtzee", "greedy", "yahtzee-greedy");
+    let d = data.display().to_string();
+    for (flag, value, says) in [
+        ("--explore", "1.5", "--explore must be between 0 and 1"),
+        ("--explore", "NaN", "--explore must be between 0 and 1"),
+        ("--max-faults", "0", "--max-faults must be at least 1"),
+    ] {
+        let out = run(&["ladder", "--data", &d, "--game", "yahtzee", "--games", "5", flag, value]);
+        assert_eq!(out.status.code(), Some(2), "{flag} {value}");
+        assert!(String::from_utf8_lossy(&out.stderr).contains(says), "{}", String::from_utf8_lossy(&out.stderr));
+    }
+    assert!(tournaments(&data).is_empty(), "a refused ladder was stored");
+}
