@@ -69,12 +69,16 @@ fn tournament(game: &str, lineup: &[(String, PathBuf)], nats: Option<&str>) -> (
         c.arg(format!("{name}={}", path.display()));
     }
     let out = tempfile::NamedTempFile::new().unwrap();
-    c.stdout(out.reopen().unwrap()).stderr(Stdio::null());
+    let err = tempfile::NamedTempFile::new().unwrap();
+    c.stdout(out.reopen().unwrap()).stderr(err.reopen().unwrap());
     let t = Instant::now();
     let mut child = c.spawn().unwrap();
     // The high-water mark of its resident memory, read until it exits.
     let status = format!("/proc/{}/status", child.id());
     let mut peak = 0u64;
+    // A distributed run says every 10 s how many games workers played: one that plays none for 60 s
+    // fails the bench instead of hanging it.
+    let (mut played, mut since) = (None, Instant::now());
     loop {
         if let Ok(s) = std::fs::read_to_string(&status)
             && let Some(kb) = s.lines().find(|l| l.starts_with("VmHWM:")).and_then(|l| l.split_whitespace().nth(1))
@@ -84,11 +88,29 @@ fn tournament(game: &str, lineup: &[(String, PathBuf)], nats: Option<&str>) -> (
         if child.try_wait().unwrap().is_some() {
             break;
         }
+        if nats.is_some() {
+            let now = played_by_workers(&std::fs::read_to_string(err.path()).unwrap_or_default());
+            if now != played {
+                (played, since) = (now, Instant::now());
+            }
+            if since.elapsed() > Duration::from_secs(60) {
+                let _ = child.kill();
+                let said = std::fs::read_to_string(err.path()).unwrap_or_default();
+                panic!("{game} tournament on workers made no progress for 60 s; it said:\n{said}");
+            }
+        }
         std::thread::sleep(Duration::from_millis(20));
     }
     let elapsed = t.elapsed();
     assert!(child.wait().unwrap().success(), "{game} tournament failed");
     (elapsed, peak, std::fs::read(out.path()).unwrap())
+}
+
+/// The games played by workers, as the coordinator's last status line says ("…, N played by workers").
+fn played_by_workers(stderr: &str) -> Option<u64> {
+    let line = stderr.lines().rev().find(|l| l.contains(" played by workers"))?;
+    let head = &line[..line.find(" played by workers")?];
+    head.rsplit(", ").next()?.trim().parse().ok()
 }
 
 fn lineup(n: usize, files: &[&str]) -> Vec<(String, PathBuf)> {
@@ -102,7 +124,7 @@ fn games(n: usize) -> usize {
 /// Answers every job at once with a fixed outcome (seat 0 wins), as a worker would, without playing.
 async fn responder(url: String) {
     let client = async_nats::connect(&url).await.unwrap();
-    let js = async_nats::jetstream::new(client);
+    let js = async_nats::jetstream::new(client.clone());
     // The job stream is made by the coordinator; the consumer as `arena worker` makes it.
     let config = async_nats::jetstream::consumer::pull::Config {
         durable_name: Some("arena-workers".into()),
@@ -123,8 +145,9 @@ async fn responder(url: String) {
     use futures_util::StreamExt;
     let mut messages = consumer.messages().await.unwrap();
     while let Some(Ok(m)) = messages.next().await {
-        let job: serde_json::Value = serde_json::from_slice(&m.payload).unwrap();
-        let n = job["players"].as_array().map_or(2, Vec::len);
+        // The job and its outcome in the very types a worker uses, so the bench speaks the current format.
+        let job: arena::cluster::Job = serde_json::from_slice(&m.payload).unwrap();
+        let n = job.players.len();
         let outcome = arena::GameOutcome {
             scores: (0..n).map(|i| i64::from(i == 0)).collect(),
             winners: vec![0],
@@ -132,9 +155,14 @@ async fn responder(url: String) {
             logs: vec![String::new(); n],
             ..Default::default()
         };
-        let done = serde_json::json!({"game": job["game"], "outcome": {"Ok": outcome}, "worker": "no-op"});
-        let reply = job["reply"].as_str().unwrap().to_string();
-        js.publish(reply, serde_json::to_vec(&done).unwrap().into()).await.unwrap().await.unwrap();
+        let done = arena::cluster::Done {
+            game: job.game.clone(),
+            key: job.key(),
+            outcome: Ok(outcome),
+            worker: "no-op".into(),
+        };
+        let _ = client.publish(arena::cluster::BUSY_SUBJECT, "no-op".into()).await;
+        js.publish(job.reply.clone(), serde_json::to_vec(&done).unwrap().into()).await.unwrap().await.unwrap();
         m.ack().await.unwrap();
     }
 }

@@ -433,3 +433,93 @@ fn a_worker_refuses_jobs_that_reach_outside_their_package_or_are_not_jobs() {
     let outcome = rt.block_on(job_outcome_with(&url, &hash, Some(&good), huge));
     assert!(outcome["Ok"]["scores"].is_array(), "{outcome}");
 }
+
+/// The lines a child writes to stderr, as they come.
+fn stderr_lines(child: &mut Child) -> std::sync::mpsc::Receiver<String> {
+    use std::io::BufRead;
+    let (tx, rx) = std::sync::mpsc::channel();
+    let err = child.stderr.take().expect("stderr piped");
+    std::thread::spawn(move || {
+        for line in std::io::BufReader::new(err).lines().map_while(Result::ok) {
+            let _ = tx.send(line);
+        }
+    });
+    rx
+}
+
+/// Waits (at most 40 s) for a line containing `want`; every line read on the way is in the panic.
+fn wait_for(lines: &std::sync::mpsc::Receiver<String>, want: &str) -> String {
+    let until = Instant::now() + Duration::from_secs(40);
+    let mut seen = vec![];
+    while let Some(left) = until.checked_duration_since(Instant::now()) {
+        match lines.recv_timeout(left) {
+            Ok(l) if l.contains(want) => return l,
+            Ok(l) => seen.push(l),
+            Err(_) => break,
+        }
+    }
+    panic!("no line with `{want}` within 40 s; stderr said:\n{}", seen.join("\n"));
+}
+
+#[test]
+fn with_no_worker_the_coordinator_says_so_counts_what_it_cannot_place_and_a_worker_keeps_its_files_in_the_cache() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (_server, url) = nats(&tmp.path().join("nats"));
+    let players: Vec<String> = ["a", "b"].iter().map(|n| format!("{n}={}", player("nim-optimal"))).collect();
+    let mut coordinator = arena()
+        .args(["tournament", "--game", "nim", "--format", "round-robin", "--seed", "1", "--nats", &url])
+        .args(&players)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let lines = stderr_lines(&mut coordinator);
+    let coordinator = Killed(coordinator);
+    // Nobody takes its jobs: it says so, with the command that starts a worker.
+    let said = wait_for(&lines, "no worker has taken a job in the last 10 s");
+    assert!(said.contains(&format!("start one with `arena worker --nats {url}`")), "{said}");
+    // An outcome it cannot read, on its result subject, is counted (and logged), not silently dropped.
+    let rt = tokio::runtime::Runtime::new().unwrap();
+    rt.block_on(async {
+        use futures_util::StreamExt;
+        let client = async_nats::connect(&url).await.unwrap();
+        let js = async_nats::jetstream::new(client);
+        let mut stream = js.get_stream(arena::cluster::RESULTS).await.unwrap();
+        let info = stream.info().await.unwrap().clone();
+        let mut names = stream.consumer_names();
+        let mut subject = None;
+        while let Some(Ok(name)) = names.next().await {
+            let c: async_nats::jetstream::consumer::PullConsumer = stream.get_consumer(&name).await.unwrap();
+            subject = c.cached_info().config.filter_subject.clone().into();
+        }
+        let subject = subject.unwrap_or_else(|| panic!("no result consumer on {info:?}"));
+        js.publish(subject, "{\"not\": \"an outcome\"}".into()).await.unwrap().await.unwrap();
+    });
+    let said = wait_for(&lines, "1 outcome(s) not placed");
+    assert!(said.contains("no worker has taken a job"), "{said}");
+    // A worker started in a directory of its own keeps its files in the cache directory, not there.
+    let (cwd, cache) = (tmp.path().join("cwd"), tmp.path().join("cache"));
+    std::fs::create_dir_all(&cwd).unwrap();
+    let _worker = Killed(
+        arena()
+            .args(["worker", "--nats", &url, "--jobs", "1"])
+            .current_dir(&cwd)
+            .env("ARENA_CACHE_DIR", &cache)
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap(),
+    );
+    let mut coordinator = coordinator;
+    let until = Instant::now() + Duration::from_secs(60);
+    let status = loop {
+        if let Some(s) = coordinator.0.try_wait().unwrap() {
+            break s;
+        }
+        assert!(Instant::now() < until, "the tournament did not end once a worker came");
+        std::thread::sleep(Duration::from_millis(100));
+    };
+    assert!(status.success());
+    assert!(cache.join("worker").join("packages").is_dir(), "the worker's files are under $ARENA_CACHE_DIR/worker");
+    assert_eq!(std::fs::read_dir(&cwd).unwrap().count(), 0, "nothing is written where the worker was started");
+}

@@ -7,6 +7,7 @@ mod cache;
 mod cli;
 mod cluster;
 mod determinism;
+mod fairness;
 mod fish;
 mod formats;
 mod goofspiel;

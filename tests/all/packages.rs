@@ -456,10 +456,52 @@ async fn a_referee_flooding_events_is_stopped_at_the_cap_with_each_event_cut() {
         assert_eq!(o.events.len(), cap, "{events} events: the cap holds ({f})");
         if past {
             assert_eq!(f.call, "start", "{f}");
-            assert!(f.reason.contains(&format!("emitted more than {cap} events in one game")), "{f}");
+            // The host's own words, never wasmtime's backtrace.
+            assert_eq!(f.reason, format!("emitted more than {cap} events in one game"), "{f}");
+            assert_eq!(f.kind.as_str(), "illegal", "{f}");
             assert!(o.calls().is_empty());
         } else {
             assert_eq!((f.kind.as_str(), f.call.as_str()), ("crash", "apply"), "at the cap the game goes on: {f}");
         }
     }
+}
+
+#[test]
+fn referee_failures_are_shown_after_the_bans_and_blamed_on_the_package() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = nim_package(dir.path());
+    std::fs::copy(player("nim-broken-referee"), root.join("referee.wasm")).unwrap();
+    let game = root.to_str().unwrap();
+    let players: Vec<String> = ["a", "b", "c"].iter().map(|n| format!("{n}={}", player("nim-optimal"))).collect();
+    let mut args =
+        vec!["tournament", "--game", game, "--format", "round-robin", "--games-per-match", "1", "--seed", "4"];
+    args.extend(players.iter().map(String::as_str));
+    let out = run(&args);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    // Nobody is banned, and the text says which games the package's referee failed, and why.
+    assert!(text.contains("No player was banned."), "{text}");
+    assert!(
+        text.contains(
+            "3 games ended in a game fault: the referee of the package `nim` failed (no result, nobody banned)"
+        ),
+        "{text}"
+    );
+    let rows: Vec<&str> =
+        text.lines().filter(|l| l.contains("apply") && l.contains("the broken referee gives up")).collect();
+    assert_eq!(rows.len(), 3, "a row per game, with the referee's call and reason: {text}");
+    assert!(!text.contains("backtrace") && !text.contains("wasm function"), "{text}");
+    // The JSON lists them too, in the order of the games.
+    args.push("--json");
+    let doc = run_json(&args);
+    let faults = doc["game_faults"].as_array().expect("game_faults");
+    assert_eq!(faults.len(), 3, "{doc}");
+    assert_eq!(
+        (faults[0]["game"].as_str(), faults[0]["call"].as_str()),
+        (doc["games"][0]["id"].as_str(), Some("apply"))
+    );
+    // One game: the same table after the ban table.
+    let out = run(&["play", "--game", game, "--seed", "4", &players[0], &players[1]]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("1 game ended in a game fault") && text.contains("the broken referee gives up"), "{text}");
 }

@@ -633,3 +633,34 @@ fn a_registered_tournament_keeps_its_package_so_resume_and_replay_use_the_same_r
     let out = in_store(&dir, &["resume", "1"]);
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
 }
+
+#[test]
+fn games_whose_referee_failed_rate_nobody_and_count_as_no_result() {
+    // Nim's players registered with its referee; then the package's referee is swapped for one that
+    // fails in every game. Its games are stored, but nobody is rated on them or counted as losing.
+    let tmp = tempfile::tempdir().unwrap();
+    let (dir, pkg) = (tmp.path().join("data"), tmp.path().join("nim"));
+    std::fs::create_dir_all(pkg.join("players")).unwrap();
+    let src = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../games/nim");
+    std::fs::copy(src.join("game.toml"), pkg.join("game.toml")).unwrap();
+    std::fs::copy(player("nim-referee"), pkg.join("referee.wasm")).unwrap();
+    std::fs::copy(player("nim-optimal"), pkg.join("players/nim-optimal.wasm")).unwrap();
+    let game = pkg.display().to_string();
+    for name in ["a", "b", "c"] {
+        submit(&dir, &game, name, &player("nim-optimal"));
+    }
+    std::fs::copy(player("nim-broken-referee"), pkg.join("referee.wasm")).unwrap();
+    let args = ["tournament", "--game", &game, "--format", "round-robin", "--games-per-match", "1", "--registered"];
+    let r = in_store_json(&dir, &[&args[..], &["--seed", "4", "--json"]].concat());
+    assert_eq!(r["game_faults"].as_array().map(Vec::len), Some(3), "every game's referee failed: {r}");
+    let board = in_store_json(&dir, &["leaderboard", "--game", "nim", "--json"]);
+    let rows = board.as_array().expect("a list");
+    assert_eq!(rows.len(), 3);
+    let first = &rows[0]["rating"];
+    for row in rows {
+        assert_eq!(row["rating"], *first, "nobody's rating moved: {board}");
+        for k in ["won", "lost", "tied"] {
+            assert_eq!(row["games"][k], 0, "a game with no result counts for nobody: {board}");
+        }
+    }
+}

@@ -272,9 +272,11 @@ pub enum Command {
         /// Games played at once (default: the cores).
         #[arg(long)]
         jobs: Option<usize>,
-        /// Where fetched packages and components and their compiled forms are kept.
-        #[arg(long, value_name = "DIR", default_value = "arena-worker")]
-        dir: PathBuf,
+        /// Where fetched packages and components and their compiled forms are kept [default: `worker`
+        /// in the compile cache's directory: $ARENA_CACHE_DIR, else $XDG_CACHE_HOME/arena, else
+        /// ~/.cache/arena].
+        #[arg(long, value_name = "DIR")]
+        dir: Option<PathBuf>,
         /// Seconds the queue waits for a sign of life from a worker before giving its game to another.
         #[arg(long, default_value_t = 30)]
         ack_wait_secs: u64,
@@ -435,6 +437,10 @@ pub struct LimitArgs {
     /// function, in KiB as the host holds them (default 64).
     #[arg(long)]
     pub answer_kb: Option<u64>,
+    /// CPU time a whole game may use, its players and referee together, in seconds (default 300; a
+    /// fraction is allowed); past it the game ends as a game fault.
+    #[arg(long)]
+    pub game_cpu_s: Option<f64>,
     /// CPU time one compile of a component may use, in seconds (default 40).
     #[arg(long)]
     pub compile_cpu_s: Option<u64>,
@@ -457,6 +463,11 @@ impl LimitArgs {
                 .map_or(d.first_timeout, Duration::from_millis),
             memory_bytes: positive("memory-mb", self.memory_mb)?.map_or(d.memory_bytes, |m| m.saturating_mul(1 << 20)),
             answer_bytes: positive("answer-kb", self.answer_kb)?.map_or(d.answer_bytes, |k| k.saturating_mul(1 << 10)),
+            game_cpu: match self.game_cpu_s {
+                None => d.game_cpu,
+                Some(s) if s.is_finite() && s > 0.0 && s <= 1e9 => Duration::from_secs_f64(s),
+                Some(s) => anyhow::bail!("--game-cpu-s {s}: must be a number of seconds above 0"),
+            },
             ..d
         })
     }

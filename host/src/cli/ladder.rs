@@ -82,10 +82,11 @@ pub fn ladder(a: LadderArgs) -> anyhow::Result<ExitCode> {
 async fn play<G: Game>(game: Arc<G>, store: &Store, id: i64, cfg: &LadderConfig) -> anyhow::Result<ExitCode> {
     let bar = ProgressBar::new_spinner();
     bar.set_style(
-        ProgressStyle::with_template("{elapsed:>4} {pos} games ({per_sec}) {msg}")
+        ProgressStyle::with_template("{elapsed:>4} {pos} games ({per_sec}) {msg} {prefix}")
             .unwrap_or_else(|_| ProgressStyle::default_spinner()),
     );
     bar.enable_steady_tick(std::time::Duration::from_millis(200));
+    let _watch = super::watch(&game, &bar);
     let b = bar.clone();
     let max_faults = cfg.max_faults;
     // Lines above the spinner on a terminal, plain lines otherwise.

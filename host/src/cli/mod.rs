@@ -79,7 +79,13 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         let cfg = crate::cluster::WorkerConfig {
             url: nats.clone(),
             jobs: jobs.unwrap_or_else(cores),
-            dir: dir.clone(),
+            dir: match dir {
+                Some(d) => d.clone(),
+                None => args::CacheArgs { cache_dir: None, no_cache: false }.dir().map(|d| d.join("worker")).context(
+                    "no cache directory for the worker's files ($ARENA_CACHE_DIR, $XDG_CACHE_HOME and $HOME are \
+                     unset): give one with --dir",
+                )?,
+            },
             ack_wait: std::time::Duration::from_secs((*ack_wait_secs).max(1)),
             exe,
             compile: CompileLimits::default(),
@@ -297,10 +303,36 @@ async fn load_players<G: Game>(game: &Arc<G>, raw: &[String]) -> anyhow::Result<
     Ok(entries)
 }
 
+/// Every 10 s, while it runs, the game's status line (who plays its games: workers, for games played
+/// elsewhere) after the bar, or on a line of its own when stderr is not a terminal. Aborted on drop.
+fn watch<G: Game>(game: &Arc<G>, bar: &ProgressBar) -> AbortOnDrop {
+    let (game, bar) = (game.clone(), bar.clone());
+    AbortOnDrop(tokio::spawn(async move {
+        loop {
+            tokio::time::sleep(std::time::Duration::from_secs(10)).await;
+            let Some(line) = game.status() else { continue };
+            if bar.is_hidden() {
+                eprintln!("{line}");
+            } else {
+                bar.set_prefix(format!("| {line}"));
+            }
+        }
+    }))
+}
+
+/// A task that ends with its owner.
+struct AbortOnDrop(tokio::task::JoinHandle<()>);
+
+impl Drop for AbortOnDrop {
+    fn drop(&mut self) {
+        self.0.abort();
+    }
+}
+
 /// A bar of matches on stderr (hidden when stderr is not a terminal), with games played and the last ban.
 fn progress_bar(unit: &'static str) -> (ProgressBar, Observer) {
     let bar = ProgressBar::new(0);
-    let template = format!("{{elapsed:>4}} [{{bar:30}}] {{pos}}/{{len}} {unit} {{msg}}");
+    let template = format!("{{elapsed:>4}} [{{bar:30}}] {{pos}}/{{len}} {unit} {{msg}} {{prefix}}");
     bar.set_style(
         ProgressStyle::with_template(&template)
             .map(|s| s.progress_chars("=> "))
@@ -339,6 +371,7 @@ async fn run_tournament<G: Game>(
 ) -> anyhow::Result<ExitCode> {
     let entries = load_players(&game, players).await?;
     let (bar, observe) = progress_bar(if settings.format == Format::Rounds { "rounds" } else { "matches" });
+    let _watch = watch(&game, &bar);
     let (observe, failed) = writing_replays(observe, replay_dir, (game.name(), limits, game.options()))?;
     settings.progress = Some(observe);
     let result = tournament::run(game, entries, limits, &settings).await;
@@ -476,6 +509,7 @@ async fn play<G: Game>(
             })
             .collect();
         print!("{}", report::ban_table(&bans));
+        print!("{}", report::game_fault_table(game.name(), &crate::tournament::GameFaultRow::of([&record])));
     }
     Ok(ExitCode::SUCCESS)
 }

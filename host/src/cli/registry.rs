@@ -165,6 +165,7 @@ async fn run_stored<G: Game>(
     settings.journal = Some(journal.clone());
     game.bind(&store.run_name(id)?);
     let (bar, observe) = progress_bar(if settings.format == Format::Rounds { "rounds" } else { "matches" });
+    let _watch = super::watch(&game, &bar);
     let (observe, failed) = super::writing_replays(observe, replay_dir, (game.name(), limits, game.options()))?;
     settings.progress = Some(observe);
     // Ctrl-C: what has finished is written, and the tournament is left to `arena resume`.

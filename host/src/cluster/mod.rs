@@ -9,6 +9,7 @@ mod job;
 mod remote;
 mod worker;
 
+pub use job::{Done, Job, JobPlayer};
 pub use remote::RemoteGame;
 pub use worker::{WorkerConfig, work};
 
@@ -22,6 +23,8 @@ pub const RESULTS: &str = "ARENA_RESULTS";
 pub const RESULTS_SUBJECTS: &str = "arena.results.>";
 /// The durable consumer every worker pulls from.
 pub const WORKERS: &str = "arena-workers";
+/// Where a worker says (core NATS, its name as payload) that it took a job or is still playing one.
+pub const BUSY_SUBJECT: &str = "arena.workers.busy";
 /// Packages' files and components, by sha256.
 pub const FILES: &str = "ARENA_FILES";
 

@@ -4,7 +4,7 @@
 //! and an outcome read back from the result stream, matched by game id.
 
 use super::job::{Done, Job, JobPlayer, component_key, package_key};
-use super::{ClusterError, Engine, JOBS_SUBJECT, RESULTS};
+use super::{BUSY_SUBJECT, ClusterError, Engine, JOBS_SUBJECT, RESULTS};
 use crate::fault::{Fault, FaultKind};
 use crate::games::{Entry, Game, GameOutcome, GameSetup, TournamentInfo};
 use crate::package::{PackageGame, PackagePlayer};
@@ -24,6 +24,50 @@ type Outcome = Result<GameOutcome, String>;
 struct Mailbox {
     waiting: HashMap<String, oneshot::Sender<Outcome>>,
     early: HashMap<String, Outcome>,
+    /// Messages on the result subject that are no outcome this Arena can read.
+    unreadable: u64,
+    /// Outcomes handed to their games.
+    placed: u64,
+}
+
+impl Mailbox {
+    /// Places an outcome read from the result stream: to the game waiting for it, else kept for when
+    /// it is asked for. One it cannot place now is logged with its key and what was expected.
+    fn place(&mut self, payload: &[u8]) {
+        let done = match serde_json::from_slice::<Done>(payload) {
+            Ok(done) => done,
+            Err(e) => {
+                self.unreadable += 1;
+                let head: String = String::from_utf8_lossy(&payload[..payload.len().min(200)]).into_owned();
+                tracing::warn!("an outcome on the result stream is unreadable ({e}), dropped: {head}");
+                return;
+            }
+        };
+        tracing::debug!("game {} played by {}", done.game, done.worker);
+        // A game played twice (a worker died after publishing) is taken once.
+        match self.waiting.remove(&done.key) {
+            Some(tx) => {
+                self.placed += 1;
+                let _ = tx.send(done.outcome);
+            }
+            None => {
+                let prefix = format!("{}|", done.game);
+                match self.waiting.keys().find(|k| k.starts_with(&prefix)) {
+                    Some(expected) => tracing::warn!(
+                        "an outcome of game {} (key {}) is not the one awaited (key {expected}): kept aside",
+                        done.game,
+                        done.key
+                    ),
+                    None => tracing::debug!(
+                        "an outcome of game {} (key {}) came before it was asked for",
+                        done.game,
+                        done.key
+                    ),
+                }
+                self.early.insert(done.key, done.outcome);
+            }
+        }
+    }
 }
 
 /// A package whose games are played by workers over NATS.
@@ -47,6 +91,8 @@ pub struct RemoteGame {
     paths: Mutex<HashMap<String, PathBuf>>,
     uploaded: tokio::sync::Mutex<std::collections::HashSet<String>>,
     mailbox: Arc<Mutex<Mailbox>>,
+    /// When each worker last said it took or was playing a job.
+    busy: Arc<Mutex<HashMap<String, std::time::Instant>>>,
 }
 
 /// A name fit for a subject token and a consumer name.
@@ -84,6 +130,7 @@ impl RemoteGame {
             paths: Mutex::default(),
             uploaded: tokio::sync::Mutex::default(),
             mailbox: Arc::default(),
+            busy: Arc::default(),
         })
     }
 
@@ -112,25 +159,24 @@ impl RemoteGame {
             .await
             .map_err(|e| engine.err("a result consumer", e))?;
         let mut messages = consumer.messages().await.map_err(|e| engine.err("the results", e))?;
+        let mut busy = engine.client.subscribe(BUSY_SUBJECT).await.map_err(|e| engine.err("the workers' news", e))?;
+        let seen = self.busy.clone();
+        tokio::spawn(async move {
+            while let Some(m) = busy.next().await {
+                let name = String::from_utf8_lossy(&m.payload[..m.payload.len().min(200)]).into_owned();
+                let mut seen = seen.lock().unwrap_or_else(|e| e.into_inner());
+                seen.insert(name, std::time::Instant::now());
+                // Bounded by the workers of the last minute.
+                seen.retain(|_, t| t.elapsed() < Duration::from_secs(60));
+            }
+        });
         let mailbox = self.mailbox.clone();
         tokio::spawn(async move {
             loop {
                 while let Some(m) = messages.next().await {
                     // Errors (a heartbeat missed while the server restarts) pass; the stream goes on.
                     let Ok(m) = m else { continue };
-                    if let Ok(done) = serde_json::from_slice::<Done>(&m.payload) {
-                        tracing::debug!("game {} played by {}", done.game, done.worker);
-                        let mut b = mailbox.lock().unwrap_or_else(|e| e.into_inner());
-                        // A game played twice (a worker died after publishing) is taken once.
-                        match b.waiting.remove(&done.key) {
-                            Some(tx) => {
-                                let _ = tx.send(done.outcome);
-                            }
-                            None => {
-                                b.early.insert(done.key, done.outcome);
-                            }
-                        }
-                    }
+                    mailbox.lock().unwrap_or_else(|e| e.into_inner()).place(&m.payload);
                     let _ = m.ack().await;
                 }
                 // The stream ended: pull again (the durable consumer keeps its place).
@@ -251,6 +297,34 @@ impl Game for RemoteGame {
         self.local.tournament_start(p, info, seed).await
     }
 
+    fn status(&self) -> Option<String> {
+        self.reading.get()?;
+        let workers = self
+            .busy
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .values()
+            .filter(|t| t.elapsed() <= Duration::from_secs(10))
+            .count();
+        let (waiting, aside, placed) = {
+            let b = self.mailbox.lock().unwrap_or_else(|e| e.into_inner());
+            (b.waiting.len(), b.early.len() as u64 + b.unreadable, b.placed)
+        };
+        let mut line = if workers == 0 && waiting > 0 {
+            format!(
+                "no worker has taken a job in the last 10 s ({waiting} game(s) waiting): start one with `arena worker --nats {}`",
+                self.engine.url
+            )
+        } else {
+            format!("{workers} worker(s) busy in the last 10 s, {waiting} game(s) waiting")
+        };
+        line.push_str(&format!(", {placed} played by workers"));
+        if aside > 0 {
+            line.push_str(&format!(", {aside} outcome(s) not placed (see the log)"));
+        }
+        Some(line)
+    }
+
     fn bind(&self, run: &str) {
         *self.run.lock().unwrap_or_else(|e| e.into_inner()) = token(run);
     }
@@ -269,6 +343,7 @@ impl Game for RemoteGame {
             let mut b = self.mailbox.lock().unwrap_or_else(|e| e.into_inner());
             // Played for the run this one resumes, after its store was last written.
             if let Some(outcome) = b.early.remove(&key) {
+                b.placed += 1;
                 return outcome.unwrap_or_else(|why| unplayed(n, why));
             }
             let (tx, rx) = oneshot::channel();

@@ -5,7 +5,7 @@
 //! another within the ack wait.
 
 use super::job::{Done, Job, component_key, package_key};
-use super::{ClusterError, Engine, Fetch, JOBS, WORKERS};
+use super::{BUSY_SUBJECT, ClusterError, Engine, Fetch, JOBS, WORKERS};
 use crate::games::{Entry, Game, GameSetup};
 use crate::package::{Package, PackageGame};
 use crate::sandbox::{CompileLimits, Sandbox};
@@ -86,12 +86,14 @@ pub async fn work(cfg: WorkerConfig) -> Result<(), ClusterError> {
                     let _ = m.ack_with(async_nats::jetstream::AckKind::Term).await;
                     return;
                 };
-                // Still at it: tell the queue a few times per ack wait.
+                // Still at it: tell the queue a few times per ack wait, and the coordinators (who show
+                // how many workers are busy) when the job is taken and every few seconds after.
                 let beat = {
-                    let m = m.clone();
-                    let every = cfg.ack_wait / 3;
+                    let (m, client, name) = (m.clone(), engine.client.clone(), name.clone());
+                    let every = (cfg.ack_wait / 3).min(Duration::from_secs(4));
                     tokio::spawn(async move {
                         loop {
+                            let _ = client.publish(BUSY_SUBJECT, name.clone().into()).await;
                             tokio::time::sleep(every).await;
                             let _ = m.ack_with(async_nats::jetstream::AckKind::Progress).await;
                         }

@@ -177,6 +177,11 @@ pub trait Game: Send + Sync + 'static {
     /// Names the run the coming games belong to (a stored tournament, the same name when it is
     /// resumed): a game played elsewhere finds there the outcomes an interrupted run left behind.
     fn bind(&self, _run: &str) {}
+    /// A line on who plays the games, for a progress display (games played elsewhere: how many workers
+    /// are at it, and what to do when none is); `None` for games played here.
+    fn status(&self) -> Option<String> {
+        None
+    }
     fn tournament_start(
         &self,
         p: &Entry<Self::Player>,

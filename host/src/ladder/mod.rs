@@ -214,8 +214,11 @@ impl<G: Game> Ladder<'_, G> {
         self.journal.game(&record);
         observe(Event::Game(&record));
         // Rated as the store rates it, so the leaderboard agrees.
-        let ids: Vec<i64> = seated.iter().map(|&i| self.slots[i].version.player_id).collect();
-        self.ratings.update(&ids, &record.places());
+        // A game whose referee failed has no result: nobody is rated on it.
+        if record.game_fault.is_none() {
+            let ids: Vec<i64> = seated.iter().map(|&i| self.slots[i].version.player_id).collect();
+            self.ratings.update(&ids, &record.places());
+        }
         let faulted = record.faulted();
         let mut benched = 0;
         for (seat, &i) in seated.iter().enumerate() {

@@ -17,7 +17,7 @@ pub use keep::{files_under, keep, kept, stored_options};
 pub use manifest::{MAX_MANIFEST_BYTES, MAX_REFEREE_BYTES, Manifest};
 pub use play::{Frame, Lifecycle, PackageOutcome, SVG_BYTES};
 
-use crate::sandbox::{LoadError, PlayerState, Sandbox, WorldSpec};
+use crate::sandbox::{LoadError, PlayerState, Sandbox, WorldSpec, refuse};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use wasmtime::component::types::{ComponentFunc, ComponentItem, Type};
@@ -321,24 +321,24 @@ fn emit(
     _results: &mut [Val],
 ) -> wasmtime::Result<()> {
     let (Some(to), Some(Val::String(text))) = (params.first(), params.get(1)) else {
-        wasmtime::bail!("emit: unexpected arguments");
+        return refuse("emit: unexpected arguments");
     };
     let to = match to {
         Val::Variant(case, None) if case == "all" => None,
         Val::Variant(case, Some(seat)) if case == "seat" => match **seat {
             Val::U32(s) => Some(vec![s]),
-            _ => wasmtime::bail!("emit: a seat is a u32"),
+            _ => return refuse("emit: a seat is a u32"),
         },
         Val::Variant(case, Some(seats)) if case == "seats" => match &**seats {
             Val::List(l) => Some(l.iter().filter_map(|v| if let Val::U32(s) = v { Some(*s) } else { None }).collect()),
-            _ => wasmtime::bail!("emit: seats are a list<u32>"),
+            _ => return refuse("emit: seats are a list<u32>"),
         },
-        _ => wasmtime::bail!("emit: unexpected audience"),
+        _ => return refuse("emit: unexpected audience"),
     };
     let state = store.data_mut();
     state.charge(text.len() as u64 * crate::sandbox::BYTE_FUEL);
     if state.events.len() >= MAX_EVENTS {
-        wasmtime::bail!("emitted more than {MAX_EVENTS} events in one game");
+        return refuse(format!("emitted more than {MAX_EVENTS} events in one game"));
     }
     state.events.push(crate::sandbox::Event { to, text: crate::sandbox::quote_at(text, EVENT_CHARS) });
     Ok(())

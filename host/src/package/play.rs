@@ -74,15 +74,89 @@ impl PackageOutcome {
     }
 }
 
-/// A seat's answer to a request: (seat, call, the answer with its fuel and its time in microseconds,
-/// or the fault).
-type Answered = (usize, String, Result<(Option<Val>, u64, u64), Fault>);
+/// How a seat replied to its request.
+enum Reply {
+    /// The answer, with its fuel and its time on the clock in microseconds.
+    Answer(Option<Val>, u64, u64),
+    /// The host found the call at fault (a trap, fuel, time, memory, a malformed answer).
+    Fault(Fault),
+    /// A record has no reply here: the live game dropped the answer.
+    Missing,
+}
+
+/// A seat's reply to a request: (seat, call, the answer's type, the reply; `None` when it is read from
+/// a record only as the step reaches it).
+type Answered = (usize, String, Option<wasmtime::component::types::Type>, Option<Reply>);
+
+/// The referee's current requests.
+async fn requests(referee: &mut Referee) -> Result<Vec<Val>, Fault> {
+    match referee.call("requests", &[], 1).await?.pop() {
+        Some(Val::List(l)) => Ok(l),
+        _ => Err(protocol("requests", "did not return a list")),
+    }
+}
+
+/// One step's requests, for the rule that a seat answers only for itself: when a step asks several
+/// seats at once and something changes the game before a seat's answer is handled (another seat's
+/// ban, or an applied answer that ended the game), that answer is applied only if the referee still
+/// makes the very request it answers (same seat, same case, same payload), as its `requests()` says
+/// after the change. Otherwise it is dropped: never applied, never judged, not recorded, and the seat
+/// is asked again if the game goes on. A fault the host finds stands whatever the others did.
+struct Step {
+    /// The step's requests as the referee made them (empty when it asked one seat).
+    made: Vec<Val>,
+    /// What the referee asked at its last look after a change in this step.
+    outstanding: Option<Vec<Val>>,
+    /// An answer was applied or a seat banned earlier in the step.
+    changed: bool,
+    /// The reply being handled is the step's last.
+    last: bool,
+}
+
+impl Step {
+    fn new(made: Vec<Val>) -> Step {
+        Step { made, outstanding: None, changed: false, last: false }
+    }
+
+    /// The request the step made of `seat`, when it asked several seats.
+    fn made_of(&self, seat: usize) -> Option<&Val> {
+        self.made.iter().find(|r| matches!(r, Val::Tuple(t) if t.first() == Some(&Val::U32(seat as u32))))
+    }
+
+    /// Whether the referee still made `seat`'s request at its last look (yes when it has not looked).
+    fn asks(&self, seat: usize) -> bool {
+        match (&self.outstanding, self.made_of(seat)) {
+            (Some(now), Some(request)) => now.contains(request),
+            _ => true,
+        }
+    }
+
+    /// Asks the referee again, then [`Step::asks`].
+    async fn still_asks(&mut self, referee: &mut Referee, seat: usize) -> Result<bool, Fault> {
+        if self.made.is_empty() {
+            return Ok(true);
+        }
+        self.outstanding = Some(requests(referee).await?);
+        Ok(self.asks(seat))
+    }
+
+    /// A seat was banned: what the referee still asks is read again if other answers wait.
+    async fn banned(&mut self, referee: &mut Referee) -> Result<(), Fault> {
+        self.changed = true;
+        if !self.made.is_empty() && !self.last {
+            self.outstanding = Some(requests(referee).await?);
+        }
+        Ok(())
+    }
+}
 
 /// The referee of one game, in its own store, under its own limits.
 struct Referee {
     limits: Limits,
     store: Store<PlayerState>,
     instance: Instance,
+    /// What its calls have cost so far, towards the game's total.
+    spent: std::time::Duration,
 }
 
 impl Referee {
@@ -94,6 +168,7 @@ impl Referee {
         let guard = Guard::arm_with(&self.limits, &mut self.store, false, name);
         let mut out = vec![Val::Bool(false); results];
         let r = guard.run(func.call_async(&mut self.store, params, &mut out)).await;
+        self.spent += guard.spent(&self.store);
         guard.finish(&mut self.store, r)?;
         Ok(out)
     }
@@ -249,7 +324,7 @@ impl Package {
         let guard = Guard::arm_with(&limits, &mut store, true, "instantiate");
         let r = guard.run(self.referee.instantiate_async(&mut store)).await;
         let (instance, _) = guard.finish(&mut store, r)?;
-        Ok(Referee { limits, store, instance })
+        Ok(Referee { limits, store, instance, spent: std::time::Duration::ZERO })
     }
 
     async fn drive(
@@ -274,14 +349,15 @@ impl Package {
         }
         for step in 1..=MAX_STEPS as u32 {
             let (lines, events) = (out.log.len(), referee.store.data().events.len());
-            let Some(Val::List(requests)) = referee.call("requests", &[], 1).await?.pop() else {
-                return Err(protocol("requests", "did not return a list"));
-            };
+            let requests = requests(referee).await?;
             if requests.is_empty() {
                 ended = true;
                 break;
             }
-            // Who is asked what, in the referee's order; each seat once a step.
+            // Who is asked what, in the referee's order; each seat once a step. A step that asks several
+            // seats keeps what it asked: an answer is applied only while the referee still makes the
+            // very request it answers (see `Step`).
+            let mut this = Step::new(if requests.len() > 1 { requests.clone() } else { Vec::new() });
             let mut asked: Vec<Asked> = Vec::new();
             for r in requests {
                 let Val::Tuple(mut t) = r else { return Err(protocol("requests", "a request is not a tuple")) };
@@ -303,25 +379,71 @@ impl Package {
                     result: c.result.clone(),
                 });
             }
-            for (i, case, r) in answers.answer(asked).await? {
-                let answer = match r {
-                    Ok((answer, fuel, micros)) => {
-                        out.fuel[i] += fuel;
-                        let recorded = answer.as_ref().map_or(serde_json::Value::Null, values::to_json);
-                        out.log.push(CallLine { micros, ..CallLine::new(i, case.clone(), step, recorded, fuel) });
-                        Val::Variant(case.clone(), answer.map(Box::new))
-                    }
-                    Err(f) => {
-                        ban(referee, &mut answers, &mut banned, out, (i, step), f).await?;
-                        continue;
-                    }
+            let replies = answers.answer(asked).await?;
+            let count = replies.len();
+            for (k, (i, case, result, reply)) in replies.into_iter().enumerate() {
+                this.last = k + 1 == count;
+                let reply = match reply {
+                    Some(r) => r,
+                    None => answers.recorded(i, &case, step, result.as_ref())?,
                 };
-                if let Some(Val::Result(Err(why))) =
-                    referee.call("apply", &[Val::U32(i as u32), answer], 1).await?.first()
-                {
-                    answers.refused(i);
-                    ban(referee, &mut answers, &mut banned, out, (i, step), Fault::illegal(case, text(why))).await?;
+                match reply {
+                    // A fault is the host's finding on the seat's own call: it stands whatever the
+                    // other seats did.
+                    Reply::Fault(f) => {
+                        ban(referee, &mut answers, &mut banned, out, (i, step), f).await?;
+                        this.banned(referee).await?;
+                    }
+                    // A record lacks only answers the game dropped: it must drop this one too.
+                    Reply::Missing => {
+                        if this.asks(i) && !(this.changed && !this.still_asks(referee, i).await?) {
+                            return Err(protocol("replay", format!("the record does not answer seat {i}'s `{case}`")));
+                        }
+                    }
+                    Reply::Answer(answer, fuel, micros) => {
+                        if !this.asks(i) {
+                            continue;
+                        }
+                        let recorded = answer.as_ref().map_or(serde_json::Value::Null, values::to_json);
+                        // Recorded before it is handed over: a referee that fails on it leaves it in
+                        // the record.
+                        out.log.push(CallLine { micros, ..CallLine::new(i, case.clone(), step, recorded, fuel) });
+                        out.fuel[i] += fuel;
+                        let answer = Val::Variant(case.clone(), answer.map(Box::new));
+                        let refused = match referee.call("apply", &[Val::U32(i as u32), answer], 1).await?.first() {
+                            Some(Val::Result(Err(why))) => Some(text(why)),
+                            _ => None,
+                        };
+                        // Refused after the step changed the game: judged only if the referee still
+                        // asks the seat what it answered (a refusal changes nothing); else dropped.
+                        if refused.is_some() && this.changed && !this.still_asks(referee, i).await? {
+                            out.log.pop();
+                            out.fuel[i] -= fuel;
+                            continue;
+                        }
+                        this.changed = true;
+                        if let Some(why) = refused {
+                            answers.refused(i);
+                            ban(referee, &mut answers, &mut banned, out, (i, step), Fault::illegal(case, why)).await?;
+                            this.banned(referee).await?;
+                        }
+                    }
                 }
+            }
+            // The game as a whole is bounded too: a referee may ask a slow player many times, each call
+            // within its limits (a replay re-runs no player, and is not timed).
+            let budget = self.sandbox.limits().game_cpu;
+            if let Some(spent) = answers.spent()
+                && referee.spent + spent > budget
+            {
+                return Err(Fault::new(
+                    FaultKind::Timeout,
+                    "game",
+                    format!(
+                        "the game used more than {} s of CPU time, its players' and referee's together (--game-cpu-s)",
+                        budget.as_secs_f64()
+                    ),
+                ));
             }
             if replaying {
                 let frame = self.frame(referee, step, out.log[lines..].to_vec(), events).await?;
@@ -455,36 +577,49 @@ impl Answers<'_, '_> {
                         let t = std::time::Instant::now();
                         let r = seat.call(&a.case, a.arg, a.spread, a.result.is_some()).await;
                         let micros = t.elapsed().as_micros().max(1) as u64;
-                        (i, a.case, r.map(|(answer, fuel)| (answer, fuel, micros)))
+                        let reply = match r {
+                            Ok((answer, fuel)) => Reply::Answer(answer, fuel, micros),
+                            Err(f) => Reply::Fault(f),
+                        };
+                        (i, a.case, None, Some(reply))
                     })
                 });
                 let mut answered: Vec<Answered> = join_all(calls).await;
                 answered.sort_by_key(|(i, ..)| order.iter().position(|s| s == i));
                 Ok(answered)
             }
-            Answers::Recorded(log) => {
-                let mut answered = Vec::new();
-                for a in asked {
-                    let differs =
-                        || protocol("replay", format!("the record does not answer seat {}'s `{}`", a.seat, a.case));
-                    let r = match log.next() {
-                        Some(CallLine { seat, call, answer, fuel, fault: None, micros, .. })
-                            if *seat == a.seat && *call == a.case =>
-                        {
-                            let value = match &a.result {
-                                Some(ty) => Some(values::from_json(answer, ty).map_err(|e| protocol("replay", e))?),
-                                None => None,
-                            };
-                            Ok((value, *fuel, *micros))
-                        }
-                        Some(CallLine { seat, fault: Some(fault), .. }) if *seat == a.seat => Err(fault.clone()),
-                        _ => return Err(differs()),
-                    };
-                    answered.push((a.seat, a.case, r));
-                }
-                Ok(answered)
-            }
+            // A record's replies are read as the step reaches each one: a dropped answer has none.
+            Answers::Recorded(_) => Ok(asked.into_iter().map(|a| (a.seat, a.case, a.result, None)).collect()),
         }
+    }
+
+    /// Seat `seat`'s recorded reply to `case` in `step`: its answer (decoded as `ty`), its fault, or
+    /// [`Reply::Missing`] when the record holds none there.
+    fn recorded(
+        &mut self,
+        seat: usize,
+        case: &str,
+        step: u32,
+        ty: Option<&wasmtime::component::types::Type>,
+    ) -> Result<Reply, Fault> {
+        let Answers::Recorded(log) = self else { return Ok(Reply::Missing) };
+        let reply = match log.peek() {
+            Some(CallLine { seat: s, turn, call, answer, fuel, fault: None, micros })
+                if *s == seat && *turn == step && call == case =>
+            {
+                let value = match ty {
+                    Some(ty) => Some(values::from_json(answer, ty).map_err(|e| protocol("replay", e))?),
+                    None => None,
+                };
+                Reply::Answer(value, *fuel, *micros)
+            }
+            Some(CallLine { seat: s, turn, fault: Some(fault), .. }) if *s == seat && *turn == step => {
+                Reply::Fault(fault.clone())
+            }
+            _ => return Ok(Reply::Missing),
+        };
+        log.next();
+        Ok(reply)
     }
 
     /// The referee refused seat `i`'s answer: a record holds that refusal next, as the seat's fault.
@@ -493,6 +628,14 @@ impl Answers<'_, '_> {
             && matches!(log.peek(), Some(CallLine { seat, fault: Some(_), .. }) if *seat == i)
         {
             log.next();
+        }
+    }
+
+    /// What the live seats' calls have cost so far (`None` for a replay).
+    fn spent(&self) -> Option<std::time::Duration> {
+        match self {
+            Answers::Live(seats) => Some(seats.iter().map(|s| s.spent).sum()),
+            Answers::Recorded(_) => None,
         }
     }
 

@@ -14,11 +14,13 @@ pub(super) struct Seat {
     seed: u64,
     live: Option<(Store<PlayerState>, Instance)>,
     instantiated: bool,
+    /// What its calls have cost so far, towards the game's total.
+    pub(super) spent: std::time::Duration,
 }
 
 impl Seat {
     pub(super) fn new(sandbox: Arc<Sandbox>, pre: InstancePre<PlayerState>, seed: u64) -> Seat {
-        Seat { sandbox, pre, seed, live: None, instantiated: false }
+        Seat { sandbox, pre, seed, live: None, instantiated: false, spent: std::time::Duration::ZERO }
     }
 
     /// What the player printed in this game so far.
@@ -43,6 +45,7 @@ impl Seat {
         let mut store = self.sandbox.store(self.seed);
         let guard = Guard::arm(&self.sandbox, &mut store, true, "instantiate");
         let out = guard.run(self.pre.instantiate_async(&mut store)).await;
+        self.spent += guard.spent(&store);
         let (instance, fuel) = guard.finish(&mut store, out)?;
         self.live = Some((store, instance));
         Ok((fuel, true))
@@ -71,6 +74,7 @@ impl Seat {
         };
         let mut results = vec![Val::Bool(false); usize::from(returns)];
         let out = guard.run(func.call_async(&mut *store, &params, &mut results)).await;
+        self.spent += guard.spent(store);
         match guard.finish(store, out) {
             Ok(((), fuel)) => Ok((results.pop(), fuel + setup)),
             Err(f) => {

@@ -19,6 +19,7 @@ const HOSTCALL_FUEL_EXHAUSTED: &str = "fuel allocated for hostcalls has been exh
 /// `let g = Guard::arm(&sandbox, &mut store, first, "keep"); let r = g.run(fut).await; g.finish(&mut store, r)`.
 pub struct Guard {
     call: Cow<'static, str>,
+    started: std::time::Instant,
     fuel: u64,
     deadline: Duration,
     answer_limit: u64,
@@ -55,7 +56,18 @@ impl Guard {
         let data = store.data_mut();
         data.limiter.refused = None;
         data.cpu.arm(deadline);
-        Guard { call: call.into(), fuel, deadline, answer_limit: limits.answer_bytes }
+        Guard {
+            call: call.into(),
+            started: std::time::Instant::now(),
+            fuel,
+            deadline,
+            answer_limit: limits.answer_bytes,
+        }
+    }
+
+    /// What the call has cost so far, towards a game's total (see `CpuClock::spent`).
+    pub fn spent(&self, store: &Store<PlayerState>) -> Duration {
+        store.data().cpu.spent(self.started)
     }
 
     /// Runs the call's future under the wall-clock backstop. It can only fire while the call waits on
@@ -116,16 +128,46 @@ impl Guard {
                 FaultKind::Illegal,
                 format!("sent more than {} to the host in one answer or host call", bytes_text(self.answer_limit)),
             ),
+            // A host function refused what the guest asked of it: the host's own words.
+            None if let Some(r) = e.chain().find_map(|c| c.downcast_ref::<HostRefusal>()) => {
+                self.fault(FaultKind::Illegal, r.0.clone())
+            }
             // Errors that are not traps come from lifting the answer (a bad enum value, a list out of
-            // bounds, invalid UTF-8) or from instantiation.
-            None if self.call == "instantiate" => self.fault(FaultKind::Crash, format!("{e:#}")),
-            None => self.fault(FaultKind::Illegal, format!("malformed answer: {e:#}")),
+            // bounds, invalid UTF-8) or from instantiation. A person reads the cause, never wasmtime's
+            // backtrace (logged at debug level).
+            None => {
+                tracing::debug!(call = %self.call, "{e:?}");
+                let cause = e.root_cause().to_string();
+                if self.call == "instantiate" {
+                    self.fault(FaultKind::Crash, format!("failed to instantiate: {cause}"))
+                } else {
+                    self.fault(FaultKind::Illegal, format!("malformed answer: {cause}"))
+                }
+            }
         }
     }
 
     fn fault(&self, kind: FaultKind, reason: impl Into<String>) -> Fault {
         Fault::new(kind, self.call.clone(), reason)
     }
+}
+
+/// A host function's refusal of what a guest asked of it (an event flood, a bad argument): the fault's
+/// reason is its text alone.
+#[derive(Debug)]
+pub struct HostRefusal(pub String);
+
+impl std::fmt::Display for HostRefusal {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for HostRefusal {}
+
+/// `Err` of a host function: refuses the guest's call with `why`.
+pub fn refuse<T>(why: impl Into<String>) -> wasmtime::Result<T> {
+    Err(wasmtime::Error::new(HostRefusal(why.into())))
 }
 
 /// The wall-clock backstop fired.

@@ -8,7 +8,7 @@
 //! no clock at all, and a deadline is at most that much longer than set.
 
 use std::thread::ThreadId;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// Ticks of the epoch between two samples while wasm runs.
 pub(crate) const SAMPLE_TICKS: u64 = 5;
@@ -20,11 +20,13 @@ pub(crate) struct CpuClock {
     used: Duration,
     /// The thread that ran the call when last sampled, and its CPU time then.
     last: Option<(ThreadId, Duration)>,
+    /// When the call was first sampled.
+    first: Option<Instant>,
 }
 
 impl CpuClock {
     pub(crate) fn new() -> CpuClock {
-        CpuClock { budget: Duration::MAX, used: Duration::ZERO, last: None }
+        CpuClock { budget: Duration::MAX, used: Duration::ZERO, last: None, first: None }
     }
 
     /// Starts a call with `budget` of CPU time, counted from its first sample.
@@ -32,12 +34,26 @@ impl CpuClock {
         self.budget = budget;
         self.used = Duration::ZERO;
         self.last = None;
+        self.first = None;
+    }
+
+    /// What the call that started at `started` has cost: the time on the clock until its first sample
+    /// (all of it for a call too short to be sampled), then its CPU time. A long call on a loaded
+    /// machine costs its CPU time, not its waits for a core; reading the clock costs nothing per call.
+    pub(crate) fn spent(&self, started: Instant) -> Duration {
+        match self.first {
+            None => started.elapsed(),
+            Some(first) => first.saturating_duration_since(started) + self.used,
+        }
     }
 
     /// Samples the running thread; `false` once the call has used more than its budget. A call that
     /// moved to another thread (after waiting on the host) counts from its first sample there.
     pub(crate) fn within_budget(&mut self) -> bool {
         let now = (std::thread::current().id(), thread_cpu_time());
+        if self.first.is_none() {
+            self.first = Some(Instant::now());
+        }
         if let Some((thread, then)) = self.last
             && thread == now.0
         {

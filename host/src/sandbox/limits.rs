@@ -28,6 +28,19 @@ pub struct Limits {
     pub table_elements: usize,
     /// Core instances, memories and tables per player.
     pub instances: usize,
+    /// The most a whole game may cost, its players' and its referee's calls together: CPU time (time on
+    /// the clock for calls too short to sample). Past it the game ends as a game fault.
+    #[serde(
+        rename = "game_cpu_ms",
+        default = "default_game_cpu",
+        serialize_with = "millis",
+        deserialize_with = "from_millis"
+    )]
+    pub game_cpu: Duration,
+}
+
+fn default_game_cpu() -> Duration {
+    Limits::default().game_cpu
 }
 
 fn default_answer_bytes() -> u64 {
@@ -46,7 +59,8 @@ impl Default for Limits {
     /// 200 M fuel a call (the sample players' decisions take at most about 5 M in Yahtzee, 12 M in Fish
     /// and 40 M in Santorini, and interpreted players need more; a tight loop burns 200 M in about 0.1 s of CPU),
     /// 1 G for the first call; 1 s and 5 s deadlines (ten times what a loop takes to use its fuel);
-    /// 64 MiB of memory; answers of 64 KiB.
+    /// 64 MiB of memory; answers of 64 KiB; 300 s of CPU time for a whole game (the slowest sample
+    /// game, Santorini between the Python players, takes a few seconds).
     fn default() -> Self {
         Limits {
             fuel: 200_000_000,
@@ -57,6 +71,7 @@ impl Default for Limits {
             answer_bytes: 64 << 10,
             table_elements: 100_000,
             instances: 100,
+            game_cpu: Duration::from_secs(300),
         }
     }
 }

@@ -15,7 +15,7 @@ mod store;
 pub use answer::{QUOTE_CHARS, bytes_text, quote, quote_at, quote_json};
 pub use cache::Compilation;
 pub(crate) use cache::write_atomically;
-pub use call::Guard;
+pub use call::{Guard, HostRefusal, refuse};
 pub use compile::{CompileError, CompileLimits, Compiler, WORKER_ARG, compile_worker_main};
 pub use limits::Limits;
 pub use load::{LoadError, Loaded, WorldSpec, sha256_hex};

@@ -245,9 +245,19 @@ fn write_one(tx: &rusqlite::Transaction<'_>, who: &mut Entrants, w: &Write) -> r
                 svg: g.svg.clone(),
             };
             tx.execute(
-                "INSERT INTO games (tournament_id, key, round, match_no, number, seed, record, replay)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
-                params![t, g.id, g.round, g.match_no, g.number, g.seed as i64, json(&**g), json(&replay)],
+                "INSERT INTO games (tournament_id, key, round, match_no, number, seed, record, replay, game_fault)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
+                params![
+                    t,
+                    g.id,
+                    g.round,
+                    g.match_no,
+                    g.number,
+                    g.seed as i64,
+                    json(&**g),
+                    json(&replay),
+                    g.game_fault.as_ref().map(json)
+                ],
             )?;
             let game_id = tx.last_insert_rowid();
             let (faulted, winners, places) = (g.faulted(), g.winning_seats(), g.places());

@@ -23,7 +23,7 @@ pub use journal::StoreJournal;
 pub use ladders::RecordIn;
 pub use listing::FailureRow;
 pub use players::{PlayerRow, Submitted, Version, check_name};
-pub use stats::{Leader, PlayerStats, Record};
+pub use stats::{GameFaultAt, Leader, PlayerStats, Record};
 pub use tournaments::{Status, StoredSettings, TournamentLock, TournamentRow};
 
 use rusqlite::Connection;

@@ -126,6 +126,12 @@ const MIGRATIONS: &[&str] = &[
     ALTER TABLE tournaments ADD COLUMN rated INTEGER NOT NULL DEFAULT 1;
     ALTER TABLE tournaments ADD COLUMN started_by INTEGER REFERENCES users (id);
     ",
+    // 3: a game that ended in a game fault (its referee failed) says so, so that no rating, record or
+    // standing counts it; games stored before are marked from their records.
+    "
+    ALTER TABLE games ADD COLUMN game_fault TEXT;
+    UPDATE games SET game_fault = json_extract(record, '$.game_fault') WHERE json_extract(record, '$.game_fault') IS NOT NULL;
+    ",
 ];
 
 /// The schema version this Arena writes.

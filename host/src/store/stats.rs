@@ -150,7 +150,8 @@ impl Store {
                 "SELECT g.id, g.tournament_id, g.key, gp.player_id, p.name, gp.place, gp.result, gp.fuel, gp.calls
                  FROM games g JOIN tournaments t ON t.id = g.tournament_id
                  JOIN game_players gp ON gp.game_id = g.id JOIN players p ON p.id = gp.player_id
-                 WHERE t.game = ?1 AND t.rated = 1 ORDER BY g.tournament_id, g.round, g.match_no, g.number, gp.seat",
+                 WHERE t.game = ?1 AND t.rated = 1 AND g.game_fault IS NULL
+                 ORDER BY g.tournament_id, g.round, g.match_no, g.number, gp.seat",
             )
             .map_err(|e| self.sql(e))?;
         let mut rows = q.query([game]).map_err(|e| self.sql(e))?;
@@ -216,6 +217,44 @@ impl Store {
             .map_err(|e| self.sql(e))?;
         let rows = q.query_map([game], |r| Ok((r.get(0)?, r.get(1)?))).and_then(Iterator::collect);
         rows.map_err(|e| self.sql(e))
+    }
+
+    /// The games of `game` that ended in a game fault (its package's referee failed; nobody is rated on
+    /// them): how many, and the latest `n`, newest first.
+    pub fn game_faults(&self, game: &str, n: usize) -> Result<(i64, Vec<GameFaultAt>)> {
+        let count: i64 = self
+            .conn
+            .query_row(
+                "SELECT COUNT(*) FROM games g JOIN tournaments t ON t.id = g.tournament_id
+                 WHERE t.game = ?1 AND g.game_fault IS NOT NULL",
+                [game],
+                |r| r.get(0),
+            )
+            .map_err(|e| self.sql(e))?;
+        let mut q = self
+            .conn
+            .prepare(&format!(
+                "SELECT g.tournament_id, g.key, g.game_fault FROM games g JOIN tournaments t ON t.id = g.tournament_id
+                 WHERE t.game = ?1 AND g.game_fault IS NOT NULL ORDER BY g.id DESC LIMIT {n}"
+            ))
+            .map_err(|e| self.sql(e))?;
+        let rows: Vec<(i64, String, String)> = q
+            .query_map([game], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))
+            .and_then(Iterator::collect)
+            .map_err(|e| self.sql(e))?;
+        let latest = rows
+            .into_iter()
+            .map(|(tournament, key, fault)| {
+                let f: Option<crate::fault::Fault> = serde_json::from_str(&fault).ok();
+                GameFaultAt {
+                    tournament,
+                    game: key,
+                    call: f.as_ref().map(|f| f.call.clone()).unwrap_or_default(),
+                    reason: f.map(|f| f.reason).unwrap_or(fault),
+                }
+            })
+            .collect();
+        Ok((count, latest))
     }
 
     /// Every player's rating in `game` after every stored rated game (by player id).
@@ -346,4 +385,14 @@ impl Store {
             head_to_head: h2h.into_iter().map(|(opponent, games)| HeadToHead { opponent, games }).collect(),
         }))
     }
+}
+
+/// A stored game that ended in a game fault.
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct GameFaultAt {
+    pub tournament: i64,
+    pub game: String,
+    /// The referee's call that failed, and why.
+    pub call: String,
+    pub reason: String,
 }

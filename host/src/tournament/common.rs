@@ -245,6 +245,7 @@ impl<G: Game> Roster<G> {
             ranking,
             banned: self.banned,
             matches,
+            game_faults: super::GameFaultRow::of(&games),
             games,
         }
     }

@@ -322,6 +322,31 @@ pub struct TournamentResult {
     pub banned: Vec<Ban>,
     pub matches: Vec<MatchRecord>,
     pub games: Vec<GameRecord>,
+    /// The games that ended in a game fault (the game's referee failed: no result, nobody banned), in
+    /// the order of `games`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub game_faults: Vec<GameFaultRow>,
+}
+
+/// A game that ended in a game fault: the package's referee failed on `call`, for `reason`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct GameFaultRow {
+    pub game: String,
+    pub call: String,
+    pub reason: String,
+}
+
+impl GameFaultRow {
+    /// The rows of the `games` that ended in a game fault.
+    pub fn of<'a>(games: impl IntoIterator<Item = &'a GameRecord>) -> Vec<GameFaultRow> {
+        games
+            .into_iter()
+            .filter_map(|g| {
+                let f = g.game_fault.as_ref()?;
+                Some(GameFaultRow { game: g.id.clone(), call: f.call.clone(), reason: f.reason.clone() })
+            })
+            .collect()
+    }
 }
 
 impl Ban {

@@ -46,6 +46,29 @@ pub fn human(r: &TournamentResult) -> String {
         }
     }
     s.push_str(&ban_table(&r.banned));
+    s.push_str(&game_fault_table(&r.game, &r.game_faults));
+    s
+}
+
+/// The games that ended in a game fault, after the ban table: who failed (the game's package, not a
+/// player), then each game with the referee's call and the reason. Nothing when there are none.
+pub fn game_fault_table(game: &str, faults: &[super::GameFaultRow]) -> String {
+    let mut s = String::new();
+    if faults.is_empty() {
+        return s;
+    }
+    let n = faults.len();
+    let games = if n == 1 { "game" } else { "games" };
+    let _ = writeln!(
+        s,
+        "
+{n} {games} ended in a game fault: the referee of the package `{game}` failed (no result, nobody banned):"
+    );
+    let w = faults.iter().map(|f| f.game.chars().count()).max().unwrap_or(4).max(4);
+    let _ = writeln!(s, "  {:<w$}  {:<16}  reason", "game", "referee call");
+    for f in faults {
+        let _ = writeln!(s, "  {:<w$}  {:<16}  {}", f.game, f.call, f.reason);
+    }
     s
 }
 

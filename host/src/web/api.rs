@@ -34,6 +34,15 @@ pub async fn leaderboard(State(app): State<Arc<App>>, Path(game): Path<String>) 
     Ok(Json(&*app.leaderboard(&game).await?).into_response())
 }
 
+/// The games of a game that ended in a game fault (its package's referee failed): how many, and the
+/// latest 50 with tournament, game, the referee's call and the reason.
+pub async fn game_faults(State(app): State<Arc<App>>, Path(game): Path<String>) -> ApiResult {
+    find_game(&game)?;
+    let g = game.clone();
+    let (count, latest) = app.read(move |s| s.game_faults(&g, 50)).await?;
+    Ok(Json(json!({"game": game, "count": count, "latest": latest})).into_response())
+}
+
 /// `arena stats NAME --json`: one object for a player of one game, a list for several.
 pub async fn player(State(app): State<Arc<App>>, Path(name): Path<String>) -> ApiResult {
     let n = name.clone();
@@ -66,8 +75,9 @@ pub async fn tournament(State(app): State<Arc<App>>, Path(id): Path<i64>) -> Api
     let parts = tournament_view(&app, id).await?;
     let result = app.read(move |s| s.result(id)).await?;
     let (row, view) = (&parts.row, &parts.view);
-    Ok(Json(json!({"tournament": row, "standings": view.standings, "games": view.games, "result": result}))
-        .into_response())
+    Ok(Json(json!({"tournament": row, "standings": view.standings, "games": view.games,
+        "game_faults": view.game_faults, "result": result}))
+    .into_response())
 }
 
 /// `POST /api/players`: an upload, validated as `arena submit` validates; 201 with the version and

@@ -245,6 +245,7 @@ pub fn router(app: Arc<App>) -> Router {
         .route("/favicon.ico", get(|| async { axum::http::StatusCode::NO_CONTENT }))
         .route("/api/games", get(api::games))
         .route("/api/games/{game}/leaderboard", get(api::leaderboard))
+        .route("/api/games/{game}/game-faults", get(api::game_faults))
         .route("/api/players", post(api::upload))
         .route("/api/players/{name}", get(api::player))
         .route("/api/tournaments", get(api::tournaments))

@@ -133,6 +133,8 @@ struct Leaderboard {
     description: String,
     system: &'static str,
     rows: Vec<LeaderRow>,
+    /// Games that ended in a game fault: how many, and the latest.
+    game_faults: (i64, Vec<crate::store::GameFaultAt>),
 }
 
 pub async fn leaderboard(
@@ -161,6 +163,8 @@ pub async fn leaderboard(
             name: l.name,
         })
         .collect();
+    let g = game.clone();
+    let game_faults = app.read(move |s| s.game_faults(&g, 10)).await?;
     html(&Leaderboard {
         nav: Nav::of(&viewer),
         live: String::new(),
@@ -168,6 +172,7 @@ pub async fn leaderboard(
         description: m.description,
         system: sys.name(),
         rows,
+        game_faults,
     })
 }
 

@@ -70,11 +70,15 @@ pub struct TournamentView {
     pub standings: Vec<Standing>,
     pub rounds: Vec<RoundView>,
     pub games: Vec<GameLine>,
+    /// The games that ended in a game fault: the package's referee failed (no result, nobody banned).
+    pub game_faults: Vec<crate::tournament::GameFaultRow>,
+    /// The game (its package), named as the culprit of a game fault.
+    pub package: String,
 }
 
 pub fn game_line(g: &GameRecord) -> GameLine {
     let result = match (&g.game_fault, g.winners.as_slice()) {
-        (Some(_), _) => "no result (referee failed)".to_string(),
+        (Some(f), _) => format!("no result: the game's referee failed in `{}`", f.call),
         (None, [w]) => format!("{w} won"),
         (None, []) => "no winner".to_string(),
         (None, ws) => format!("tie: {}", ws.join(", ")),
@@ -172,7 +176,13 @@ pub fn tournament(
             rounds.entry(l.round).or_insert_with(|| empty(l.round)).games.push(l.clone());
         }
     }
-    TournamentView { standings, rounds: rounds.into_values().collect(), games: lines }
+    TournamentView {
+        standings,
+        rounds: rounds.into_values().collect(),
+        games: lines,
+        game_faults: crate::tournament::GameFaultRow::of(games),
+        package: t.game.clone(),
+    }
 }
 
 /// A ladder's standings from the records the store counted (games, won, lost, tied; score; faults):
