@@ -172,3 +172,38 @@ fn a_game_with_a_dropped_answer_replays_as_it_was_played() {
     assert!(out.status.success(), "the record follows the referee: {}", String::from_utf8_lossy(&out.stderr));
     assert!(String::from_utf8_lossy(&out.stdout).contains("culprit"), "{}", String::from_utf8_lossy(&out.stdout));
 }
+
+#[test]
+fn a_game_past_its_total_cpu_time_ends_as_a_game_fault_and_nobody_is_banned() {
+    // A thousand rounds of matching pennies, each call well within its limits: the game as a whole is
+    // bounded by --game-cpu-s (stored with the limits), and a game past it is the game's fault.
+    let players = [seat("heads", "pennies-heads"), seat("alternate", "pennies-alternate")];
+    let long = ["--option", "rounds=1000"];
+    let mut args = vec!["play", "--game", "pennies", "--seed", "1", "--json", "--game-cpu-s", "0.002"];
+    args.extend(long);
+    args.extend(players.iter().map(String::as_str));
+    let doc = run_json(&args);
+    let fault = &doc["game_fault"];
+    assert_eq!((fault["call"].as_str(), fault["kind"].as_str()), (Some("game"), Some("timeout")), "{doc}");
+    assert!(fault["reason"].as_str().unwrap().contains("--game-cpu-s"), "{fault}");
+    assert!(faults(&doc["result"]).is_empty(), "nobody is banned for it");
+    assert_eq!(doc["limits"]["game_cpu_ms"], 2, "stored with the limits: {}", doc["limits"]);
+    // Under the default, the same game ends as it should.
+    let mut args = vec!["play", "--game", "pennies", "--seed", "1", "--json"];
+    args.extend(long);
+    args.extend(players.iter().map(String::as_str));
+    let doc = run_json(&args);
+    assert!(doc["game_fault"].is_null(), "{}", doc["game_fault"]);
+    assert_eq!(doc["limits"]["game_cpu_ms"], 300_000);
+    // A bound that is no duration is refused before anything is played.
+    for bad in ["0", "-1", "NaN", "inf"] {
+        let flag = format!("--game-cpu-s={bad}");
+        let out = run(&["play", "--game", "pennies", &flag, &players[0], &players[1]]);
+        assert_eq!(out.status.code(), Some(2), "--game-cpu-s {bad}");
+        assert!(
+            String::from_utf8_lossy(&out.stderr).contains("--game-cpu-s"),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+}
