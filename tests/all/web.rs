@@ -524,3 +524,60 @@ fn a_ladders_page_shows_its_latest_games_and_standings_counted_by_the_store() {
         assert!(page.contains("ladder"), "{page}");
     });
 }
+
+#[test]
+fn games_whose_referee_failed_are_shown_on_the_pages_and_in_the_api_blamed_on_the_package() {
+    // Nim players registered with its referee, then a tournament played with a referee that fails.
+    let data = tempfile::tempdir().unwrap();
+    let pkg = data.path().join("nim-package");
+    std::fs::create_dir_all(pkg.join("players")).unwrap();
+    let src = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../games/nim");
+    std::fs::copy(src.join("game.toml"), pkg.join("game.toml")).unwrap();
+    std::fs::copy(player("nim-referee"), pkg.join("referee.wasm")).unwrap();
+    std::fs::copy(player("nim-optimal"), pkg.join("players/nim-optimal.wasm")).unwrap();
+    let (d, game) = (data.path().display().to_string(), pkg.display().to_string());
+    for name in ["a", "b"] {
+        let out = run(&["submit", "--data", &d, "--game", &game, "--name", name, &player("nim-optimal")]);
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    }
+    std::fs::copy(player("nim-broken-referee"), pkg.join("referee.wasm")).unwrap();
+    let args = [
+        "tournament",
+        "--data",
+        &d,
+        "--game",
+        &game,
+        "--registered",
+        "--format",
+        "round-robin",
+        "--games-per-match",
+        "1",
+    ];
+    let out = run(&args);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let s = serve_in(data, &[]);
+    rt().block_on(async {
+        let page = client().get(format!("{}/tournaments/1", s.url)).send().await.unwrap().text().await.unwrap();
+        assert!(page.contains("id=\"game-faults\""), "{page}");
+        assert!(page.contains("1 game(s) ended in a game fault"), "{page}");
+        assert!(page.contains("class=\"package\">package nim</span>"), "the package is named as the culprit: {page}");
+        assert!(page.contains("the broken referee gives up"), "{page}");
+        assert!(!page.contains("backtrace"), "{page}");
+        let board = client().get(format!("{}/games/nim", s.url)).send().await.unwrap().text().await.unwrap();
+        assert!(board.contains("1 game(s) ended in a game fault"), "{board}");
+        let api = get_json(&format!("{}/api/tournaments/1", s.url)).await;
+        assert_eq!(api["game_faults"][0]["call"], "apply", "{api}");
+        assert_eq!(api["result"]["game_faults"].as_array().map(Vec::len), Some(1), "{api}");
+        let listed = get_json(&format!("{}/api/games/nim/game-faults", s.url)).await;
+        assert_eq!(listed["count"], 1, "{listed}");
+        assert_eq!(
+            (listed["latest"][0]["tournament"].as_i64(), listed["latest"][0]["call"].as_str()),
+            (Some(1), Some("apply"))
+        );
+        // Nobody is rated on it.
+        let leaders = get_json(&format!("{}/api/games/nim/leaderboard", s.url)).await;
+        for l in leaders.as_array().unwrap() {
+            assert_eq!(l["games"]["lost"], 0, "{leaders}");
+        }
+    });
+}
