@@ -262,7 +262,11 @@
         resultPanel.append(el("p", { class: "muted" }, "No faults."));
       }
       if (result && result.game_fault) {
-        resultPanel.append(el("p", { class: "fault game-fault" }, "Game fault: " + describeFault(result.game_fault)));
+        // The game's package failed, not a player: said so, naming it.
+        const pkg = str(d.game) || "this game";
+        resultPanel.append(el("p", { class: "fault game-fault" },
+          "Game fault: the referee of the package " + pkg + " failed (no result, nobody banned): " +
+          describeFault(result.game_fault)));
       }
       const logs = d.logs && typeof d.logs === "object"
         ? Object.entries(d.logs).filter(([, text]) => text !== null && text !== undefined && text !== "")
