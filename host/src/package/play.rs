@@ -168,7 +168,7 @@ impl Referee {
         let guard = Guard::arm_with(&self.limits, &mut self.store, false, name);
         let mut out = vec![Val::Bool(false); results];
         let r = guard.run(func.call_async(&mut self.store, params, &mut out)).await;
-        self.spent += guard.spent(&self.store);
+        self.spent += guard.spent(&self.store).1;
         guard.finish(&mut self.store, r)?;
         Ok(out)
     }
@@ -574,9 +574,10 @@ impl Answers<'_, '_> {
                 let calls = seats.iter_mut().zip(by_seat).enumerate().filter_map(|(i, (seat, a))| {
                     let a = a?;
                     Some(async move {
-                        let t = std::time::Instant::now();
+                        // Its time on the clock, instantiation included, as the guard read it.
+                        let before = seat.wall;
                         let r = seat.call(&a.case, a.arg, a.spread, a.result.is_some()).await;
-                        let micros = t.elapsed().as_micros().max(1) as u64;
+                        let micros = (seat.wall - before).as_micros().max(1) as u64;
                         let reply = match r {
                             Ok((answer, fuel)) => Reply::Answer(answer, fuel, micros),
                             Err(f) => Reply::Fault(f),

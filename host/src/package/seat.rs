@@ -14,18 +14,32 @@ pub(super) struct Seat {
     seed: u64,
     live: Option<(Store<PlayerState>, Instance)>,
     instantiated: bool,
-    /// What its calls have cost so far, towards the game's total.
+    /// What its calls have cost so far, towards the game's total, and their time on the clock.
     pub(super) spent: std::time::Duration,
+    pub(super) wall: std::time::Duration,
 }
 
 impl Seat {
     pub(super) fn new(sandbox: Arc<Sandbox>, pre: InstancePre<PlayerState>, seed: u64) -> Seat {
-        Seat { sandbox, pre, seed, live: None, instantiated: false, spent: std::time::Duration::ZERO }
+        Seat {
+            sandbox,
+            pre,
+            seed,
+            live: None,
+            instantiated: false,
+            spent: std::time::Duration::ZERO,
+            wall: std::time::Duration::ZERO,
+        }
     }
 
     /// What the player printed in this game so far.
     pub(super) fn log(&self) -> String {
         self.live.as_ref().map(|(s, _)| s.data().log()).unwrap_or_default()
+    }
+
+    fn count(&mut self, (wall, spent): (std::time::Duration, std::time::Duration)) {
+        self.wall += wall;
+        self.spent += spent;
     }
 
     /// The seat is banned: its instance is dropped, and it is never called again.
@@ -45,7 +59,7 @@ impl Seat {
         let mut store = self.sandbox.store(self.seed);
         let guard = Guard::arm(&self.sandbox, &mut store, true, "instantiate");
         let out = guard.run(self.pre.instantiate_async(&mut store)).await;
-        self.spent += guard.spent(&store);
+        self.count(guard.spent(&store));
         let (instance, fuel) = guard.finish(&mut store, out)?;
         self.live = Some((store, instance));
         Ok((fuel, true))
@@ -74,8 +88,10 @@ impl Seat {
         };
         let mut results = vec![Val::Bool(false); usize::from(returns)];
         let out = guard.run(func.call_async(&mut *store, &params, &mut results)).await;
-        self.spent += guard.spent(store);
-        match guard.finish(store, out) {
+        let (wall, spent) = guard.spent(store);
+        let r = guard.finish(store, out);
+        self.count((wall, spent));
+        match r {
             Ok(((), fuel)) => Ok((results.pop(), fuel + setup)),
             Err(f) => {
                 self.live = None;

@@ -65,8 +65,9 @@ impl Guard {
         }
     }
 
-    /// What the call has cost so far, towards a game's total (see `CpuClock::spent`).
-    pub fn spent(&self, store: &Store<PlayerState>) -> Duration {
+    /// The call's time on the clock so far, and what it has cost towards a game's total (see
+    /// `CpuClock::spent`).
+    pub fn spent(&self, store: &Store<PlayerState>) -> (Duration, Duration) {
         store.data().cpu.spent(self.started)
     }
 

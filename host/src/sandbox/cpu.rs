@@ -40,10 +40,12 @@ impl CpuClock {
     /// What the call that started at `started` has cost: the time on the clock until its first sample
     /// (all of it for a call too short to be sampled), then its CPU time. A long call on a loaded
     /// machine costs its CPU time, not its waits for a core; reading the clock costs nothing per call.
-    pub(crate) fn spent(&self, started: Instant) -> Duration {
+    /// Returns (its time on the clock, what it cost), from one reading of the clock.
+    pub(crate) fn spent(&self, started: Instant) -> (Duration, Duration) {
+        let wall = started.elapsed();
         match self.first {
-            None => started.elapsed(),
-            Some(first) => first.saturating_duration_since(started) + self.used,
+            None => (wall, wall),
+            Some(first) => (wall, first.saturating_duration_since(started) + self.used),
         }
     }
 
