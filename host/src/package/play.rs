@@ -88,6 +88,11 @@ enum Reply {
 /// a record only as the step reaches it).
 type Answered = (usize, String, Option<wasmtime::component::types::Type>, Option<Reply>);
 
+/// A replay's record holds an answer the referee did not take, or lacks one it did.
+fn unfollowed(seat: usize, case: &str) -> Fault {
+    protocol("replay", format!("the record does not answer seat {seat}'s `{case}` as the game was played"))
+}
+
 /// The referee's current requests.
 async fn requests(referee: &mut Referee) -> Result<Vec<Val>, Fault> {
     match referee.call("requests", &[], 1).await?.pop() {
@@ -397,11 +402,15 @@ impl Package {
                     // A record lacks only answers the game dropped: it must drop this one too.
                     Reply::Missing => {
                         if this.asks(i) && !(this.changed && !this.still_asks(referee, i).await?) {
-                            return Err(protocol("replay", format!("the record does not answer seat {i}'s `{case}`")));
+                            return Err(unfollowed(i, &case));
                         }
                     }
                     Reply::Answer(answer, fuel, micros) => {
+                        // Dropped: a record holding it was not played by these rules.
                         if !this.asks(i) {
+                            if replaying {
+                                return Err(unfollowed(i, &case));
+                            }
                             continue;
                         }
                         let recorded = answer.as_ref().map_or(serde_json::Value::Null, values::to_json);
@@ -417,6 +426,9 @@ impl Package {
                         // Refused after the step changed the game: judged only if the referee still
                         // asks the seat what it answered (a refusal changes nothing); else dropped.
                         if refused.is_some() && this.changed && !this.still_asks(referee, i).await? {
+                            if replaying {
+                                return Err(unfollowed(i, &case));
+                            }
                             out.log.pop();
                             out.fuel[i] -= fuel;
                             continue;
