@@ -207,3 +207,28 @@ fn a_game_past_its_total_cpu_time_ends_as_a_game_fault_and_nobody_is_banned() {
         );
     }
 }
+
+#[test]
+fn a_players_output_is_never_its_public_ban_reason_but_its_own_log_keeps_it() {
+    // goofspiel-panic panics with "goofspiel-panic gives up" from round 5 on. The ban's reason, which
+    // everyone sees (and the referee repeats in a public event), is the host's classification alone;
+    // what the player printed stays in its seat's log (shown to its owner only).
+    let dir = tempfile::tempdir().unwrap();
+    let replays = dir.path().display().to_string();
+    let (good, culprit) = (seat("good", "goofspiel-smart"), seat("culprit", "goofspiel-panic"));
+    let args = ["tournament", "--game", "goofspiel", "--format", "round-robin", "--games-per-match", "1"];
+    let doc = run_json(&[&args[..], &["--seed", "3", "--json", "--replay-dir", &replays, &good, &culprit]].concat());
+    let ban = &doc["banned"][0];
+    assert_eq!(ban["player"], "culprit", "{doc}");
+    assert_eq!(ban["reason"], "panicked or aborted (wasm `unreachable` executed)", "{doc}");
+    let game = &doc["games"][0];
+    let file = dir.path().join(format!("{}.jsonl", game["id"].as_str().unwrap()));
+    let text = std::fs::read_to_string(&file).unwrap();
+    let footer: Value = serde_json::from_str(text.lines().last().unwrap()).unwrap();
+    let public: Vec<&Value> = footer["events"].as_array().unwrap().iter().filter(|e| e["to"].is_null()).collect();
+    assert!(!public.iter().any(|e| e.to_string().contains("gives up")), "public events: {public:?}");
+    let seat = game["players"].as_array().unwrap().iter().position(|p| p == "culprit").unwrap();
+    let logs = footer["logs"].as_array().unwrap();
+    assert!(logs[seat].as_str().unwrap().contains("goofspiel-panic gives up"), "its log keeps it: {logs:?}");
+    assert!(!logs[1 - seat].as_str().unwrap().contains("gives up"), "{logs:?}");
+}

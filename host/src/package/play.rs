@@ -170,7 +170,7 @@ impl Referee {
         let Some(func) = self.instance.get_func(&mut self.store, name) else {
             return Err(protocol(name, "the export is missing"));
         };
-        let guard = Guard::arm_with(&self.limits, &mut self.store, false, name);
+        let guard = Guard::arm_with(&self.limits, &mut self.store, false, name).quoting_output();
         let mut out = vec![Val::Bool(false); results];
         let r = guard.run(func.call_async(&mut self.store, params, &mut out)).await;
         self.spent += guard.spent(&self.store).1;
@@ -326,7 +326,7 @@ impl Package {
         let sandbox = &*self.sandbox;
         let limits = sandbox.limits().referee();
         let mut store = sandbox.store_with(seed, &limits);
-        let guard = Guard::arm_with(&limits, &mut store, true, "instantiate");
+        let guard = Guard::arm_with(&limits, &mut store, true, "instantiate").quoting_output();
         let r = guard.run(self.referee.instantiate_async(&mut store)).await;
         let (instance, _) = guard.finish(&mut store, r)?;
         Ok(Referee { limits, store, instance, spent: std::time::Duration::ZERO })

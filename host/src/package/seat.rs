@@ -13,6 +13,8 @@ pub(super) struct Seat {
     pre: InstancePre<PlayerState>,
     seed: u64,
     live: Option<(Store<PlayerState>, Instance)>,
+    /// What it printed, kept when its instance is dropped (a fault, a ban): its owner's to read.
+    kept_log: String,
     instantiated: bool,
     /// What its calls have cost so far, towards the game's total, and their time on the clock.
     pub(super) spent: std::time::Duration,
@@ -26,6 +28,7 @@ impl Seat {
             pre,
             seed,
             live: None,
+            kept_log: String::new(),
             instantiated: false,
             spent: std::time::Duration::ZERO,
             wall: std::time::Duration::ZERO,
@@ -34,7 +37,7 @@ impl Seat {
 
     /// What the player printed in this game so far.
     pub(super) fn log(&self) -> String {
-        self.live.as_ref().map(|(s, _)| s.data().log()).unwrap_or_default()
+        self.live.as_ref().map_or_else(|| self.kept_log.clone(), |(s, _)| s.data().log())
     }
 
     fn count(&mut self, (wall, spent): (std::time::Duration, std::time::Duration)) {
@@ -42,9 +45,12 @@ impl Seat {
         self.spent += spent;
     }
 
-    /// The seat is banned: its instance is dropped, and it is never called again.
+    /// The seat is banned: its instance is dropped (what it printed is kept), and it is never called
+    /// again.
     pub(super) fn drop_instance(&mut self) {
-        self.live = None;
+        if let Some((store, _)) = self.live.take() {
+            self.kept_log = store.data().log();
+        }
     }
 
     /// Instantiates on first use; returns the fuel instantiation used and whether this is the first call.
@@ -94,7 +100,7 @@ impl Seat {
         match r {
             Ok(((), fuel)) => Ok((results.pop(), fuel + setup)),
             Err(f) => {
-                self.live = None;
+                self.drop_instance();
                 Err(f)
             }
         }

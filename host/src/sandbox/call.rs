@@ -19,6 +19,9 @@ const HOSTCALL_FUEL_EXHAUSTED: &str = "fuel allocated for hostcalls has been exh
 /// `let g = Guard::arm(&sandbox, &mut store, first, "keep"); let r = g.run(fut).await; g.finish(&mut store, r)`.
 pub struct Guard {
     call: Cow<'static, str>,
+    /// A crash's reason quotes the last line the guest printed (a referee's, for its game's author;
+    /// never a player's, whose output is its owner's alone).
+    quote_output: bool,
     started: std::time::Instant,
     fuel: u64,
     deadline: Duration,
@@ -58,11 +61,18 @@ impl Guard {
         data.cpu.arm(deadline);
         Guard {
             call: call.into(),
+            quote_output: false,
             started: std::time::Instant::now(),
             fuel,
             deadline,
             answer_limit: limits.answer_bytes,
         }
+    }
+
+    /// A crash's reason will quote the guest's last line of output (a referee's: never a player's).
+    pub fn quoting_output(mut self) -> Guard {
+        self.quote_output = true;
+        self
     }
 
     /// The call's time on the clock so far, and what it has cost towards a game's total (see
@@ -99,7 +109,8 @@ impl Guard {
                     return Err(self.fault(FaultKind::Memory, why));
                 }
                 let mut fault = self.classify(&e);
-                if fault.kind == FaultKind::Crash
+                if self.quote_output
+                    && fault.kind == FaultKind::Crash
                     && let Some(last) =
                         store.data().log().lines().rev().find(|l| !l.trim().is_empty() && !l.starts_with("note: "))
                 {
