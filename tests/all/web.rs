@@ -581,3 +581,25 @@ fn games_whose_referee_failed_are_shown_on_the_pages_and_in_the_api_blamed_on_th
         }
     });
 }
+
+#[test]
+fn an_anonymous_upload_is_refused_before_its_body_is_read() {
+    // Headers that announce a 32 MB form, then one kilobyte and silence: the server answers 401 at
+    // once, without waiting for (or buffering) the rest.
+    use std::io::{Read, Write};
+    let s = serve(&[]);
+    let addr = s.url.trim_start_matches("http://").to_string();
+    let mut c = std::net::TcpStream::connect(&addr).unwrap();
+    c.set_read_timeout(Some(std::time::Duration::from_secs(10))).unwrap();
+    let head = format!(
+        "POST /upload HTTP/1.1\r\nHost: {addr}\r\nContent-Type: multipart/form-data; boundary=x\r\n\
+         Content-Length: {}\r\n\r\n",
+        32 << 20
+    );
+    c.write_all(head.as_bytes()).unwrap();
+    c.write_all(&[b'a'; 1024]).unwrap();
+    let mut answer = [0u8; 64];
+    let n = c.read(&mut answer).expect("an answer before the body is sent");
+    let first = String::from_utf8_lossy(&answer[..n]).to_string();
+    assert!(first.starts_with("HTTP/1.1 401"), "{first}");
+}

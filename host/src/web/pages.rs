@@ -460,6 +460,9 @@ pub async fn read_upload(mut m: Multipart, max: usize) -> Result<UploadFields, W
 }
 
 pub async fn upload(State(app): State<Arc<App>>, viewer: Viewer, m: Multipart) -> Result<Response, WebError> {
+    // Who is asking is checked before the first byte of the body is read: an anonymous post costs the
+    // server nothing but its headers.
+    viewer.require()?;
     let fields = match read_upload(m, app.cfg.max_upload).await {
         Ok(f) => f,
         Err(e) if viewer.0.is_some() => {
