@@ -9,7 +9,7 @@ RUST_PLAYERS := yahtzee-random yahtzee-greedy yahtzee-loop yahtzee-panic yahtzee
                 santorini-quitter fish-random fish-greedy fish-loop fish-panic fish-hog fish-cheat fish-quitter \
                 santorini-referee fish-referee yahtzee-referee \
                 nim-referee nim-optimal nim-cheat nim-broken-referee \
-                pennies-referee pennies-heads pennies-alternate pennies-loud \
+                pennies-referee pennies-heads pennies-alternate pennies-loud pennies-marker-trap pennies-marker-panic \
                 goofspiel-smart goofspiel-random goofspiel-loop goofspiel-panic goofspiel-hog goofspiel-cheat \
                 yahtzee-badkeep yahtzee-flaky fish-breaks santorini-early-quitter goofspiel-referee
 WAT_PLAYERS  := $(wildcard sample-players/wat/*.wat)

@@ -182,9 +182,9 @@
         playerList.append(
           el("li", { class: winners.has(name) ? "winner" : null },
             el("span", { class: "seat" }, "seat " + seat), " ", el("strong", {}, name),
-            scores[seat] !== undefined ? el("span", { class: "score" }, " " + str(scores[seat])) : null,
+            scores[seat] !== undefined ? el("span", { class: "score spoiler" }, " " + str(scores[seat])) : null,
             winners.has(name) ? " " : null,
-            winners.has(name) ? el("span", { class: "badge ok" }, "winner") : null)
+            winners.has(name) ? el("span", { class: "badge ok spoiler" }, "winner") : null)
         );
       });
       let outcome;
@@ -198,7 +198,9 @@
         el("h1", {}, title),
         meta.length ? el("p", { class: "meta" }, meta.join(" · ")) : null,
         playerList,
-        el("p", { class: "outcome", id: "outcome" }, outcome));
+        el("p", { class: "outcome spoiler", id: "outcome" }, outcome),
+        // Spoiler-free: the result shows only at the last step.
+        el("p", { class: "spoiler-note muted", id: "spoiler-note" }, "The result shows at the last step."));
 
       // Controls.
       const button = (id, text, label) => el("button", { type: "button", id, title: label, "aria-label": label }, text);
@@ -240,11 +242,12 @@
       // Step panels.
       this.boardSlot = el("div", { class: "board-slot" });
       this.view = el("pre", { id: "view", class: "view" });
+      this.lastMove = el("p", { id: "last-move", class: "last-move", "aria-live": "polite" });
       this.events = el("ul", { id: "events", class: "events" });
       this.calls = el("table", { id: "calls", class: "calls" });
       this.totalsTable = el("table", { id: "totals", class: "totals" });
       const panels = el("div", { class: "panels" },
-        el("section", { class: "panel board-panel" }, el("h2", {}, "View"), this.boardSlot, this.view),
+        el("section", { class: "panel board-panel" }, el("h2", {}, "View"), this.lastMove, this.boardSlot, this.view),
         el("div", { class: "side" },
           el("section", { class: "panel" }, el("h2", {}, "Events"), this.events),
           el("section", { class: "panel" }, el("h2", {}, "Calls"), el("div", { class: "scroll-x" }, this.calls)),
@@ -252,7 +255,7 @@
             el("div", { class: "scroll-x" }, this.totalsTable))));
 
       // Result, logs, download.
-      const resultPanel = el("section", { class: "panel", id: "result" }, el("h2", {}, "Result"),
+      const resultPanel = el("section", { class: "panel spoiler", id: "result" }, el("h2", {}, "Result"),
         el("p", {}, outcome));
       const faults = result && Array.isArray(result.faults) ? result.faults : [];
       if (faults.length) {
@@ -320,6 +323,7 @@
       }
 
       this.view.textContent = str(frame.view);
+      this.showLastMove(frame);
       this.showBoard(frame);
       this.showEvents(frame);
       this.showCalls(frame);
@@ -345,6 +349,21 @@
       if (img.getAttribute("src") !== src) img.setAttribute("src", src);
     }
 
+    // The step's move, highlighted above the view: each answer given in it (a fault says so instead).
+    showLastMove(frame) {
+      const lines = (Array.isArray(frame.lines) ? frame.lines : []).filter((l) => l && typeof l === "object");
+      if (!lines.length) {
+        this.lastMove.replaceChildren(el("span", { class: "muted" }, "No move in this step."));
+        return;
+      }
+      const parts = lines.map((l) => el("span", { class: l.fault ? "move fault" : "move" },
+        el("strong", {}, this.playerName(l.seat)), " " + str(l.call) + ": ",
+        l.fault ? describeFault(l.fault) : el("code", {}, shorten(json(l.answer), ANSWER_MAX))));
+      const out = [el("span", { class: "muted" }, "This step: ")];
+      parts.forEach((p, i) => { if (i) out.push("; "); out.push(p); });
+      this.lastMove.replaceChildren(...out);
+    }
+
     showEvents(frame) {
       const events = Array.isArray(frame.events) ? frame.events : [];
       this.events.replaceChildren(...(events.length
@@ -355,7 +374,7 @@
     showCalls(frame) {
       const lines = Array.isArray(frame.lines) ? frame.lines : [];
       const head = el("thead", {}, el("tr", {},
-        el("th", {}, "Player"), el("th", {}, "Call"), el("th", {}, "Turn"), el("th", {}, "Answer"),
+        el("th", {}, "Player"), el("th", {}, "Call"), el("th", {}, "Step"), el("th", {}, "Answer"),
         el("th", { class: "num" }, "Fuel"), el("th", { class: "num" }, "Time")));
       const body = el("tbody");
       for (const line of lines) {
@@ -363,13 +382,18 @@
         const full = json(line.answer);
         const answer = el("td", { class: "answer" }, el("code", {}, shorten(full, ANSWER_MAX)));
         if (full.length > ANSWER_MAX) answer.setAttribute("title", full);
-        body.append(el("tr", { class: line.fault ? "faulted" : null },
+        body.append(el("tr", { class: line.fault ? "faulted last-move" : "last-move" },
           el("td", {}, this.playerName(line.seat)),
           el("td", {}, str(line.call)),
           el("td", { class: "num" }, str(line.turn)),
           answer,
           el("td", { class: "num" }, thousands(line.fuel)),
           el("td", { class: "num" }, duration(line.micros))));
+        if (typeof line.output === "string" && line.output !== "") {
+          // What the seat printed during this call: only ever sent to its owner.
+          body.append(el("tr", { class: "output" }, el("td", { colspan: 6 },
+            el("span", { class: "badge" }, "output"), el("pre", { class: "call-output" }, line.output))));
+        }
         if (line.fault) {
           const f = typeof line.fault === "object" ? line.fault : { reason: line.fault };
           body.append(el("tr", { class: "fault" }, el("td", { colspan: 6 },

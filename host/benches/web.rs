@@ -1,8 +1,11 @@
-//! `make bench` (web part): the web arena under load while a tournament runs, on loopback. A
+//! `make bench` (web part), on loopback. (1) The web arena under load while a tournament runs: a
 //! registered round robin is timed alone, then again while 50 clients (closed loop: each asks again
 //! as soon as it is answered) read the game's leaderboard and the running tournament's page for 10 s
 //! through `arena serve`. Reported: p50/p90/p99 latency of each page, requests served, and how much
-//! the tournament slowed down. Server, clients and tournament share this machine's cores.
+//! the tournament slowed down. (2) Hostile visitors: a normal client's `GET /` p99 alone, then while
+//! 60 anonymous 32 MB uploads and 2,000 idle connections hit the server, and the server's peak memory.
+//! (3) Paging by cursor: a page of 100 games in a 500-game and in a 500,000-game tournament. Server,
+//! clients and tournament share this machine's cores.
 
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
@@ -59,18 +62,9 @@ fn ms(d: Duration) -> String {
     format!("{:.1} ms", d.as_secs_f64() * 1000.0)
 }
 
-fn main() {
-    if std::env::args().any(|a| a == "--list") {
-        return;
-    }
-    let data = store(12);
-    // Warm the compile cache and calibrate: games per match for a tournament of about 10 s alone.
-    let probe = tournament(data.path(), 4);
-    let k = ((LOAD.as_secs_f64() / (probe.as_secs_f64() / 4.0)).ceil() as u32).clamp(4, 400);
-    let alone = tournament(data.path(), k);
-    println!("round robin of 12 Yahtzee players, {} games: {} alone", 66 * k, ms(alone));
-
-    let d = data.path().display().to_string();
+/// `arena serve` on a store, on a loopback port; (process, URL).
+fn serve(data: &Path) -> (std::process::Child, String) {
+    let d = data.display().to_string();
     let mut server = arena()
         .args(["serve", "--data", &d, "--listen", "127.0.0.1:0"])
         .stderr(Stdio::piped())
@@ -81,6 +75,224 @@ fn main() {
     let first = lines.next().unwrap().unwrap();
     let url = first.split_whitespace().find(|w| w.starts_with("http://")).unwrap().trim_end_matches('/').to_string();
     std::thread::spawn(move || for _ in lines {});
+    (server, url)
+}
+
+/// Latencies of `n` requests for `url` by one client, one after another, sorted.
+async fn sample(client: &reqwest::Client, url: &str, n: usize) -> Vec<Duration> {
+    let mut v = Vec::with_capacity(n);
+    for _ in 0..n {
+        let t = Instant::now();
+        if let Ok(r) = client.get(url).send().await {
+            let _ = r.bytes().await;
+        }
+        v.push(t.elapsed());
+    }
+    v.sort();
+    v
+}
+
+fn peak_mib(pid: u32) -> u64 {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap_or_default();
+    let kb = status.lines().find(|l| l.starts_with("VmHWM:")).and_then(|l| l.split_whitespace().nth(1));
+    kb.and_then(|k| k.parse::<u64>().ok()).unwrap_or(0) / 1024
+}
+
+/// (2) `GET /` for a normal client, alone and while hostile visitors hit the server.
+fn hostile() {
+    // This process holds thousands of connections.
+    let mut l = libc::rlimit { rlim_cur: 0, rlim_max: 0 };
+    // SAFETY: a valid rlimit to read and write; raising the soft limit up to the hard one.
+    unsafe {
+        libc::getrlimit(libc::RLIMIT_NOFILE, &mut l);
+        l.rlim_cur = l.rlim_max.min(16384);
+        libc::setrlimit(libc::RLIMIT_NOFILE, &l);
+    }
+    let data = store(4);
+    let (mut server, url) = serve(data.path());
+    let addr: std::net::SocketAddr = url.trim_start_matches("http://").parse().unwrap();
+    let rt = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build().unwrap();
+    let (quiet, loaded, held, refused) = rt.block_on(async {
+        let client = reqwest::Client::new();
+        let home = format!("{url}/");
+        sample(&client, &home, 50).await;
+        let quiet = sample(&client, &home, 400).await;
+        // 2,000 idle connections from another address (those past its cap are closed at once).
+        let mut idle = vec![];
+        for _ in 0..2000 {
+            let socket = tokio::net::TcpSocket::new_v4().unwrap();
+            socket.bind("127.0.0.2:0".parse().unwrap()).unwrap();
+            if let Ok(Ok(c)) = tokio::time::timeout(Duration::from_secs(2), socket.connect(addr)).await {
+                idle.push(c);
+            }
+        }
+        // 60 anonymous 32 MB form posts at a time, each sent as fast as the server takes it, again and
+        // again until the measurement is over.
+        let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let refused = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
+        let posts: Vec<_> = (0..60)
+            .map(|_| {
+                let (stop, refused) = (stop.clone(), refused.clone());
+                tokio::spawn(async move {
+                    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+                    let chunk = vec![b'a'; 64 * 1024];
+                    while !stop.load(std::sync::atomic::Ordering::Relaxed) {
+                        let Ok(c) = tokio::net::TcpStream::connect(addr).await else { continue };
+                        let (mut r, mut w) = c.into_split();
+                        let head = format!(
+                            "POST /upload HTTP/1.1\r\nHost: {addr}\r\nContent-Type: multipart/form-data; \
+                             boundary=x\r\nContent-Length: {}\r\n\r\n",
+                            32 << 20
+                        );
+                        let chunk = chunk.clone();
+                        let send = tokio::spawn(async move {
+                            if w.write_all(head.as_bytes()).await.is_err() {
+                                return;
+                            }
+                            for _ in 0..(32 << 20) / chunk.len() {
+                                if w.write_all(&chunk).await.is_err() {
+                                    break;
+                                }
+                            }
+                        });
+                        let mut answer = [0u8; 12];
+                        if r.read_exact(&mut answer).await.is_ok() && answer.starts_with(b"HTTP/1.1 401") {
+                            refused.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                        }
+                        send.abort();
+                    }
+                })
+            })
+            .collect();
+        tokio::time::sleep(Duration::from_millis(500)).await;
+        let loaded = sample(&client, &home, 400).await;
+        stop.store(true, std::sync::atomic::Ordering::Relaxed);
+        for p in posts {
+            let _ = p.await;
+        }
+        let held = idle.len();
+        drop(idle);
+        (quiet, loaded, held, refused.load(std::sync::atomic::Ordering::Relaxed))
+    });
+    let peak = peak_mib(server.id());
+    let _ = server.kill();
+    let _ = server.wait();
+    let (q, l) = (percentile(&quiet, 0.99), percentile(&loaded, 0.99));
+    println!(
+        "GET / p99 alone {} (p50 {}); with 60 anonymous 32 MB uploads at a time ({refused} refused 401) and 2,000 \
+         idle connections ({held} made) {} (p50 {}): {:.2}x; the server peaked at {peak} MiB",
+        ms(q),
+        ms(percentile(&quiet, 0.5)),
+        ms(l),
+        ms(percentile(&loaded, 0.5)),
+        l.as_secs_f64() / q.as_secs_f64()
+    );
+}
+
+/// (3) A page of 100 games, by cursor, from the middle of a 500-game and of a 500,000-game
+/// tournament: the same cost. The games are copies of a real matching-pennies tournament's (records
+/// and seats; the replay column, which a page never reads, is left small in both), written straight
+/// into the store.
+fn paging() {
+    let data = tempfile::tempdir().unwrap();
+    let d = data.path().display().to_string();
+    for (name, p) in [("heads", "pennies-heads"), ("alternate", "pennies-alternate")] {
+        let file = players().join(format!("{p}.wasm"));
+        ok(arena().args(["submit", "--data", &d, "--game", "pennies", "--name", name]).arg(file));
+    }
+    ok(arena()
+        .args(["tournament", "--data", &d, "--game", "pennies", "--registered", "--format", "round-robin"])
+        .args(["--games-per-match", "10", "--seed", "1"]));
+    let conn = rusqlite::Connection::open(data.path().join("arena.db")).unwrap();
+    conn.execute_batch("PRAGMA journal_mode = WAL; PRAGMA synchronous = OFF;").unwrap();
+    let t = Instant::now();
+    for (id, copies) in [(2, 50), (3, 50_000)] {
+        conn.execute_batch(&format!(
+            "BEGIN;
+             INSERT INTO tournaments (id, game, format, games_per_match, seed, settings, status, finished_at, winner, result, rated)
+               SELECT {id}, game, format, games_per_match, seed, settings, status, finished_at, winner, result, rated
+               FROM tournaments WHERE id = 1;
+             INSERT INTO entrants SELECT {id}, slot, version_id, name FROM entrants WHERE tournament_id = 1;
+             WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i + 1 < {copies})
+             INSERT INTO games (tournament_id, key, round, match_no, number, seed, record, replay, game_fault)
+               SELECT {id}, g.key || '#' || n.i, g.round, g.match_no, g.number, g.seed, g.record, '{{}}', g.game_fault
+               FROM n, games g WHERE g.tournament_id = 1 ORDER BY n.i, g.id;
+             INSERT INTO game_players
+               SELECT ng.id, gp.seat, gp.player_id, gp.version_id, gp.score, gp.place, gp.result, gp.fuel, gp.calls, gp.faulted
+               FROM games ng JOIN games og ON og.tournament_id = 1 AND og.key = substr(ng.key, 1, instr(ng.key, '#') - 1)
+               JOIN game_players gp ON gp.game_id = og.id WHERE ng.tournament_id = {id};
+             COMMIT;"
+        ))
+        .unwrap();
+    }
+    let counts: Vec<i64> = [2, 3]
+        .iter()
+        .map(|id| conn.query_row("SELECT COUNT(*) FROM games WHERE tournament_id = ?1", [id], |r| r.get(0)).unwrap())
+        .collect();
+    // A cursor in the middle of each.
+    let middle: Vec<i64> = [(2, counts[0]), (3, counts[1])]
+        .iter()
+        .map(|&(id, n)| {
+            conn.query_row(
+                "SELECT id FROM games WHERE tournament_id = ?1 ORDER BY id LIMIT 1 OFFSET ?2",
+                [id, n / 2],
+                |r| r.get(0),
+            )
+            .unwrap()
+        })
+        .collect();
+    drop(conn);
+    let built = t.elapsed();
+    let (mut server, url) = serve(data.path());
+    let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
+    let (small, big) = rt.block_on(async {
+        let client = reqwest::Client::new();
+        let page = |id: i64, after: i64| format!("{url}/api/tournaments/{id}/games?limit=100&after={after}");
+        let (a, b) = (page(2, middle[0]), page(3, middle[1]));
+        let first: serde_json::Value = client.get(&b).send().await.unwrap().json().await.unwrap();
+        assert_eq!(first["games"].as_array().map(Vec::len), Some(100), "a full page: {first}");
+        sample(&client, &a, 20).await;
+        sample(&client, &b, 20).await;
+        let (mut small, mut big) = (vec![], vec![]);
+        for _ in 0..10 {
+            small.extend(sample(&client, &a, 30).await);
+            big.extend(sample(&client, &b, 30).await);
+        }
+        small.sort();
+        big.sort();
+        (small, big)
+    });
+    let _ = server.kill();
+    let _ = server.wait();
+    let (s, b) = (percentile(&small, 0.5), percentile(&big, 0.5));
+    println!(
+        "a page of 100 games from the middle (by cursor): {} games {} (p90 {}), {} games {} (p90 {}): {:.2}x \
+         (the stores were written in {:.1} s)",
+        counts[0],
+        ms(s),
+        ms(percentile(&small, 0.9)),
+        counts[1],
+        ms(b),
+        ms(percentile(&big, 0.9)),
+        b.as_secs_f64() / s.as_secs_f64(),
+        built.as_secs_f64()
+    );
+}
+
+fn main() {
+    if std::env::args().any(|a| a == "--list") {
+        return;
+    }
+    hostile();
+    paging();
+    let data = store(12);
+    // Warm the compile cache and calibrate: games per match for a tournament of about 10 s alone.
+    let probe = tournament(data.path(), 4);
+    let k = ((LOAD.as_secs_f64() / (probe.as_secs_f64() / 4.0)).ceil() as u32).clamp(4, 400);
+    let alone = tournament(data.path(), k);
+    println!("round robin of 12 Yahtzee players, {} games: {} alone", 66 * k, ms(alone));
+
+    let (mut server, url) = serve(data.path());
 
     // The tournament under load is the store's third (the first two ran above).
     let pages = [format!("{url}/games/yahtzee"), format!("{url}/tournaments/3")];

@@ -458,6 +458,7 @@ fn store_round_trip_through_the_library() {
             fuel: 5,
             fault: None,
             micros: 120,
+            output: "thinking".into(),
         }],
         board: "the board".into(),
         logs: vec!["hello".into(), String::new()],

@@ -123,7 +123,7 @@ fn api_uploads_are_validated_owned_and_refused_with_reasons() {
         // The name is alice's: bob cannot upload a version of it, nor take it in another game.
         let (st, v) = upload(&s.url, Some(&bob), "pennies", "heads1", "mine.wasm", file("pennies-alternate")).await;
         assert_eq!(st, 403, "{v}");
-        assert!(v["error"].as_str().unwrap().contains("belongs to account alice"), "{v}");
+        assert!(v["error"]["message"].as_str().unwrap().contains("belongs to account alice"), "{v}");
         let (st, _) = upload(&s.url, Some(&bob), "nim", "heads1", "mine.wasm", file("nim-optimal")).await;
         assert_eq!(st, 403);
         // Alice can: a second version.
@@ -138,12 +138,12 @@ fn api_uploads_are_validated_owned_and_refused_with_reasons() {
         // Not a component, a looping one, a game that is a path, a bad name: refused, saying why.
         let (st, v) = upload(&s.url, Some(&bob), "pennies", "junk", "junk.wasm", b"hello, arena".to_vec()).await;
         assert_eq!(st, 422, "{v}");
-        let why = v["error"].as_str().unwrap();
+        let why = v["error"]["message"].as_str().unwrap();
         assert!(why.starts_with("junk.wasm: ") && why.contains("nothing was stored"), "{why}");
         assert!(!why.contains(&s.data.path().display().to_string()), "the server's paths leak: {why}");
         let (st, v) = upload(&s.url, Some(&bob), "yahtzee", "loopy", "loop.wat", file("yahtzee-wat-loop")).await;
         assert_eq!(st, 422, "{v}");
-        assert!(v["error"].as_str().unwrap().contains("fuel in"), "{v}");
+        assert!(v["error"]["message"].as_str().unwrap().contains("fuel in"), "{v}");
         let (st, _) = upload(&s.url, Some(&bob), "../../games/nim", "x", "x.wasm", file("nim-optimal")).await;
         assert_eq!(st, 400);
         let (st, v) = upload(&s.url, Some(&bob), "nim", "<b>x</b>", "x.wasm", file("nim-optimal")).await;
@@ -156,8 +156,10 @@ fn api_uploads_are_validated_owned_and_refused_with_reasons() {
         // Two stored files (the two versions), nothing of the refused uploads, no upload left behind.
         assert_eq!(components(s.data.path()), 2);
         assert_eq!(std::fs::read_dir(s.data.path().join("uploads")).unwrap().count(), 0);
-        let stats = get_json(&format!("{}/api/players/heads1", s.url)).await;
-        assert_eq!((stats["name"].as_str(), stats["versions"].as_u64()), (Some("heads1"), Some(2)), "{stats}");
+        let p = get_json(&format!("{}/api/players/heads1", s.url)).await;
+        assert_eq!((p["name"].as_str(), p["owner"].as_str()), (Some("heads1"), Some("alice")), "{p}");
+        let stats = &p["games"][0];
+        assert_eq!((stats["game"].as_str(), stats["versions"].as_u64()), (Some("pennies"), Some(2)), "{p}");
     });
 }
 
@@ -182,22 +184,22 @@ fn uploads_over_the_cap_or_the_rate_are_refused_and_nothing_is_stored() {
         let (b, _) = upload(&s.url, Some(&alice), "pennies", "two", "b.wasm", file("pennies-alternate")).await;
         let (c, v) = upload(&s.url, Some(&alice), "pennies", "three", "c.wasm", file("pennies-loud")).await;
         assert_eq!((a, b, c), (201, 201, 429), "{v}");
-        assert!(v["error"].as_str().unwrap().contains("2 uploads an hour"), "{v}");
+        assert!(v["error"]["message"].as_str().unwrap().contains("2 uploads an hour"), "{v}");
         assert_eq!(components(s.data.path()), 2);
 
         // At the cap a file is read (and refused for what it is); one byte past it is not.
         let bob = user(s.data.path(), "bob", false);
         let (st, v) = upload(&s.url, Some(&bob), "pennies", "atcap", "cap.wasm", vec![7u8; 1 << 20]).await;
         assert_eq!(st, 422, "{v}");
-        assert!(v["error"].as_str().unwrap().contains("not a WebAssembly file"), "{v}");
+        assert!(v["error"]["message"].as_str().unwrap().contains("not a WebAssembly file"), "{v}");
         let (st, v) = upload(&s.url, Some(&bob), "pennies", "past", "past.wasm", vec![7u8; (1 << 20) + 1]).await;
         assert_eq!(st, 413, "{v}");
-        assert!(v["error"].as_str().unwrap().contains("over the size cap of 1 MiB"), "{v}");
+        assert!(v["error"]["message"].as_str().unwrap().contains("over the size cap of 1 MiB"), "{v}");
         // A name or a token far past any bound is refused as such, quickly.
         let long = "n".repeat(100_000);
         let (st, v) = upload(&s.url, Some(&bob), "pennies", &long, "h.wasm", file("pennies-heads")).await;
         assert_eq!(st, 400, "{v}");
-        assert!(v["error"].as_str().unwrap().contains("1 to 40 characters"), "{v}");
+        assert!(v["error"]["message"].as_str().unwrap().contains("1 to 40 characters"), "{v}");
         let (st, _) = upload(&s.url, Some(&"a".repeat(10_000)), "pennies", "x", "h.wasm", file("pennies-heads")).await;
         assert_eq!(st, 401);
         assert_eq!(components(s.data.path()), 2);
@@ -346,8 +348,10 @@ fn admins_start_tournaments_and_scrimmages_are_played_but_never_rated() {
         let t = finished(&s.url, 1).await;
         assert_eq!(t["tournament"]["rated"], true);
         assert_eq!(t["tournament"]["started_by"], "root");
-        assert_eq!(t["games"].as_array().unwrap().len(), 6, "{t}");
-        assert_eq!(t["result"]["seed"], 9);
+        assert_eq!(t["tournament"]["seed"], "9", "64-bit values are strings: {t}");
+        let games = get_json(&format!("{}{}", s.url, t["games"].as_str().unwrap())).await;
+        assert_eq!(games["games"].as_array().unwrap().len(), 6, "{games}");
+        assert_eq!(games["next"], serde_json::Value::Null, "one page: {games}");
         let before = get_json(&format!("{}/api/games/pennies/leaderboard", s.url)).await;
 
         // Alice's scrimmage: heads against loud (not hers, which is allowed), from heads' page.
@@ -358,7 +362,11 @@ fn admins_start_tournaments_and_scrimmages_are_played_but_never_rated() {
         let res = res.send().await.unwrap();
         assert_eq!((res.status().as_u16(), res.headers()["location"].to_str().unwrap()), (303, "/tournaments/2"));
         let t = finished(&s.url, 2).await;
-        assert_eq!((t["tournament"]["rated"].as_bool(), t["games"].as_array().unwrap().len()), (Some(false), 1), "{t}");
+        assert_eq!(
+            (t["tournament"]["rated"].as_bool(), t["tournament"]["games"].as_u64()),
+            (Some(false), Some(1)),
+            "{t}"
+        );
         let after = get_json(&format!("{}/api/games/pennies/leaderboard", s.url)).await;
         assert_eq!(before, after, "a scrimmage changed the ratings");
         // Nobody scrimmages with a player that is not theirs.
@@ -368,7 +376,8 @@ fn admins_start_tournaments_and_scrimmages_are_played_but_never_rated() {
 
         // The replay page re-runs the game; a spectator's copy holds no private event, loud's owner
         // sees its own events and its log (escaped into JSON the browser reads as text).
-        let game = t["games"][0]["id"].as_str().unwrap().to_string();
+        let games = get_json(&format!("{}{}", s.url, t["games"].as_str().unwrap())).await;
+        let game = games["games"][0]["id"].as_str().unwrap().to_string();
         let spectator = client().get(format!("{}/tournaments/2/games/{game}", s.url)).send().await.unwrap();
         let spectator = spectator.text().await.unwrap();
         assert!(spectator.contains("id=\"replay-data\"") && !spectator.contains("both choices are in"));
@@ -486,7 +495,7 @@ fn tournaments_started_on_the_web_are_played_by_workers_with_nats() {
         let res = client().post(format!("{}/tournaments", s.url)).header("cookie", &session).form(&form);
         assert_eq!(res.send().await.unwrap().status().as_u16(), 303);
         let v = finished(&s.url, 1).await;
-        assert_eq!(v["games"].as_array().map(Vec::len), Some(3), "{v}");
+        assert_eq!(v["tournament"]["games"], 3, "{v}");
     });
     // The worker fetched the players to play them.
     let fetched = std::fs::read_dir(tmp.path().join("w0").join("components")).map(|d| d.count()).unwrap_or(0);
@@ -513,9 +522,20 @@ fn a_ladders_page_shows_its_latest_games_and_standings_counted_by_the_store() {
     rt().block_on(async {
         let v = get_json(&format!("{}/api/tournaments/1", s.url)).await;
         assert_eq!(v["tournament"]["format"], "ladder");
-        let games = v["games"].as_array().unwrap();
-        assert_eq!(games.len(), 200, "the latest 200 of 250");
-        assert_eq!(games.last().unwrap()["id"], "R1-M250-G1");
+        // Every game is reachable, page by page (in the order recorded), each once.
+        let first = get_json(&format!("{}/api/tournaments/1/games?limit=200", s.url)).await;
+        let rest = get_json(&format!("{}{}", s.url, first["next"].as_str().unwrap())).await;
+        assert_eq!(rest["next"], serde_json::Value::Null);
+        let mut ids: Vec<String> = [&first, &rest]
+            .iter()
+            .flat_map(|p| p["games"].as_array().unwrap().iter().map(|g| g["id"].as_str().unwrap().to_string()))
+            .collect();
+        assert_eq!(ids.len(), 250);
+        ids.sort();
+        ids.dedup();
+        let mut expected: Vec<String> = (1..=250).map(|m| format!("R1-M{m}-G1")).collect();
+        expected.sort();
+        assert_eq!(ids, expected);
         let standings = v["standings"].as_array().unwrap();
         assert_eq!(standings.len(), 3, "{standings:?}");
         let played: u64 = standings.iter().map(|s| s["played"].as_u64().unwrap()).sum();
@@ -567,7 +587,7 @@ fn games_whose_referee_failed_are_shown_on_the_pages_and_in_the_api_blamed_on_th
         assert!(board.contains("1 game(s) ended in a game fault"), "{board}");
         let api = get_json(&format!("{}/api/tournaments/1", s.url)).await;
         assert_eq!(api["game_faults"][0]["call"], "apply", "{api}");
-        assert_eq!(api["result"]["game_faults"].as_array().map(Vec::len), Some(1), "{api}");
+        assert_eq!(api["game_faults"].as_array().map(Vec::len), Some(1), "{api}");
         let listed = get_json(&format!("{}/api/games/nim/game-faults", s.url)).await;
         assert_eq!(listed["count"], 1, "{listed}");
         assert_eq!(
@@ -602,4 +622,567 @@ fn an_anonymous_upload_is_refused_before_its_body_is_read() {
     let n = c.read(&mut answer).expect("an answer before the body is sent");
     let first = String::from_utf8_lossy(&answer[..n]).to_string();
     assert!(first.starts_with("HTTP/1.1 401"), "{first}");
+}
+
+#[test]
+fn a_half_sent_request_is_closed_within_fifteen_seconds() {
+    use std::io::{Read, Write};
+    let s = serve(&[]);
+    let addr = s.url.trim_start_matches("http://").to_string();
+    let mut c = std::net::TcpStream::connect(&addr).unwrap();
+    c.set_read_timeout(Some(std::time::Duration::from_secs(20))).unwrap();
+    let t = std::time::Instant::now();
+    c.write_all(b"GET / HTTP/1.1\r\nHost: x\r\n").unwrap();
+    let mut rest = vec![];
+    // The server closes it (after an error answer or none): the read ends, well before our 20 s.
+    let _ = c.read_to_end(&mut rest);
+    assert!(t.elapsed() < std::time::Duration::from_secs(15), "held for {:?}", t.elapsed());
+}
+
+#[test]
+fn thousands_of_idle_connections_from_one_address_do_not_stop_another() {
+    // The server under a descriptor limit of 1024; this test may hold more.
+    let mut l = libc::rlimit { rlim_cur: 0, rlim_max: 0 };
+    // SAFETY: a valid rlimit to read and write; raising the soft limit to the hard one.
+    unsafe {
+        libc::getrlimit(libc::RLIMIT_NOFILE, &mut l);
+        l.rlim_cur = l.rlim_max.min(8192);
+        libc::setrlimit(libc::RLIMIT_NOFILE, &l);
+    }
+    let data = tempfile::tempdir().unwrap();
+    let d = data.path().display().to_string();
+    let exe = env!("CARGO_BIN_EXE_arena");
+    let mut child = std::process::Command::new("sh")
+        .args(["-c", &format!("ulimit -n 1024 && exec {exe} serve --data {d} --listen 127.0.0.1:0")])
+        .stderr(Stdio::piped())
+        .stdout(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut lines = BufReader::new(child.stderr.take().unwrap()).lines();
+    let first = lines.next().unwrap().unwrap();
+    std::thread::spawn(move || for _ in lines {});
+    let url = first.split_whitespace().find(|w| w.starts_with("http://")).unwrap().trim_end_matches('/').to_string();
+    let s = Served { child, url, data };
+    let addr: std::net::SocketAddr = s.url.trim_start_matches("http://").parse().unwrap();
+    rt().block_on(async {
+        let mut idle = vec![];
+        for _ in 0..3000 {
+            let socket = tokio::net::TcpSocket::new_v4().unwrap();
+            socket.bind("127.0.0.2:0".parse().unwrap()).unwrap();
+            if let Ok(Ok(c)) = tokio::time::timeout(std::time::Duration::from_secs(2), socket.connect(addr)).await {
+                idle.push(c);
+            }
+        }
+        assert!(idle.len() > 1000, "the connections were made ({})", idle.len());
+        // Another address is answered at once.
+        let socket = tokio::net::TcpSocket::new_v4().unwrap();
+        socket.bind("127.0.0.3:0".parse().unwrap()).unwrap();
+        let mut c = socket.connect(addr).await.unwrap();
+        use tokio::io::{AsyncReadExt, AsyncWriteExt};
+        c.write_all(b"GET / HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n").await.unwrap();
+        let mut head = [0u8; 12];
+        tokio::time::timeout(std::time::Duration::from_secs(5), c.read_exact(&mut head))
+            .await
+            .expect("answered within 5 s")
+            .unwrap();
+        assert_eq!(&head, b"HTTP/1.1 200", "{}", String::from_utf8_lossy(&head));
+        drop(idle);
+    });
+}
+
+/// The peak resident memory of process `pid`, in MiB (Linux's VmHWM).
+fn peak_mib(pid: u32) -> u64 {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap();
+    let line = status.lines().find(|l| l.starts_with("VmHWM:")).unwrap();
+    line.split_whitespace().nth(1).unwrap().parse::<u64>().unwrap() / 1024
+}
+
+#[test]
+fn thirty_anonymous_32_mb_form_posts_leave_the_server_under_300_mb() {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let s = serve(&[]);
+    let addr = s.url.trim_start_matches("http://").to_string();
+    let before = peak_mib(s.child.id());
+    let answers = rt().block_on(async {
+        let posts = (0..30).map(|_| {
+            let addr = addr.clone();
+            tokio::spawn(async move {
+                let mut c = tokio::net::TcpStream::connect(&addr).await.unwrap();
+                let head = format!(
+                    "POST /upload HTTP/1.1\r\nHost: {addr}\r\nContent-Type: multipart/form-data; boundary=x\r\n\
+                     Content-Length: {}\r\n\r\n",
+                    32 << 20
+                );
+                c.write_all(head.as_bytes()).await.unwrap();
+                // The whole body, as fast as the server takes it (it stops taking it once it answered).
+                let chunk = vec![b'a'; 64 * 1024];
+                let (mut r, mut w) = c.into_split();
+                let send = tokio::spawn(async move {
+                    for _ in 0..(32 << 20) / chunk.len() {
+                        if w.write_all(&chunk).await.is_err() {
+                            break;
+                        }
+                    }
+                });
+                let mut head = [0u8; 12];
+                let answered = tokio::time::timeout(std::time::Duration::from_secs(60), r.read_exact(&mut head)).await;
+                send.abort();
+                answered.map(|_| String::from_utf8_lossy(&head).to_string()).unwrap_or_default()
+            })
+        });
+        futures_util::future::join_all(posts).await
+    });
+    for a in answers {
+        assert_eq!(a.unwrap(), "HTTP/1.1 401", "each post is refused for want of a session");
+    }
+    let peak = peak_mib(s.child.id());
+    assert!(peak < 300, "the server peaked at {peak} MiB (at {before} MiB before the posts)");
+}
+
+#[test]
+fn a_body_that_trickles_is_cut() {
+    // A signed-in upload that announces 1 MB and sends a byte every two seconds: never silent for
+    // the 10 s a stall may last, but far below the minimum rate. It is cut once its grace is over.
+    use std::io::{Read, Write};
+    let s = serve(&[]);
+    let token = user(s.data.path(), "alice", false);
+    let addr = s.url.trim_start_matches("http://").to_string();
+    let mut c = std::net::TcpStream::connect(&addr).unwrap();
+    let head = format!(
+        "POST /api/players HTTP/1.1\r\nHost: {addr}\r\nAuthorization: Bearer {token}\r\n\
+         Content-Type: multipart/form-data; boundary=x\r\nContent-Length: {}\r\n\r\n--x\r\n",
+        1 << 20
+    );
+    c.write_all(head.as_bytes()).unwrap();
+    let t = std::time::Instant::now();
+    let reader = {
+        let mut c = c.try_clone().unwrap();
+        std::thread::spawn(move || {
+            let mut got = vec![];
+            let _ = c.read_to_end(&mut got);
+            String::from_utf8_lossy(&got).to_string()
+        })
+    };
+    while !reader.is_finished() && t.elapsed() < std::time::Duration::from_secs(60) {
+        if c.write_all(b"a").is_err() {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_secs(2));
+    }
+    let _ = c.shutdown(std::net::Shutdown::Both);
+    let answer = reader.join().unwrap();
+    assert!(t.elapsed() < std::time::Duration::from_secs(40), "held for {:?}: {answer}", t.elapsed());
+    assert!(!answer.starts_with("HTTP/1.1 2"), "{answer}");
+    assert_eq!(components(s.data.path()), 0, "nothing stored");
+}
+
+/// A tournament the store shows as running: two Yahtzee players' long round robin, killed after its
+/// first games, and its lock taken by this test (as the process playing it would hold it).
+fn running_tournament(data: &Path) -> std::fs::File {
+    let d = data.display().to_string();
+    for (n, p) in [("greedy", "yahtzee-greedy"), ("random", "yahtzee-random")] {
+        let out = run(&["submit", "--data", &d, "--game", "yahtzee", "--name", n, &player(p)]);
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    }
+    let mut child = arena()
+        .args(["tournament", "--data", &d, "--game", "yahtzee", "--registered", "--format", "round-robin"])
+        .args(["--games-per-match", "999", "--seed", "1"])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let t = std::time::Instant::now();
+    let lock = data.join("locks").join("tournament-1.lock");
+    while !lock.exists() && t.elapsed() < std::time::Duration::from_secs(60) {
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    child.kill().unwrap();
+    child.wait().unwrap();
+    let f = std::fs::File::options().write(true).open(&lock).unwrap();
+    f.try_lock().expect("the killed run's lock is free");
+    f
+}
+
+#[test]
+fn three_hundred_live_streams_from_one_address_do_not_stop_anothers() {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let s = serve(&[]);
+    let _lock = running_tournament(s.data.path());
+    let addr: std::net::SocketAddr = s.url.trim_start_matches("http://").parse().unwrap();
+    async fn stream(from: &str, addr: std::net::SocketAddr) -> Option<(tokio::net::TcpStream, String)> {
+        let socket = tokio::net::TcpSocket::new_v4().unwrap();
+        socket.bind(format!("{from}:0").parse().unwrap()).unwrap();
+        let mut c = tokio::time::timeout(std::time::Duration::from_secs(5), socket.connect(addr)).await.ok()?.ok()?;
+        c.write_all(b"GET /tournaments/1/live HTTP/1.1\r\nHost: x\r\n\r\n").await.ok()?;
+        let mut head = vec![0u8; 512];
+        let n = tokio::time::timeout(std::time::Duration::from_secs(10), c.read(&mut head)).await.ok()?.ok()?;
+        let head = String::from_utf8_lossy(&head[..n]).to_string();
+        Some((c, head))
+    }
+    rt().block_on(async {
+        let mut held = vec![];
+        let (mut live, mut refused) = (0, 0);
+        for _ in 0..300 {
+            if let Some((c, head)) = stream("127.0.0.2", addr).await {
+                if head.starts_with("HTTP/1.1 200") {
+                    live += 1;
+                } else if head.starts_with("HTTP/1.1 503") {
+                    refused += 1;
+                }
+                held.push(c);
+            }
+        }
+        assert!((1..=8).contains(&live), "one address holds at most 8 live streams ({live})");
+        assert!(refused > 200, "the others are told to retry ({refused} refused)");
+        let (_c, head) = stream("127.0.0.3", addr).await.expect("another address is answered");
+        assert!(head.starts_with("HTTP/1.1 200") && head.contains("text/event-stream"), "{head}");
+        assert!(head.contains("data:"), "the first update comes at once: {head}");
+        drop(held);
+    });
+}
+
+#[test]
+fn a_finished_tournaments_stream_sends_the_winner_and_ends() {
+    let s = serve(&[]);
+    let d = s.data.path().display().to_string();
+    for (n, p) in [("heads", "pennies-heads"), ("alternate", "pennies-alternate")] {
+        let out = run(&["submit", "--data", &d, "--game", "pennies", "--name", n, &player(p)]);
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    }
+    let r = super::run_json(&[
+        "tournament",
+        "--data",
+        &d,
+        "--game",
+        "pennies",
+        "--registered",
+        "--format",
+        "round-robin",
+        "--seed",
+        "3",
+        "--json",
+    ]);
+    let winner = r["winner"].as_str().expect("a winner").to_string();
+    rt().block_on(async {
+        let body = tokio::time::timeout(
+            std::time::Duration::from_secs(20),
+            client().get(format!("{}/tournaments/1/live", s.url)).send().await.unwrap().text(),
+        )
+        .await
+        .expect("the stream ends")
+        .unwrap();
+        let last = body.lines().filter_map(|l| l.strip_prefix("data:")).next_back().expect("an update");
+        let v: serde_json::Value = serde_json::from_str(last.trim()).unwrap();
+        assert_eq!(v["done"], true, "{v}");
+        assert_eq!(v["html"]["status"], "finished", "{v}");
+        let line = v["html"]["winner-line"].as_str().unwrap();
+        assert!(line.contains(&format!(">{winner}<")), "{line}");
+        assert!(v["html"]["standings"].as_str().unwrap().contains(&winner), "{v}");
+    });
+}
+
+#[test]
+fn a_players_output_reaches_its_owner_only() {
+    // Two players that print a marker (one then traps, one panics with it), each only as seat 1; a
+    // quiet one of another account. Nothing anyone else is sent, page, API, replay file or live
+    // stream, carries a marker; the owner sees both, beside the call that printed them.
+    const MARKERS: [&str; 2] = ["MARKER-TRAP-7f3a", "MARKER-PANIC-c41d"];
+    let s = serve(&[]);
+    let (alice, bob, carol) =
+        (user(s.data.path(), "alice", false), user(s.data.path(), "bob", false), user(s.data.path(), "carol", false));
+    let d = s.data.path().display().to_string();
+    rt().block_on(async {
+        for (token, name, p) in [
+            (&alice, "trapper", "pennies-marker-trap"),
+            (&alice, "panicker", "pennies-marker-panic"),
+            (&bob, "heads", "pennies-heads"),
+        ] {
+            let (st, v) = upload(&s.url, Some(token), "pennies", name, "p.wasm", file(p)).await;
+            assert_eq!(st, 201, "{name} passes validation (its marker shows only as seat 1): {v}");
+        }
+    });
+    let r = super::run_json(&[
+        "tournament",
+        "--data",
+        &d,
+        "--game",
+        "pennies",
+        "--registered",
+        "--format",
+        "round-robin",
+        "--games-per-match",
+        "2",
+        "--seed",
+        "1",
+        "--json",
+    ]);
+    let banned: Vec<&str> = r["banned"].as_array().unwrap().iter().map(|b| b["player"].as_str().unwrap()).collect();
+    assert!(banned.contains(&"trapper") && banned.contains(&"panicker"), "both crash as seat 1: {r}");
+    let games: Vec<String> =
+        r["games"].as_array().unwrap().iter().map(|g| g["id"].as_str().unwrap().to_string()).collect();
+    rt().block_on(async {
+        let (alice_s, bob_s) = (sign_in(&s.url, &alice).await, sign_in(&s.url, &bob).await);
+        let mut paths = vec![
+            "/".to_string(),
+            "/players/trapper".into(),
+            "/players/panicker".into(),
+            "/tournaments/1".into(),
+            "/tournaments/1/live".into(),
+            "/api/tournaments/1".into(),
+            "/api/players/trapper".into(),
+            "/api/players/panicker".into(),
+            "/api/games/pennies/leaderboard".into(),
+            "/games/pennies".into(),
+        ];
+        for g in &games {
+            paths.push(format!("/tournaments/1/games/{g}"));
+            paths.push(format!("/tournaments/1/games/{g}.jsonl"));
+        }
+        let get = |path: String, cookie: Option<String>, token: Option<String>| {
+            let mut req = client().get(format!("{}{path}", s.url));
+            if let Some(c) = cookie {
+                req = req.header("cookie", c);
+            }
+            if let Some(t) = token {
+                req = req.bearer_auth(t);
+            }
+            async move {
+                let res = req.send().await.unwrap();
+                (res.status().as_u16(), res.text().await.unwrap())
+            }
+        };
+        let mut seen_by_alice = String::new();
+        for path in &paths {
+            for (who, cookie, token) in [
+                ("anonymous", None, None),
+                ("bob", Some(bob_s.clone()), Some(bob.clone())),
+                ("carol's token", None, Some(carol.clone())),
+            ] {
+                let (_, body) = get(path.clone(), cookie, token).await;
+                for m in MARKERS {
+                    assert!(!body.contains(m), "{who} is sent {m} at {path}");
+                }
+            }
+            let (st, body) = get(path.clone(), Some(alice_s.clone()), None).await;
+            assert_eq!(st, 200, "{path}");
+            seen_by_alice.push_str(&body);
+        }
+        for m in MARKERS {
+            assert!(seen_by_alice.contains(m), "the owner is shown {m}");
+        }
+        // The logs API: the owner's seats only; 401 without a token, 403 for a game with no seat of its own.
+        let mut alice_logs = String::new();
+        for g in &games {
+            let path = format!("/api/tournaments/1/games/{g}/logs");
+            let (st, _) = get(path.clone(), None, None).await;
+            assert_eq!(st, 401, "{path}");
+            let (st, body) = get(path.clone(), None, Some(carol.clone())).await;
+            assert_eq!(st, 403, "{path}: {body}");
+            let (st, body) = get(path.clone(), None, Some(bob.clone())).await;
+            assert!(st == 200 || st == 403, "{path}: {body}");
+            for m in MARKERS {
+                assert!(!body.contains(m), "bob is sent {m} at {path}");
+            }
+            let (st, body) = get(path.clone(), None, Some(alice.clone())).await;
+            assert_eq!(st, 200, "{path}: {body}");
+            let v: serde_json::Value = serde_json::from_str(&body).unwrap();
+            for seat in v["seats"].as_array().unwrap() {
+                let p = seat["player"].as_str().unwrap();
+                assert!(p == "trapper" || p == "panicker", "alice is shown {p}'s seat: {v}");
+                for c in seat["calls"].as_array().unwrap() {
+                    assert!(c["output"].as_str().unwrap().contains("MARKER-"), "a call's output is its own: {c}");
+                    assert_eq!(c["call"], "choose", "{c}");
+                }
+            }
+            alice_logs.push_str(&body);
+        }
+        for m in MARKERS {
+            assert!(alice_logs.contains(m), "the logs API gives the owner {m}");
+        }
+        let (st, body) = get("/api/tournaments/1/games/R9-M9-G9/logs".into(), None, Some(alice.clone())).await;
+        assert_eq!(st, 404, "{body}");
+    });
+}
+
+/// A form upload through `/upload` as `session` signs it; its status.
+async fn form_upload(url: &str, session: &str, name: &str, bytes: Vec<u8>) -> u16 {
+    let (_, csrf) = page(&format!("{url}/upload"), session).await;
+    let form = reqwest::multipart::Form::new()
+        .text("csrf", csrf)
+        .text("game", "pennies")
+        .text("name", name.to_string())
+        .part("file", reqwest::multipart::Part::bytes(bytes).file_name("p.wasm"));
+    let res = client().post(format!("{url}/upload")).header("cookie", session).multipart(form).send().await.unwrap();
+    res.status().as_u16()
+}
+
+#[test]
+fn the_api_has_one_error_shape_string_seeds_structured_players_and_pages_every_game() {
+    let s = serve(&["--uploads-per-hour", "3", "--max-upload-mb", "1"]);
+    let alice = user(s.data.path(), "alice", false);
+    let bob = user(s.data.path(), "bob", false);
+    let d = s.data.path().display().to_string();
+    rt().block_on(async {
+        assert_eq!(upload(&s.url, Some(&alice), "pennies", "heads", "h.wasm", file("pennies-heads")).await.0, 201);
+        assert_eq!(upload(&s.url, Some(&bob), "pennies", "alt", "a.wasm", file("pennies-alternate")).await.0, 201);
+    });
+    let out = run(&[
+        "tournament",
+        "--data",
+        &d,
+        "--game",
+        "pennies",
+        "--registered",
+        "--format",
+        "round-robin",
+        "--games-per-match",
+        "5",
+        "--seed",
+        "18446744073709551557",
+    ]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    rt().block_on(async {
+        let url = &s.url;
+        // The OpenAPI document lists every route clients use, and each of its routes answers.
+        let doc = get_json(&format!("{url}/api/openapi.json")).await;
+        let paths = doc["paths"].as_object().expect("paths");
+        for p in [
+            "/api/games",
+            "/api/games/{game}/leaderboard",
+            "/api/games/{game}/game-faults",
+            "/api/players",
+            "/api/players/{name}",
+            "/api/players/{name}/games",
+            "/api/tournaments",
+            "/api/tournaments/{id}",
+            "/api/tournaments/{id}/games",
+            "/api/tournaments/{id}/games/{key}/logs",
+        ] {
+            assert!(paths.contains_key(p), "{p} is not in the OpenAPI document");
+        }
+        for (p, item) in paths {
+            let path = p
+                .replace("{game}", "pennies")
+                .replace("{name}", "heads")
+                .replace("{id}", "1")
+                .replace("{key}", "R1-M1-G1");
+            let method = if item.get("get").is_some() { reqwest::Method::GET } else { reqwest::Method::POST };
+            let res = client().request(method, format!("{url}{path}")).bearer_auth(&alice).send().await.unwrap();
+            let status = res.status().as_u16();
+            let v: serde_json::Value = res.json().await.unwrap_or_else(|e| panic!("{p}: not JSON: {e}"));
+            assert!(!v.to_string().contains("no API route"), "{p} is documented but not routed: {v}");
+            assert!(status < 500, "{p}: {status} {v}");
+        }
+        // One error shape for every refusal, the router's own included.
+        for (method, path, status, code) in [
+            ("GET", "/api/nothing/here", 404, "not_found"),
+            ("GET", "/api/tournaments/abc", 400, "bad_request"),
+            ("GET", "/api/tournaments?limit=0", 400, "bad_request"),
+            ("GET", "/api/tournaments/1/games?after=xyz", 400, "bad_request"),
+            ("GET", "/api/tournaments/99", 404, "not_found"),
+            ("GET", "/api/players/nobody", 404, "not_found"),
+            ("DELETE", "/api/games", 405, "method_not_allowed"),
+            ("POST", "/api/players", 401, "unauthorized"),
+        ] {
+            let res = client().request(method.parse().unwrap(), format!("{url}{path}")).send().await.unwrap();
+            assert_eq!(res.status().as_u16(), status, "{method} {path}");
+            let v: serde_json::Value = res.json().await.unwrap_or_else(|e| panic!("{method} {path}: not JSON: {e}"));
+            assert_eq!(v["error"]["code"], code, "{method} {path}: {v}");
+            assert!(!v["error"]["message"].as_str().unwrap().is_empty(), "{v}");
+        }
+        // 64-bit values are strings; players are structured; scores are numbers.
+        let t = get_json(&format!("{url}/api/tournaments/1")).await;
+        assert_eq!(t["tournament"]["seed"], "18446744073709551557", "{t}");
+        assert_eq!(t["tournament"]["games"], 5, "{t}");
+        let one = get_json(&format!("{url}/api/tournaments/1/games?limit=1")).await;
+        let g = &one["games"][0];
+        assert!(g["seed"].is_string() && g["fuel"][0].is_string(), "{g}");
+        assert!(g["scores"][0].is_i64(), "{g}");
+        let owners: Vec<(&str, u64, &str)> = g["players"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|p| (p["name"].as_str().unwrap(), p["version"].as_u64().unwrap(), p["owner"].as_str().unwrap()))
+            .collect();
+        assert!(owners.contains(&("heads", 1, "alice")) && owners.contains(&("alt", 1, "bob")), "{g}");
+        // Pages by cursor reach every game once, in the order played.
+        let mut seen = vec![];
+        let mut next = Some("/api/tournaments/1/games?limit=2".to_string());
+        while let Some(n) = next {
+            let page = get_json(&format!("{url}{n}")).await;
+            seen.extend(page["games"].as_array().unwrap().iter().map(|g| g["id"].as_str().unwrap().to_string()));
+            next = page["next"].as_str().map(str::to_string);
+        }
+        assert_eq!(seen, (1..=5).map(|k| format!("R1-M1-G{k}")).collect::<Vec<_>>());
+        // A player's games, newest first, in the API and on its page.
+        let mine = get_json(&format!("{url}/api/players/heads/games?limit=3")).await;
+        let ids: Vec<&str> = mine["games"].as_array().unwrap().iter().map(|g| g["id"].as_str().unwrap()).collect();
+        assert_eq!(ids, ["R1-M1-G5", "R1-M1-G4", "R1-M1-G3"], "{mine}");
+        let rest = get_json(&format!("{url}{}", mine["next"].as_str().unwrap())).await;
+        assert_eq!(rest["games"].as_array().unwrap().len(), 2, "{rest}");
+        let html =
+            client().get(format!("{url}/players/heads/games?limit=3")).send().await.unwrap().text().await.unwrap();
+        assert!(html.contains("/tournaments/1/games/R1-M1-G5") && html.contains("id=\"next-page\""), "{html}");
+        let html = client().get(format!("{url}/players/heads")).send().await.unwrap().text().await.unwrap();
+        assert!(html.contains("href=\"/players/heads/games\""), "the player page links its games");
+        // The web form answers with the API's status codes.
+        let session = sign_in(url, &alice).await;
+        assert_eq!(form_upload(url, &session, "big", vec![0u8; 2 << 20]).await, 413);
+        assert_eq!(form_upload(url, &session, "heads2", file("pennies-heads")).await, 201);
+        assert_eq!(form_upload(url, &session, "junk", b"not wasm".to_vec()).await, 422);
+        assert_eq!(form_upload(url, &session, "heads3", file("pennies-heads")).await, 429);
+        // A sign-out without its token is refused as a page, not plain text.
+        let res = client()
+            .post(format!("{url}/signout"))
+            .header("cookie", &session)
+            .form(&[("x", "y")])
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(res.status().as_u16(), 403);
+        assert!(res.headers()["content-type"].to_str().unwrap().starts_with("text/html"));
+    });
+}
+
+#[test]
+fn an_idle_connection_is_closed_before_or_after_its_first_request() {
+    use std::io::{Read, Write};
+    let s = serve(&[]);
+    let addr = s.url.trim_start_matches("http://").to_string();
+    // One that never sends anything, one that goes idle after an answer: both closed by the server.
+    let silent = std::net::TcpStream::connect(&addr).unwrap();
+    let mut kept = std::net::TcpStream::connect(&addr).unwrap();
+    kept.write_all(b"GET /favicon.ico HTTP/1.1\r\nHost: x\r\n\r\n").unwrap();
+    let t = std::time::Instant::now();
+    for mut c in [silent, kept] {
+        c.set_read_timeout(Some(std::time::Duration::from_secs(30))).unwrap();
+        let mut all = vec![];
+        let closed = c.read_to_end(&mut all).is_ok();
+        assert!(closed, "still open after {:?}", t.elapsed());
+    }
+    assert!(t.elapsed() < std::time::Duration::from_secs(20), "held for {:?}", t.elapsed());
+}
+
+#[test]
+fn behind_a_trusted_proxy_live_streams_are_capped_per_forwarded_address() {
+    let s = serve(&["--trust-proxy"]);
+    let _lock = running_tournament(s.data.path());
+    rt().block_on(async {
+        let open = |from: &'static str| {
+            let url = format!("{}/tournaments/1/live", s.url);
+            async move { client().get(url).header("x-forwarded-for", format!("203.0.113.7, {from}")).send().await.unwrap() }
+        };
+        let mut held = vec![];
+        for _ in 0..8 {
+            let res = open("198.51.100.1").await;
+            assert_eq!(res.status().as_u16(), 200);
+            held.push(res);
+        }
+        let res = open("198.51.100.1").await;
+        assert_eq!(res.status().as_u16(), 503, "a ninth stream from one forwarded address");
+        let res = open("198.51.100.2").await;
+        assert_eq!(res.status().as_u16(), 200, "another forwarded address, over the same connection source");
+        drop(held);
+    });
 }

@@ -42,6 +42,7 @@ LIVE_GAMES_PER_MATCH = 99  # 16 players or more: ten seconds and more of games, 
 SRV = None  # the suite's Server
 TOKENS = {}  # account name -> token
 SETUP_TOURNAMENT = None  # id of the stored round robin
+PAGES = {}  # the tournaments `pages_tell_the_whole_story` looks at, by what they show
 
 
 # --- Suite setup --------------------------------------------------------------------------------------
@@ -66,6 +67,25 @@ def prepare(srv):
                 "--games-per-match", 1, "--seed", 1)
     m = re.search(r"Stored as tournament (\d+)", out)
     assert m, f"no tournament id in:\n{out}"
+    # Santorini: a player banned when the tournament starts (it traps in `start`), then a ladder of a
+    # few games that stops by itself. Goofspiel: two players with one rated game each.
+    for name, p in [("sant-minimax", "santorini-minimax"), ("sant-random", "santorini-random"),
+                    ("sant-early-quitter", "santorini-early-quitter")]:
+        arena("submit", "--game", "santorini", "--name", name, "--data", srv.data, PLAYERS / f"{p}.wasm")
+    out = arena("tournament", "--game", "santorini", "--format", "round-robin", "--registered", "--data", srv.data,
+                "--seed", 3)
+    PAGES["santorini"] = int(re.search(r"Stored as tournament (\d+)", out).group(1))
+    arena("ladder", "--game", "santorini", "--games", 3, "--seed", 4, "--data", srv.data)
+    PAGES["ladder"] = max(t["id"] for t in json.loads(arena("tournaments", "--json", "--data", srv.data)))
+    for name, p in [("fish-g1", "fish-greedy"), ("fish-r1", "fish-random"), ("fish-g2", "fish-greedy"),
+                    ("fish-r2", "fish-random")]:
+        arena("submit", "--game", "fish", "--name", name, "--data", srv.data, PLAYERS / f"{p}.wasm")
+    out = arena("tournament", "--game", "fish", "--format", "rounds", "--registered", "--data", srv.data, "--seed", 6)
+    PAGES["fish"] = int(re.search(r"Stored as tournament (\d+)", out).group(1))
+    for name, p in [("goof-smart", "goofspiel-smart"), ("goof-random", "goofspiel-random")]:
+        arena("submit", "--game", "goofspiel", "--name", name, "--data", srv.data, PLAYERS / f"{p}.wasm")
+    arena("tournament", "--game", "goofspiel", "--format", "round-robin", "--registered", "--data", srv.data,
+          "--games-per-match", 1, "--seed", 5)
     SETUP_TOURNAMENT = int(m.group(1))
 
 
@@ -212,7 +232,7 @@ def carol_scrimmage(b):
     page.goto(SRV.url + "/players/carol-loud")
     form = page.wait_for_selector("section.player-game[data-game=pennies] form.scrimmage")
     opponent = "pennies-heads-1"
-    before = {p: len(get_json(f"/api/players/{p}")["rating_history"]) for p in ["carol-loud", opponent]}
+    before = {p: len(get_json(f"/api/players/{p}")["games"][0]["rating_history"]) for p in ["carol-loud", opponent]}
     form.query_selector("select[name=opponent]").select_option(opponent)
     with page.expect_navigation():
         form.query_selector("button[type=submit]").click()
@@ -224,7 +244,7 @@ def carol_scrimmage(b):
     assert len(keys) == 1, f"a scrimmage is one game, the page lists {keys}"
     assert "a scrimmage (unrated)" in page.text_content("main")
     assert get_json(f"/api/tournaments/{tid}")["tournament"]["rated"] is False
-    after = {p: len(get_json(f"/api/players/{p}")["rating_history"]) for p in ["carol-loud", opponent]}
+    after = {p: len(get_json(f"/api/players/{p}")["games"][0]["rating_history"]) for p in ["carol-loud", opponent]}
     assert after == before, f"an unrated scrimmage changed the rating histories: {before} -> {after}"
     clean(page)
     ctx.close()
@@ -329,23 +349,23 @@ def a_taken_name_is_refused_on_the_page_and_in_the_api():
 
     status, body = api_upload("nim", "bob-api", PLAYERS / "nim-optimal.wasm")
     assert status == 401, (status, body)
-    assert "Authorization" in body["error"], body
+    assert body["error"]["code"] == "unauthorized" and "Authorization" in body["error"]["message"], body
     status, body = api_upload("nim", "bob-api", PLAYERS / "nim-optimal.wasm", "arena_" + "1" * 64)
     assert status == 401, (status, body)
     status, body = api_upload("nim", "alice-taken", PLAYERS / "nim-optimal.wasm", TOKENS["bob"])
     assert status == 403, (status, body)
-    assert "belongs to account alice" in body["error"], body
+    assert body["error"]["code"] == "forbidden" and "belongs to account alice" in body["error"]["message"], body
     status, body = api_upload("nim", "bob-api", PLAYERS / "nim-optimal.wasm", TOKENS["bob"])
     assert status == 201, (status, body)
     assert (body["name"], body["game"], body["version"], body["new_player"]) == ("bob-api", "nim", 1, True), body
-    assert body["validation"]["fuel"] > 0, body
+    assert int(body["validation"]["fuel"]) > 0, body
     status, body = api_upload("yahtzee", "bob-loop", PLAYERS / "yahtzee-wat-loop.wat", TOKENS["bob"])
     assert status == 422, (status, body)
-    assert "fuel" in body["error"], body
+    assert "fuel" in body["error"]["message"], body
 
     # Nothing bob sent reached alice's player; bob's own one is on the leaderboard.
     taken = get_json("/api/players/alice-taken")
-    assert taken["versions"] == 1, taken
+    assert taken["games"][0]["versions"] == 1, taken
     names = [row["name"] for row in get_json("/api/games/nim/leaderboard")]
     assert "bob-api" in names and "alice-taken" in names, names
     assert "bob-loop" not in [row["name"] for row in get_json("/api/games/yahtzee/leaderboard")]
@@ -393,12 +413,17 @@ def admin_starts_a_tournament_and_watches_it_live():
         page.wait_for_function("() => document.getElementById('live-status')?.textContent === 'finished'", timeout=5000)
         assert page.evaluate("window.__noReload") == 1, "the page reloaded"
         seen = page.evaluate("window.__seen")
+        # The winner shows as soon as the tournament ends, without a reload.
+        winner = get_json(f"/api/tournaments/{tid}")["tournament"]["winner"]
+        assert winner and page.text_content("#winner").strip() == winner, (winner, page.text_content("main")[:300])
 
         t = get_json(f"/api/tournaments/{tid}")
         players = t["tournament"]["players"]
         total = players * (players - 1) // 2 * LIVE_GAMES_PER_MATCH
         assert t["tournament"]["status"] == "finished", t["tournament"]
-        assert len(t["games"]) == total, (len(t["games"]), total)
+        games = get_json(f"/api/tournaments/{tid}/games?limit=500")
+        assert len(games["games"]) == min(total, 500), (len(games["games"]), total)
+        assert t["tournament"]["games"] == total, (t["tournament"]["games"], total)
 
         counts = [s["count"] for s in seen]
         played = [s["played"] for s in seen]
@@ -626,7 +651,116 @@ def public_pages_games_leaderboard_player():
         assert page.url.endswith("/players/pennies-heads-1?failures=latest"), page.url
         assert "Since version 1" in page.text_content("section.player-game[data-game=pennies]")
         stats = get_json("/api/players/pennies-heads-1")
-        assert stats["name"] == "pennies-heads-1" and stats["game"] == "pennies", stats
+        assert stats["name"] == "pennies-heads-1" and stats["games"][0]["game"] == "pennies", stats
+        clean(page)
+
+
+@test
+def pages_tell_the_whole_story():
+    with browser() as b:
+        page = new_page(b.new_context())
+        # A player banned as the tournament starts is marked, with the host's reason, never first.
+        page.goto(f"{SRV.url}/tournaments/{PAGES['santorini']}")
+        row = page.wait_for_selector("#standings-table tr[data-player='sant-early-quitter']")
+        assert row.get_attribute("class") == "fault", row.get_attribute("class")
+        assert "banned: crash in tournament-start" in row.text_content(), row.text_content()
+        first = page.eval_on_selector("#standings-table tbody tr", "r => r.dataset.player")
+        assert first != "sant-early-quitter", first
+
+        # A ladder stopped by --games is "stopped", not "interrupted"; its games say no "of 0".
+        page.goto(f"{SRV.url}/tournaments")
+        row = page.wait_for_selector(f"tr[data-tournament='{PAGES['ladder']}']")
+        assert "stopped" in row.text_content() and "interrupted" not in row.text_content(), row.text_content()
+        games = get_json(f"/api/tournaments/{PAGES['ladder']}/games")["games"]
+        assert len(games) == 3, games
+        page.goto(SRV.url + games[0]["replay"])
+        page.wait_for_selector("#step-label")
+        page.click("#last")
+        events = " | ".join(rendered_events(page)[0])
+        assert re.search(r"match \d+ starts", events) and " of 0" not in events, events
+
+        # The replay: the calls' column is the step; the step's move is highlighted; the result stays
+        # hidden until the last step; #step=N links to a step.
+        key = get_json(f"/api/tournaments/{SETUP_TOURNAMENT}/games?limit=1")["games"][0]["id"]
+        page.goto(f"{SRV.url}/tournaments/{SETUP_TOURNAMENT}/games/{key}#step=2")
+        expect_step(page, 2, replay_data(page)["frames"][-1]["step"])
+        assert page.locator("#calls th").all_text_contents()[2] == "Step"
+        assert "choose" in page.text_content("#last-move"), page.text_content("#last-move")
+        assert page.locator("#calls tr.last-move").count() >= 1
+        assert not page.is_visible("#outcome") and not page.is_visible("#result"), "the result shows before the end"
+        assert page.is_visible("#spoiler-note")
+        page.click("#last")
+        assert page.is_visible("#outcome") and page.is_visible("#result")
+        assert not page.is_visible("#spoiler-note")
+        shot(page, "replay-last-step")
+
+        # Only the embed route may be framed, by any site; the replay page may not.
+        embed = f"{SRV.url}/embed/tournaments/{SETUP_TOURNAMENT}/games/{key}"
+        with urllib.request.urlopen(embed) as r:
+            assert "frame-ancestors *" in r.headers["content-security-policy"], r.headers
+            assert r.headers.get("x-frame-options") is None
+            assert 'id="replay-data"' in r.read().decode()
+        with urllib.request.urlopen(f"{SRV.url}/tournaments/{SETUP_TOURNAMENT}/games/{key}") as r:
+            assert "frame-ancestors 'none'" in r.headers["content-security-policy"]
+        # Framed for real by a page of another site (another origin on loopback).
+        import http.server
+        import threading
+        site = (f'<iframe id="e" src="{embed}" width="900" height="600"></iframe>'
+                f'<iframe id="r" src="{SRV.url}/tournaments/{SETUP_TOURNAMENT}/games/{key}"></iframe>').encode()
+
+        class Site(http.server.BaseHTTPRequestHandler):
+            def do_GET(self):
+                self.send_response(200)
+                self.send_header("Content-Type", "text/html")
+                self.end_headers()
+                self.wfile.write(site)
+
+            def log_message(self, *_):
+                pass
+
+        other = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Site)
+        threading.Thread(target=other.serve_forever, daemon=True).start()
+        try:
+            framing = b.new_page()
+            framing.goto(f"http://127.0.0.1:{other.server_port}/")
+            framing.wait_for_timeout(1500)
+            frames = {f.url: f for f in framing.frames}
+            assert embed in frames and frames[embed].query_selector("#step-label") is not None, \
+                f"the embed did not load in a frame: {list(frames)}"
+            replay = frames.get(f"{SRV.url}/tournaments/{SETUP_TOURNAMENT}/games/{key}")
+            assert replay is None or replay.query_selector("#step-label") is None, "the replay page loaded in a frame"
+            framing.close()
+        finally:
+            other.shutdown()
+
+        # Fish's drawing keeps its status line (every seat's fish) inside the picture, four seats too.
+        games = get_json(f"/api/tournaments/{PAGES['fish']}/games")["games"]
+        four = next(g for g in games if len(g["players"]) == 4)
+        page.goto(SRV.url + four["replay"])
+        page.wait_for_selector("#step-label")
+        svg = replay_data(page)["frames"][-1]["svg"]
+        drawing = b.new_page()
+        drawing.set_content(svg)
+        fit = drawing.evaluate("""() => {
+            const svg = document.querySelector('svg');
+            const width = svg.viewBox.baseVal.width;
+            const texts = [...svg.querySelectorAll('text')];
+            return {width, right: Math.max(...texts.map(t => t.getBBox().x + t.getBBox().width)),
+                    status: texts.filter(t => t.textContent.includes('fish')).map(t => t.textContent)};
+        }""")
+        drawing.close()
+        assert fit["status"] and fit["right"] <= fit["width"], fit
+        assert "D " in " ".join(fit["status"]), fit
+
+        # A player with one rated game has a chart with its point; a scrimmage is no tournament.
+        page.goto(SRV.url + "/players/goof-smart")
+        section = page.wait_for_selector("section.player-game[data-game=goofspiel]")
+        assert "after 1 rated games" in section.text_content(), section.text_content()[:300]
+        assert section.query_selector("svg.chart circle.point") is not None, "one game, no point on the chart"
+        player, _, _, _ = carol_scrimmage(b)
+        page.goto(f"{SRV.url}/players/{player}")
+        facts = page.text_content(f"section.player-game[data-game=pennies] table.facts")
+        assert re.search(r"Tournaments\s*played 0, won 0", facts), facts
         clean(page)
 
 

@@ -223,6 +223,11 @@ pub enum Command {
         /// NATS JetStream at this URL (uploads are still validated here).
         #[arg(long, value_name = "URL")]
         nats: Option<String>,
+        /// Behind a reverse proxy: take a client's address from the last entry of `X-Forwarded-For`
+        /// (for the caps kept per client) and cap connections in total only. Off by default: a
+        /// client could then name any address it likes.
+        #[arg(long)]
+        trust_proxy: bool,
         #[command(flatten)]
         limits: LimitArgs,
     },

@@ -46,7 +46,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             return runtime()?.block_on(results::replay(&data.dir, game, out));
         }
         Command::User { .. } => {}
-        Command::Serve { data, listen, max_upload_mb, uploads_per_hour, upload_workers, limits, nats } => {
+        Command::Serve { data, listen, max_upload_mb, uploads_per_hour, upload_workers, limits, nats, trust_proxy } => {
             let limits = limits.to_limits()?;
             let sandbox = Arc::new(sandbox(limits, CompileLimits::default(), Some(data.dir.join("compiled")))?);
             crate::store::Store::open(&data.dir)?;
@@ -57,6 +57,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                 max_upload: max_upload_mb.saturating_mul(1 << 20),
                 uploads_per_hour: *uploads_per_hour,
                 upload_workers: *upload_workers,
+                trust_proxy: *trust_proxy,
             };
             runtime()?.block_on(async move {
                 let engine = match nats {

@@ -33,7 +33,7 @@ async fn refusal(res: reqwest::Response) -> String {
     let body = res.text().await.unwrap_or_default();
     let message = serde_json::from_str::<serde_json::Value>(&body)
         .ok()
-        .and_then(|v| v.get("error").and_then(|e| e.as_str()).map(str::to_string))
+        .and_then(|v| v.get("error")?.get("message")?.as_str().map(str::to_string))
         .unwrap_or_else(|| body.chars().take(500).collect());
     format!("{status}: {message}")
 }

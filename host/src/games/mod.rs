@@ -60,13 +60,18 @@ pub struct CallLine {
     /// replay; never part of a result (which is the same on any machine).
     #[serde(default, skip_serializing_if = "is_zero")]
     pub micros: u64,
+    /// What the seat printed during the call (its part of the seat's bounded log). Private to the
+    /// seat's owner: every view for anyone else goes through `GameRecord::only_for`, which clears it.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub output: String,
 }
 
 fn is_zero(n: &u64) -> bool {
     *n == 0
 }
 
-/// The same call, answered the same way: its time on the clock is not part of the game.
+/// The same call, answered the same way: its time on the clock and what the player printed are not
+/// part of the game.
 impl PartialEq for CallLine {
     fn eq(&self, o: &CallLine) -> bool {
         (self.seat, &self.call, self.turn, &self.answer, self.fuel, &self.fault)
@@ -91,6 +96,7 @@ impl CallLine {
             fuel,
             fault: None,
             micros: 0,
+            output: String::new(),
         }
     }
 
@@ -104,6 +110,7 @@ impl CallLine {
             fuel: 0,
             fault: Some(fault),
             micros: 0,
+            output: String::new(),
         }
     }
 }

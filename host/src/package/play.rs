@@ -76,10 +76,11 @@ impl PackageOutcome {
 
 /// How a seat replied to its request.
 enum Reply {
-    /// The answer, with its fuel and its time on the clock in microseconds.
-    Answer(Option<Val>, u64, u64),
-    /// The host found the call at fault (a trap, fuel, time, memory, a malformed answer).
-    Fault(Fault),
+    /// The answer, with its fuel, its time on the clock in microseconds and what the seat printed.
+    Answer(Option<Val>, u64, u64, String),
+    /// The host found the call at fault (a trap, fuel, time, memory, a malformed answer); what the
+    /// seat printed.
+    Fault(Fault, String),
     /// A record has no reply here: the live game dropped the answer.
     Missing,
 }
@@ -395,17 +396,20 @@ impl Package {
                 match reply {
                     // A fault is the host's finding on the seat's own call: it stands whatever the
                     // other seats did.
-                    Reply::Fault(f) => {
+                    Reply::Fault(f, output) => {
                         ban(referee, &mut answers, &mut banned, out, (i, step), f).await?;
+                        if let Some(line) = out.log.last_mut() {
+                            line.output = output;
+                        }
                         this.banned(referee).await?;
                     }
                     // A record lacks only answers the game dropped: it must drop this one too.
                     Reply::Missing => {
-                        if this.asks(i) && !(this.changed && !this.still_asks(referee, i).await?) {
+                        if this.asks(i) && (!this.changed || this.still_asks(referee, i).await?) {
                             return Err(unfollowed(i, &case));
                         }
                     }
-                    Reply::Answer(answer, fuel, micros) => {
+                    Reply::Answer(answer, fuel, micros, output) => {
                         // Dropped: a record holding it was not played by these rules.
                         if !this.asks(i) {
                             if replaying {
@@ -416,7 +420,11 @@ impl Package {
                         let recorded = answer.as_ref().map_or(serde_json::Value::Null, values::to_json);
                         // Recorded before it is handed over: a referee that fails on it leaves it in
                         // the record.
-                        out.log.push(CallLine { micros, ..CallLine::new(i, case.clone(), step, recorded, fuel) });
+                        out.log.push(CallLine {
+                            micros,
+                            output,
+                            ..CallLine::new(i, case.clone(), step, recorded, fuel)
+                        });
                         out.fuel[i] += fuel;
                         let answer = Val::Variant(case.clone(), answer.map(Box::new));
                         let refused = match referee.call("apply", &[Val::U32(i as u32), answer], 1).await?.first() {
@@ -590,9 +598,10 @@ impl Answers<'_, '_> {
                         let before = seat.wall;
                         let r = seat.call(&a.case, a.arg, a.spread, a.result.is_some()).await;
                         let micros = (seat.wall - before).as_micros().max(1) as u64;
+                        let output = seat.take_output();
                         let reply = match r {
-                            Ok((answer, fuel)) => Reply::Answer(answer, fuel, micros),
-                            Err(f) => Reply::Fault(f),
+                            Ok((answer, fuel)) => Reply::Answer(answer, fuel, micros, output),
+                            Err(f) => Reply::Fault(f, output),
                         };
                         (i, a.case, None, Some(reply))
                     })
@@ -617,17 +626,17 @@ impl Answers<'_, '_> {
     ) -> Result<Reply, Fault> {
         let Answers::Recorded(log) = self else { return Ok(Reply::Missing) };
         let reply = match log.peek() {
-            Some(CallLine { seat: s, turn, call, answer, fuel, fault: None, micros })
+            Some(CallLine { seat: s, turn, call, answer, fuel, fault: None, micros, output })
                 if *s == seat && *turn == step && call == case =>
             {
                 let value = match ty {
                     Some(ty) => Some(values::from_json(answer, ty).map_err(|e| protocol("replay", e))?),
                     None => None,
                 };
-                Reply::Answer(value, *fuel, *micros)
+                Reply::Answer(value, *fuel, *micros, output.clone())
             }
-            Some(CallLine { seat: s, turn, fault: Some(fault), .. }) if *s == seat && *turn == step => {
-                Reply::Fault(fault.clone())
+            Some(CallLine { seat: s, turn, fault: Some(fault), output, .. }) if *s == seat && *turn == step => {
+                Reply::Fault(fault.clone(), output.clone())
             }
             _ => return Ok(Reply::Missing),
         };

@@ -15,6 +15,8 @@ pub(super) struct Seat {
     live: Option<(Store<PlayerState>, Instance)>,
     /// What it printed, kept when its instance is dropped (a fault, a ban): its owner's to read.
     kept_log: String,
+    /// How much of its log [`Seat::take_output`] has handed out.
+    shown: usize,
     instantiated: bool,
     /// What its calls have cost so far, towards the game's total, and their time on the clock.
     pub(super) spent: std::time::Duration,
@@ -29,6 +31,7 @@ impl Seat {
             seed,
             live: None,
             kept_log: String::new(),
+            shown: 0,
             instantiated: false,
             spent: std::time::Duration::ZERO,
             wall: std::time::Duration::ZERO,
@@ -38,6 +41,20 @@ impl Seat {
     /// What the player printed in this game so far.
     pub(super) fn log(&self) -> String {
         self.live.as_ref().map_or_else(|| self.kept_log.clone(), |(s, _)| s.data().log())
+    }
+
+    /// What the player printed since this was last asked (its last call's output, instantiation
+    /// included): its owner's to read beside that call.
+    pub(super) fn take_output(&mut self) -> String {
+        let (text, end) = match &self.live {
+            Some((s, _)) => s.data().output_since(self.shown),
+            None => {
+                let kept = self.kept_log.as_bytes();
+                (String::from_utf8_lossy(kept.get(self.shown..).unwrap_or_default()).into_owned(), kept.len())
+            }
+        };
+        self.shown = end;
+        text
     }
 
     fn count(&mut self, (wall, spent): (std::time::Duration, std::time::Duration)) {

@@ -101,6 +101,12 @@ impl PlayerState {
     pub fn log(&self) -> String {
         self.log.text()
     }
+
+    /// What it printed from byte `from` of its kept log on, and where the kept log ends now (what it
+    /// printed past the log's capacity is dropped, and not shown here).
+    pub fn output_since(&self, from: usize) -> (String, usize) {
+        self.log.since(from)
+    }
 }
 
 impl WasiView for PlayerState {
@@ -255,6 +261,12 @@ impl BoundedLog {
         b.dropped += bytes.len() - take;
         drop(b);
         self.metered.add(bytes.len());
+    }
+
+    fn since(&self, from: usize) -> (String, usize) {
+        let b = self.inner.lock().unwrap_or_else(|e| e.into_inner());
+        let new = b.kept.get(from..).unwrap_or_default();
+        (String::from_utf8_lossy(new).into_owned(), b.kept.len())
     }
 
     fn text(&self) -> String {

@@ -78,6 +78,29 @@ impl Store {
     }
 
     /// The matches a tournament has decided so far.
+    /// The players of tournament `id` banned outside any game (at its start or its end), with
+    /// their faults, in slot order.
+    pub fn lifecycle_bans(&self, id: i64) -> Result<Vec<(String, crate::fault::Fault)>> {
+        let mut q = self
+            .conn
+            .prepare_cached(
+                "SELECT e.name, l.fault FROM lifecycle l
+                 JOIN entrants e ON e.tournament_id = l.tournament_id AND e.slot = l.slot
+                 WHERE l.tournament_id = ?1 AND l.fault IS NOT NULL ORDER BY l.slot, l.call",
+            )
+            .map_err(|e| self.sql(e))?;
+        let rows: Vec<(String, String)> =
+            q.query_map([id], |r| Ok((r.get(0)?, r.get(1)?))).and_then(Iterator::collect).map_err(|e| self.sql(e))?;
+        rows.into_iter()
+            .map(|(name, f)| {
+                let f = serde_json::from_str(&f).map_err(|x| {
+                    StoreError::Invalid(format!("{}: tournament {id}: unreadable fault: {x}", self.db.display()))
+                })?;
+                Ok((name, f))
+            })
+            .collect()
+    }
+
     pub fn tournament_matches(&self, id: i64) -> Result<Vec<MatchRecord>> {
         self.records(id, "SELECT record FROM matches WHERE tournament_id = ?1 ORDER BY round, match_no", "match")
     }
@@ -101,7 +124,9 @@ impl Store {
         self.conn
             .query_row(
                 "SELECT (SELECT COUNT(*) FROM games WHERE tournament_id = ?1),
-                        (SELECT COUNT(*) FROM matches WHERE tournament_id = ?1), status = 'finished'
+                        (SELECT COUNT(*) FROM matches WHERE tournament_id = ?1)
+                          + (SELECT COUNT(*) FROM lifecycle WHERE tournament_id = ?1 AND fault IS NOT NULL),
+                        status = 'finished'
                  FROM tournaments WHERE id = ?1",
                 [id],
                 |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),

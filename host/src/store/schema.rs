@@ -132,6 +132,11 @@ const MIGRATIONS: &[&str] = &[
     ALTER TABLE games ADD COLUMN game_fault TEXT;
     UPDATE games SET game_fault = json_extract(record, '$.game_fault') WHERE json_extract(record, '$.game_fault') IS NOT NULL;
     ",
+    // 4: pages by cursor: a tournament's games and a player's games, each one index range.
+    "
+    CREATE INDEX games_by_tournament ON games (tournament_id, id);
+    CREATE INDEX game_players_by_player_game ON game_players (player_id, game_id);
+    ",
 ];
 
 /// The schema version this Arena writes.

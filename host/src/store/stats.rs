@@ -303,7 +303,7 @@ impl Store {
             .conn
             .query_row(
                 "SELECT COUNT(DISTINCT e.tournament_id) FROM entrants e JOIN versions v ON v.id = e.version_id
-                 WHERE v.player_id = ?1",
+                 JOIN tournaments t ON t.id = e.tournament_id WHERE v.player_id = ?1 AND t.rated = 1",
                 [me],
                 |r| r.get(0),
             )
@@ -311,7 +311,7 @@ impl Store {
         let won: u32 = self
             .conn
             .query_row(
-                "SELECT COUNT(*) FROM tournaments WHERE game = ?1 AND status = 'finished' AND winner = ?2",
+                "SELECT COUNT(*) FROM tournaments WHERE game = ?1 AND status = 'finished' AND winner = ?2 AND rated = 1",
                 params![game, name],
                 |r| r.get(0),
             )
@@ -323,7 +323,7 @@ impl Store {
             .prepare(
                 "SELECT m.record FROM matches m JOIN tournaments t ON t.id = m.tournament_id
                  JOIN entrants en ON en.tournament_id = t.id JOIN versions v ON v.id = en.version_id
-                 WHERE t.game = ?1 AND v.player_id = ?2 ORDER BY m.tournament_id, m.round, m.match_no",
+                 WHERE t.game = ?1 AND v.player_id = ?2 AND t.rated = 1 ORDER BY m.tournament_id, m.round, m.match_no",
             )
             .map_err(e)?;
         let records: Vec<String> =

@@ -31,6 +31,8 @@ pub enum Status {
     /// Its process stopped before the end (Ctrl-C, kill, power loss): `arena resume` finishes it.
     Interrupted,
     Finished,
+    /// A ladder between runs (it has no end: `arena ladder` goes on with it).
+    Stopped,
 }
 
 impl Status {
@@ -39,6 +41,7 @@ impl Status {
             Status::Running => "running",
             Status::Interrupted => "interrupted",
             Status::Finished => "finished",
+            Status::Stopped => "stopped",
         }
     }
 }
@@ -177,7 +180,7 @@ impl Store {
 
     /// Every tournament, oldest first.
     pub fn tournaments(&self) -> Result<Vec<TournamentRow>> {
-        self.tournament_rows(None)
+        self.tournament_rows(None, None)
     }
 
     /// What names tournament `id` of this store among every store's runs, the same each time it is
@@ -193,23 +196,33 @@ impl Store {
     }
 
     pub fn tournament(&self, id: i64) -> Result<Option<TournamentRow>> {
-        Ok(self.tournament_rows(Some(id))?.pop())
+        Ok(self.tournament_rows(Some(id), None)?.pop())
     }
 
-    fn tournament_rows(&self, id: Option<i64>) -> Result<Vec<TournamentRow>> {
+    /// Up to `limit` tournaments, newest first, after the one whose id is `after`.
+    pub fn tournaments_page(&self, after: Option<i64>, limit: usize) -> Result<Vec<TournamentRow>> {
+        self.tournament_rows(None, Some((after.unwrap_or(i64::MAX), limit.min(super::MAX_PAGE))))
+    }
+
+    /// One tournament, a page of them newest first (before an id, how many), or all oldest first.
+    fn tournament_rows(&self, id: Option<i64>, page: Option<(i64, usize)>) -> Result<Vec<TournamentRow>> {
+        let (before, limit, order) = match page {
+            Some((before, limit)) => (before, limit as i64, "DESC"),
+            None => (i64::MAX, -1, "ASC"),
+        };
         let mut q = self
             .conn
-            .prepare(
+            .prepare_cached(&format!(
                 "SELECT t.id, t.game, t.format, t.games_per_match, t.seed, t.status, t.started_at, t.finished_at,
                         t.winner, t.settings,
                         (SELECT COUNT(*) FROM entrants WHERE tournament_id = t.id),
                         (SELECT COUNT(*) FROM games WHERE tournament_id = t.id),
                         t.rated, (SELECT name FROM users WHERE id = t.started_by)
-                 FROM tournaments t WHERE ?1 IS NULL OR t.id = ?1 ORDER BY t.id",
-            )
+                 FROM tournaments t WHERE (?1 IS NULL OR t.id = ?1) AND t.id < ?2 ORDER BY t.id {order} LIMIT ?3",
+            ))
             .map_err(|e| self.sql(e))?;
         let raw: Vec<RawRow> = q
-            .query_map([id], |r| {
+            .query_map(params![id, before, limit], |r| {
                 Ok((
                     r.get(0)?,
                     r.get(1)?,
@@ -254,6 +267,7 @@ impl Store {
                     let status = match status.as_str() {
                         "finished" => Status::Finished,
                         _ if self.is_locked(id) => Status::Running,
+                        _ if format == Format::Ladder => Status::Stopped,
                         _ => Status::Interrupted,
                     };
                     Ok(TournamentRow {

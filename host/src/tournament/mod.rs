@@ -205,6 +205,13 @@ pub struct GameRecord {
     pub seat_svgs: Vec<Option<String>>,
 }
 
+/// Clears what seats other than `seats` printed from their call lines.
+pub fn hide_output(lines: &mut [crate::games::CallLine], seats: &[usize]) {
+    for l in lines.iter_mut().filter(|l| !seats.contains(&l.seat)) {
+        l.output.clear();
+    }
+}
+
 impl GameRecord {
     pub fn new(
         id: String,
@@ -256,6 +263,19 @@ impl GameRecord {
 }
 
 impl GameRecord {
+    /// The record as a viewer playing `seats` may see it (none: a spectator): the other seats' logs
+    /// and per-call output cleared, events only those the viewer may see. Every view of a stored game
+    /// for someone other than the operator goes through here.
+    pub fn only_for(&mut self, seats: &[usize]) {
+        for (s, log) in self.logs.iter_mut().enumerate() {
+            if !seats.contains(&s) {
+                log.clear();
+            }
+        }
+        hide_output(&mut self.replay, seats);
+        self.events.retain(|e| e.seen_by(None) || seats.iter().any(|&s| e.seen_by(Some(s))));
+    }
+
     /// Per seat, whether that seat faulted in the game.
     pub fn faulted(&self) -> Vec<bool> {
         self.players.iter().map(|p| self.faults.iter().any(|f| &f.player == p)).collect()

@@ -64,6 +64,18 @@ impl FromRequestParts<Arc<App>> for Viewer {
     }
 }
 
+/// The account of an API request's bearer token, checked before anything else of the request is read
+/// (its body included): 401 without a valid one.
+pub struct ApiUser(pub User);
+
+impl FromRequestParts<Arc<App>> for ApiUser {
+    type Rejection = super::error::ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, app: &Arc<App>) -> Result<Self, Self::Rejection> {
+        Ok(ApiUser(api_user(app, &parts.headers).await?))
+    }
+}
+
 /// The account of an API request's bearer token: 401 without a valid one.
 pub async fn api_user(app: &App, headers: &HeaderMap) -> Result<User, WebError> {
     let token = headers
@@ -130,6 +142,8 @@ pub async fn signin(
 
 #[derive(serde::Deserialize)]
 pub struct CsrfOnly {
+    /// Missing: refused as stale (403), like a wrong one.
+    #[serde(default)]
     csrf: String,
 }
 
@@ -151,16 +165,29 @@ pub async fn signout(
 /// framing, no sniffing.
 pub async fn security_headers(req: axum::extract::Request, next: axum::middleware::Next) -> Response {
     let mut res = next.run(req).await;
+    // Only an embeddable replay may be framed, by any site.
+    let embeddable = res.extensions().get::<super::replay::Embeddable>().is_some();
     let h = res.headers_mut();
     h.insert(
         header::CONTENT_SECURITY_POLICY,
-        HeaderValue::from_static(
-            "default-src 'self'; img-src 'self' data:; script-src 'self'; style-src 'self'; object-src 'none'; \
-             base-uri 'none'; frame-ancestors 'none'; form-action 'self'",
-        ),
+        if embeddable {
+            HeaderValue::from_static(
+                "default-src 'self'; img-src 'self' data:; script-src 'self'; style-src 'self'; object-src 'none'; \
+                 base-uri 'none'; frame-ancestors *; form-action 'self'",
+            )
+        } else {
+            HeaderValue::from_static(
+                "default-src 'self'; img-src 'self' data:; script-src 'self'; style-src 'self'; object-src 'none'; \
+                 base-uri 'none'; frame-ancestors 'none'; form-action 'self'",
+            )
+        },
     );
     h.insert(header::X_CONTENT_TYPE_OPTIONS, HeaderValue::from_static("nosniff"));
-    h.insert(header::X_FRAME_OPTIONS, HeaderValue::from_static("DENY"));
+    if embeddable {
+        h.remove(header::X_FRAME_OPTIONS);
+    } else {
+        h.insert(header::X_FRAME_OPTIONS, HeaderValue::from_static("DENY"));
+    }
     h.insert(header::REFERRER_POLICY, HeaderValue::from_static("same-origin"));
     res
 }

@@ -1,5 +1,6 @@
 //! Errors of the web arena: a status and a message that says what was wrong, as an HTML page for
-//! people or as `{"error": ...}` for the API. Nothing a request sends makes the server panic.
+//! people or as `{"error": {"code", "message"}}` for the API (every `/api/` answer that is an error
+//! has that shape, the router's own refusals included). Nothing a request sends makes the server panic.
 
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
@@ -74,7 +75,62 @@ impl From<WebError> for ApiError {
 
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
-        let body = serde_json::json!({"error": self.0.message, "status": self.0.status.as_u16()});
-        (self.0.status, axum::Json(body)).into_response()
+        if self.0.status.is_server_error() {
+            tracing::error!("{}", self.0.message);
+        }
+        api_error(self.0.status, self.0.message)
     }
+}
+
+fn api_error(status: StatusCode, message: String) -> Response {
+    let error = super::api_types::ErrorDetail { code: super::api_types::error_code(status).into(), message };
+    (status, axum::Json(super::api_types::ErrorBody { error })).into_response()
+}
+
+/// Gives an `/api/` error that is not JSON yet (an extractor's or the router's refusal: a path that
+/// is no number, a query that does not parse, a method not allowed) the API's error shape.
+pub async fn api_errors(res: Response) -> Response {
+    let status = res.status();
+    let json = res
+        .headers()
+        .get(axum::http::header::CONTENT_TYPE)
+        .is_some_and(|v| v.as_bytes().starts_with(b"application/json"));
+    if !(status.is_client_error() || status.is_server_error()) || json {
+        return res;
+    }
+    let allow = res.headers().get(axum::http::header::ALLOW).cloned();
+    let text = axum::body::to_bytes(res.into_body(), 16 * 1024).await.unwrap_or_default();
+    let mut message = String::from_utf8_lossy(&text).trim().to_string();
+    if message.is_empty() {
+        message = status.canonical_reason().unwrap_or("error").to_string();
+    }
+    let mut out = api_error(status, message);
+    if let Some(a) = allow {
+        out.headers_mut().insert(axum::http::header::ALLOW, a);
+    }
+    out
+}
+
+/// Gives a page's error that is not a page yet (an extractor's or the router's refusal: a form that
+/// does not parse, a path that is no number) the site's error page, with its status.
+pub async fn page_errors(res: Response) -> Response {
+    let status = res.status();
+    let typed = res.headers().get(axum::http::header::CONTENT_TYPE).is_some_and(|v| {
+        let v = v.as_bytes();
+        v.starts_with(b"text/html") || v.starts_with(b"application/json")
+    });
+    if !(status.is_client_error() || status.is_server_error()) || typed || res.headers().contains_key("location") {
+        return res;
+    }
+    let text = axum::body::to_bytes(res.into_body(), 16 * 1024).await.unwrap_or_default();
+    let mut message = String::from_utf8_lossy(&text).trim().to_string();
+    if message.is_empty() {
+        message = status.canonical_reason().unwrap_or("error").to_string();
+    }
+    WebError::new(status, message).into_response()
+}
+
+/// Any `/api/` path that is no route.
+pub async fn api_not_found(uri: axum::http::Uri) -> Response {
+    api_error(StatusCode::NOT_FOUND, format!("no API route `{}` (the routes: /api/openapi.json)", uri.path()))
 }

@@ -1,9 +1,11 @@
 //! Live tournaments: server-sent events that carry the tournament page's standings, rounds and games,
 //! sent whenever the store has recorded more (at most once a [`super::FRESH`] while games keep coming),
-//! until the tournament finishes. The store is polled, so a tournament run by another `arena` process
-//! is followed as well.
+//! until the tournament finishes: its last message carries the final standings, the status and the
+//! winner, then the stream ends. The store is polled, so a tournament run by another `arena` process
+//! is followed as well. Streams are capped per client address and in all (`LIVE_STREAMS`).
 
 use super::App;
+use super::conn::Client;
 use super::error::WebError;
 use super::pages::tournament_view;
 use super::view::Rendered;
@@ -23,11 +25,16 @@ const MAX_FOLLOW: Duration = Duration::from_secs(30 * 60);
 /// every viewer), and whether the tournament is over.
 fn update(parts: &Rendered) -> (String, bool) {
     let done = parts.row.status != crate::store::Status::Running;
+    let winner = match &parts.row.winner {
+        Some(w) => format!(" · winner <strong id=\"winner\">{}</strong>", escape(w)),
+        None => String::new(),
+    };
     let html = serde_json::json!({
         "standings": parts.standings,
         "rounds": parts.rounds,
         "game-list": parts.games,
         "status": parts.row.status.as_str(),
+        "winner-line": winner,
     });
     (serde_json::json!({"html": html, "done": done}).to_string(), done)
 }
@@ -35,12 +42,17 @@ fn update(parts: &Rendered) -> (String, bool) {
 /// `GET /tournaments/{id}/live`.
 pub async fn tournament(
     State(app): State<Arc<App>>,
+    Client(client): Client,
     Path(id): Path<i64>,
 ) -> Result<Sse<impl Stream<Item = Result<Event, Infallible>>>, WebError> {
     // A tournament that does not exist is an error now, not an empty stream.
     let first = tournament_view(&app, id).await?;
-    let permit = app.live.clone().try_acquire_owned().map_err(|_| {
-        WebError::new(axum::http::StatusCode::SERVICE_UNAVAILABLE, "too many live pages are open; retry in a minute")
+    let permit = app.live.take(client).ok_or_else(|| {
+        let m = format!(
+            "too many live pages are open (at most {} from one address, {} in all); retry in a minute",
+            app.live.caps.per_address, app.live.caps.total
+        );
+        WebError::new(axum::http::StatusCode::SERVICE_UNAVAILABLE, m)
     })?;
     let started = tokio::time::Instant::now();
     // The permit travels with the stream's state: it is given back when the stream ends.
@@ -65,4 +77,9 @@ pub async fn tournament(
         }
     });
     Ok(Sse::new(stream).keep_alive(KeepAlive::default()))
+}
+
+/// `text` safe inside an HTML element.
+fn escape(text: &str) -> String {
+    text.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;").replace('\'', "&#39;")
 }

@@ -5,7 +5,9 @@
 //! pool.
 
 mod api;
+mod api_types;
 mod auth;
+mod conn;
 mod error;
 mod live;
 mod pages;
@@ -40,6 +42,9 @@ pub struct Config {
     pub uploads_per_hour: usize,
     /// Uploads validated at once (compiles run in child processes; games on the runtime).
     pub upload_workers: usize,
+    /// Behind a reverse proxy: a client's address is the last one in `X-Forwarded-For` (for the
+    /// per-client caps), and connections are not capped per address (they all come from the proxy).
+    pub trust_proxy: bool,
 }
 
 /// What every request shares.
@@ -54,8 +59,8 @@ pub struct App {
     recent: Mutex<HashMap<i64, VecDeque<Instant>>>,
     /// Replays re-run through a referee at once (each is a referee instance and some CPU).
     replays: tokio::sync::Semaphore,
-    /// Live streams open at once (each polls the store a few times a second).
-    live: Arc<tokio::sync::Semaphore>,
+    /// Live streams open, per client and in all (each polls the store a few times a second).
+    live: conn::PerClient,
     /// Open read connections to the store, reused (opening one costs more than most pages).
     readers: Arc<Mutex<Vec<Store>>>,
     /// Leaderboards by game, with the store generation they were computed at.
@@ -77,7 +82,7 @@ impl App {
             uploads: tokio::sync::Semaphore::new(workers),
             recent: Mutex::default(),
             replays: tokio::sync::Semaphore::new(4),
-            live: Arc::new(tokio::sync::Semaphore::new(LIVE_STREAMS)),
+            live: conn::PerClient::new(LIVE_STREAMS),
             readers: Arc::default(),
             boards: Arc::default(),
             views: Mutex::default(),
@@ -198,8 +203,9 @@ type Generation = (i64, i64, i64, i64);
 /// Leaderboards by game.
 type Boards = Mutex<HashMap<String, Cached<Generation, Vec<crate::store::Leader>>>>;
 
-/// Live streams served at once; past that a page is told to retry later (it still loads, not live).
-const LIVE_STREAMS: usize = 256;
+/// Live streams served at once, from one client and in all; past that a page is told to retry later
+/// (it still loads, not live).
+const LIVE_STREAMS: conn::Caps = conn::Caps { per_address: 8, total: 256 };
 
 /// How stale a page of a changing store may be.
 pub(crate) const FRESH: Duration = Duration::from_secs(1);
@@ -226,30 +232,40 @@ pub(crate) fn put<Q: std::hash::Hash + Eq, K, V>(map: &Mutex<HashMap<Q, Cached<K
     map.lock().unwrap_or_else(|e| e.into_inner()).insert(q, c);
 }
 
-/// The site's routes.
+/// The site's routes: the pages, and the API (with its OpenAPI document, made from the same routes).
 pub fn router(app: Arc<App>) -> Router {
     let body_cap = app.cfg.max_upload + 64 * 1024;
+    let (api, doc) = api::routes();
+    let doc = Arc::new(doc.to_pretty_json().unwrap_or_default());
+    let api = api
+        .route(
+            "/api/openapi.json",
+            get(move || {
+                let doc = doc.clone();
+                async move { ([(axum::http::header::CONTENT_TYPE, "application/json")], (*doc).clone()) }
+            }),
+        )
+        .route("/api", axum::routing::any(error::api_not_found))
+        .route("/api/{*rest}", axum::routing::any(error::api_not_found))
+        .layer(axum::middleware::map_response(error::api_errors));
     Router::new()
         .route("/", get(pages::index))
         .route("/games/{game}", get(pages::leaderboard))
         .route("/players/{name}", get(pages::player))
+        .route("/players/{name}/games", get(pages::player_games))
         .route("/tournaments", get(pages::tournaments).post(play::start_tournament))
         .route("/tournaments/{id}", get(pages::tournament))
         .route("/tournaments/{id}/live", get(live::tournament))
         .route("/tournaments/{id}/games/{key}", get(replay::page))
+        .route("/embed/tournaments/{id}/games/{key}", get(replay::embed))
         .route("/scrimmages", post(play::scrimmage))
         .route("/upload", get(pages::upload_form).post(pages::upload))
         .route("/signin", get(auth::signin_form).post(auth::signin))
         .route("/signout", post(auth::signout))
         .route("/assets/{file}", get(pages::asset))
         .route("/favicon.ico", get(|| async { axum::http::StatusCode::NO_CONTENT }))
-        .route("/api/games", get(api::games))
-        .route("/api/games/{game}/leaderboard", get(api::leaderboard))
-        .route("/api/games/{game}/game-faults", get(api::game_faults))
-        .route("/api/players", post(api::upload))
-        .route("/api/players/{name}", get(api::player))
-        .route("/api/tournaments", get(api::tournaments))
-        .route("/api/tournaments/{id}", get(api::tournament))
+        .layer(axum::middleware::map_response(error::page_errors))
+        .merge(api)
         .layer(axum::extract::DefaultBodyLimit::max(body_cap))
         .layer(axum::middleware::from_fn(auth::security_headers))
         .with_state(app)
@@ -262,11 +278,14 @@ pub async fn serve(app: Arc<App>) -> anyhow::Result<()> {
     let listener =
         tokio::net::TcpListener::bind(listen).await.with_context(|| format!("--listen {listen}: cannot listen"))?;
     let local = listener.local_addr().context("listening")?;
+    let mut caps = conn::Caps::under(conn::raise_descriptor_limit());
+    if app.cfg.trust_proxy {
+        caps.per_address = caps.total;
+    }
     eprintln!("Arena serves {} on http://{local}/ (Ctrl-C stops it)", app.cfg.data.display());
-    axum::serve(listener, router(app))
-        .with_graceful_shutdown(async {
-            let _ = tokio::signal::ctrl_c().await;
-        })
-        .await
-        .context("serving")
+    tracing::info!("at most {} connections, {} from one address", caps.total, caps.per_address);
+    let shutdown = async {
+        let _ = tokio::signal::ctrl_c().await;
+    };
+    conn::serve(listener, router(app), caps, shutdown).await.context("serving")
 }

@@ -271,6 +271,60 @@ pub async fn player(
     html(&PlayerPage { nav: Nav::of(&viewer), live: String::new(), name, owner, sections })
 }
 
+/// A game in the list of a player's games.
+pub struct PlayerGameRow {
+    id: String,
+    tournament: i64,
+    game: String,
+    replay: String,
+    players: String,
+    scores: String,
+    result: String,
+    finished_at: String,
+    faulted: bool,
+}
+
+#[derive(Template)]
+#[template(path = "player_games.html")]
+struct PlayerGames {
+    nav: Nav,
+    live: String,
+    name: String,
+    rows: Vec<PlayerGameRow>,
+    after: Option<String>,
+    next: Option<String>,
+}
+
+/// `/players/{name}/games`: every game the player played, newest first, 100 a page by cursor.
+pub async fn player_games(
+    State(app): State<Arc<App>>,
+    viewer: Viewer,
+    Path(name): Path<String>,
+    Query(p): Query<super::api_types::Paging>,
+) -> Result<Response, WebError> {
+    let (rows, limit) = super::api::player_games_page(&app, &name, &p).await?;
+    let base = format!("/players/{name}/games");
+    let next = super::api_types::next_page(&base, limit, rows.len(), rows.last().map(|g| g.cursor));
+    let rows = rows
+        .into_iter()
+        .map(|g| {
+            let line = view::game_line(&g.record);
+            PlayerGameRow {
+                replay: format!("/tournaments/{}/games/{}", g.tournament, g.record.id),
+                id: g.record.id.clone(),
+                tournament: g.tournament,
+                game: g.game,
+                players: line.players,
+                scores: line.scores,
+                result: line.result,
+                finished_at: g.finished_at,
+                faulted: g.record.faults.iter().any(|f| f.player == name) || g.record.game_fault.is_some(),
+            }
+        })
+        .collect();
+    html(&PlayerGames { nav: Nav::of(&viewer), live: String::new(), name, rows, after: p.after, next })
+}
+
 #[derive(Template)]
 #[template(path = "tournaments.html")]
 struct Tournaments {
@@ -327,17 +381,17 @@ pub async fn tournament_view(app: &App, id: i64) -> Result<Arc<view::Rendered>, 
         return Ok(parts);
     }
     let ladder = row.format == crate::tournament::Format::Ladder;
-    let (names, games, matches, records) = app
+    let (names, games, matches, records, bans) = app
         .read(move |s| {
             let names: Vec<String> = s.entrants(id)?.into_iter().map(|v| v.name).collect();
             // A ladder has no end: its latest games, and records counted by the database.
             if ladder {
-                return Ok((names, s.latest_games(id, 200)?, vec![], Some(s.records_in(id)?)));
+                return Ok((names, s.latest_games(id, 200)?, vec![], Some(s.records_in(id)?), vec![]));
             }
-            Ok((names, s.tournament_games(id)?, s.tournament_matches(id)?, None))
+            Ok((names, s.tournament_games(id)?, s.tournament_matches(id)?, None, s.lifecycle_bans(id)?))
         })
         .await?;
-    let mut v = view::tournament(&row, &names, &games, &matches);
+    let mut v = view::tournament(&row, &names, &games, &matches, &bans);
     if let Some(r) = records {
         v.standings = view::ladder_standings(r);
     }
@@ -366,6 +420,8 @@ pub async fn tournament(
 
 /// What an upload came to, as the upload page shows it.
 pub struct UploadResult {
+    /// The answer's status: the API's for the same upload (201 accepted, 413, 422, 429, …).
+    pub status: axum::http::StatusCode,
     pub outcome: &'static str,
     pub message: String,
     pub details: Vec<String>,
@@ -388,10 +444,7 @@ async fn upload_page(app: &App, viewer: &Viewer, result: Option<UploadResult>) -
         Some(u) => app.read(move |s| s.owned_by(&u)).await?,
         None => vec![],
     };
-    let status = match &result {
-        Some(r) if r.outcome != "accepted" => axum::http::StatusCode::UNPROCESSABLE_ENTITY,
-        _ => axum::http::StatusCode::OK,
-    };
+    let status = result.as_ref().map_or(axum::http::StatusCode::OK, |r| r.status);
     let page = UploadPage {
         nav: Nav::of(viewer),
         live: String::new(),
@@ -466,7 +519,7 @@ pub async fn upload(State(app): State<Arc<App>>, viewer: Viewer, m: Multipart) -
     let fields = match read_upload(m, app.cfg.max_upload).await {
         Ok(f) => f,
         Err(e) if viewer.0.is_some() => {
-            let r = UploadResult { outcome: "refused", message: e.message, details: vec![] };
+            let r = UploadResult { status: e.status, outcome: "refused", message: e.message, details: vec![] };
             return upload_page(&app, &viewer, Some(r)).await;
         }
         Err(e) => return Err(e),
@@ -501,9 +554,9 @@ pub async fn upload(State(app): State<Arc<App>>, viewer: Viewer, m: Multipart) -
                     crate::tournament::report::thousands(o.max_call_fuel)
                 ),
             ];
-            UploadResult { outcome: "accepted", message, details }
+            UploadResult { status: axum::http::StatusCode::CREATED, outcome: "accepted", message, details }
         }
-        Err(e) => UploadResult { outcome: "refused", message: e.message, details: vec![] },
+        Err(e) => UploadResult { status: e.status, outcome: "refused", message: e.message, details: vec![] },
     };
     upload_page(&app, &viewer, Some(result)).await
 }

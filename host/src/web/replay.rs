@@ -61,9 +61,12 @@ impl ReplayData {
     ) -> ReplayData {
         let frames = frames
             .into_iter()
-            .map(|f| FrameData {
+            .map(|mut f| FrameData {
                 step: f.step,
-                lines: f.lines,
+                lines: {
+                    crate::tournament::hide_output(&mut f.lines, &seats);
+                    f.lines
+                },
                 events: f.events.iter().filter(|e| seen_by_any(e, &seats)).map(|e| e.text.clone()).collect(),
                 view: f.view,
                 svg: f.svg,
@@ -159,9 +162,13 @@ async fn frames(
     Ok((row, record, o.frames))
 }
 
-/// The seats of `record` the viewer's account plays.
-async fn seats_of(app: &App, viewer: &Viewer, record: &GameRecord) -> Result<Vec<usize>, WebError> {
-    let Some(user) = viewer.user().cloned() else { return Ok(vec![]) };
+/// The seats of `record` whose private events and output `user` may see: those its account plays,
+/// every seat for an admin, none for a spectator.
+async fn seats_of(app: &App, user: Option<&crate::store::User>, record: &GameRecord) -> Result<Vec<usize>, WebError> {
+    let Some(user) = user.cloned() else { return Ok(vec![]) };
+    if user.admin {
+        return Ok((0..record.players.len()).collect());
+    }
     let players = record.players.clone();
     app.read(move |s| {
         let mut mine = vec![];
@@ -197,7 +204,7 @@ pub async fn page(
         return download(&app, &viewer, tournament, key).await;
     }
     let (row, record, frames) = frames(&app, tournament, &key).await?;
-    let seats = seats_of(&app, &viewer, &record).await?;
+    let seats = seats_of(&app, viewer.user(), &record).await?;
     let data = ReplayData::new(&row.game, Some(tournament), &record, frames, seats);
     let page = ReplayPage {
         nav: super::pages::Nav::of(&viewer),
@@ -211,16 +218,38 @@ pub async fn page(
     Ok(Html(askama::Template::render(&page)?).into_response())
 }
 
+#[derive(askama::Template)]
+#[template(path = "embed.html")]
+struct EmbedPage {
+    game: String,
+    tournament: i64,
+    key: String,
+    data: String,
+}
+
+/// Marks an answer that other sites may frame (the security headers allow it for this one only).
+#[derive(Debug, Clone, Copy)]
+pub struct Embeddable;
+
+/// `/embed/tournaments/{id}/games/{key}`: the viewer alone, for other sites to frame; always as a
+/// spectator sees the game (a framing site never gets a player's private events or output).
+pub async fn embed(
+    State(app): State<Arc<App>>,
+    Path((tournament, key)): Path<(i64, String)>,
+) -> Result<Response, WebError> {
+    let (row, record, frames) = frames(&app, tournament, &key).await?;
+    let data = ReplayData::new(&row.game, Some(tournament), &record, frames, vec![]);
+    let page = EmbedPage { game: row.game, tournament, key, data: data.script_json() };
+    let mut res = Html(askama::Template::render(&page)?).into_response();
+    res.extensions_mut().insert(Embeddable);
+    Ok(res)
+}
+
 /// The JSON Lines replay, as `--replay-dir` writes it, holding only what the viewer may see.
 async fn download(app: &App, viewer: &Viewer, tournament: i64, key: &str) -> Result<Response, WebError> {
     let (row, mut record) = stored(app, tournament, key).await?;
-    let seats = seats_of(app, viewer, &record).await?;
-    record.events.retain(|e| seen_by_any(e, &seats));
-    for (s, log) in record.logs.iter_mut().enumerate() {
-        if !seats.contains(&s) {
-            log.clear();
-        }
-    }
+    let seats = seats_of(app, viewer.user(), &record).await?;
+    record.only_for(&seats);
     let mut out = Vec::new();
     crate::tournament::report::write_replay_to(
         &mut out,
@@ -233,4 +262,42 @@ async fn download(app: &App, viewer: &Viewer, tournament: i64, key: &str) -> Res
     let name = format!("attachment; filename=\"tournament-{tournament}-{}.jsonl\"", record.id);
     Ok(([(header::CONTENT_TYPE, "application/x-ndjson".to_string()), (header::CONTENT_DISPOSITION, name)], out)
         .into_response())
+}
+
+/// What the asking account's seats printed in a game, whole and call by call. 401 without a valid
+/// token, 403 for a game the account has no seat in (an admin sees every seat), 404 for a game that is
+/// not there.
+#[utoipa::path(get, path = "/api/tournaments/{id}/games/{key}/logs", tag = "tournaments",
+    params(("id" = i64, Path, description = "a tournament's id"), ("key" = String, Path, description = "a game's id")),
+    security(("token" = [])),
+    responses((status = 200, body = super::api_types::GameLogs), (status = 401, body = super::api_types::ErrorBody),
+        (status = 403, body = super::api_types::ErrorBody), (status = 404, body = super::api_types::ErrorBody)))]
+pub async fn logs(
+    State(app): State<Arc<App>>,
+    super::auth::ApiUser(user): super::auth::ApiUser,
+    Path((tournament, key)): Path<(i64, String)>,
+) -> Result<axum::Json<super::api_types::GameLogs>, super::error::ApiError> {
+    use super::api_types::{CallOutput, GameLogs, SeatLog};
+    let (_, mut record) = stored(&app, tournament, &key).await?;
+    let seats = seats_of(&app, Some(&user), &record).await?;
+    if seats.is_empty() {
+        let m = format!("`{}` plays no seat in game {tournament}/{key}: its logs are its players' owners'", user.name);
+        return Err(WebError::forbidden(m).into());
+    }
+    record.only_for(&seats);
+    let seats = seats
+        .iter()
+        .map(|&s| SeatLog {
+            seat: s,
+            player: record.players.get(s).cloned().unwrap_or_default(),
+            log: record.logs.get(s).cloned().unwrap_or_default(),
+            calls: record
+                .replay
+                .iter()
+                .filter(|l| l.seat == s && !l.output.is_empty())
+                .map(|l| CallOutput { step: l.turn, call: l.call.to_string(), output: l.output.clone() })
+                .collect(),
+        })
+        .collect();
+    Ok(axum::Json(GameLogs { tournament, game: record.id, seats }))
 }

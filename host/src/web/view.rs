@@ -21,6 +21,8 @@ pub struct Standing {
     pub score: i64,
     pub faults: u32,
     pub banned: bool,
+    /// What it was banned for, the host's classification only ("crash in start"); empty if not.
+    pub ban: String,
 }
 
 /// A game as a tournament page lists it.
@@ -94,12 +96,14 @@ pub fn game_line(g: &GameRecord) -> GameLine {
     }
 }
 
-/// Standings and rounds from the games and matches recorded so far.
+/// Standings and rounds from the games and matches recorded so far, and the bans outside any game (at
+/// the tournament's start or end).
 pub fn tournament(
     t: &TournamentRow,
     names: &[String],
     games: &[GameRecord],
     matches: &[MatchRecord],
+    bans: &[(String, crate::fault::Fault)],
 ) -> TournamentView {
     let mut by: BTreeMap<&str, Standing> = names
         .iter()
@@ -115,18 +119,27 @@ pub fn tournament(
                 score: 0,
                 faults: 0,
                 banned: false,
+                ban: String::new(),
             };
             (n.as_str(), s)
         })
         .collect();
+    for (name, f) in bans {
+        if let Some(s) = by.get_mut(name.as_str()) {
+            s.faults += 1;
+            s.banned = true;
+            s.ban = format!("{} in {}", f.kind, f.call);
+        }
+    }
     for g in games {
         for (seat, p) in g.players.iter().enumerate() {
             let Some(s) = by.get_mut(p.as_str()) else { continue };
             s.played += 1;
             s.score += g.scores.get(seat).copied().unwrap_or(0);
-            if g.faults.iter().any(|f| f.player == *p) {
+            if let Some(f) = g.faults.iter().find(|f| f.player == *p) {
                 s.faults += 1;
                 s.banned = true;
+                s.ban = format!("{} in {}", f.kind, f.call);
             }
             if g.game_fault.is_some() {
                 continue;
@@ -202,6 +215,7 @@ pub fn ladder_standings(records: Vec<crate::store::RecordIn>) -> Vec<Standing> {
             score,
             faults,
             banned: false,
+            ban: String::new(),
         })
         .collect();
     let share = |s: &Standing| f64::from(s.points) / f64::from(s.played.max(1));
@@ -222,7 +236,7 @@ pub fn rating_chart(points: &[(f64, f64)]) -> String {
     let hi = points.iter().map(|p| p.0 + p.1).fold(f64::NEG_INFINITY, f64::max);
     let span = (hi - lo).max(1.0);
     let n = points.len().max(2) - 1;
-    let x = |i: usize| pad + (w - 2.0 * pad) * i as f64 / n as f64;
+    let x = |i: usize| if points.len() == 1 { w / 2.0 } else { pad + (w - 2.0 * pad) * i as f64 / n as f64 };
     let y = |r: f64| h - pad - (h - 2.0 * pad) * (r - lo) / span;
     let mut s = format!(
         "<svg class=\"chart\" xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 {w} {h}\" role=\"img\" \
@@ -239,6 +253,20 @@ pub fn rating_chart(points: &[(f64, f64)]) -> String {
     let _ = write!(s, "<polygon points=\"{band}\" fill=\"#dbe7f5\"/>");
     let line: Vec<String> = points.iter().enumerate().map(|(i, p)| format!("{:.1},{:.1}", x(i), y(p.0))).collect();
     let _ = write!(s, "<polyline points=\"{}\" fill=\"none\" stroke=\"#1f5fa8\" stroke-width=\"2\"/>", line.join(" "));
+    // A dot per game while they are few (one game draws no line: its dot and deviation are the chart).
+    if points.len() <= 60 {
+        for (i, p) in points.iter().enumerate() {
+            let _ = write!(
+                s,
+                "<line x1=\"{x:.1}\" y1=\"{:.1}\" x2=\"{x:.1}\" y2=\"{:.1}\" stroke=\"#9bb8dc\" stroke-width=\"3\"/>\
+                 <circle class=\"point\" cx=\"{x:.1}\" cy=\"{:.1}\" r=\"3.5\" fill=\"#1f5fa8\"/>",
+                y(p.0 + p.1),
+                y(p.0 - p.1),
+                y(p.0),
+                x = x(i)
+            );
+        }
+    }
     let _ = write!(
         s,
         "<text x=\"2\" y=\"{:.1}\" font-size=\"11\">{:.0}</text><text x=\"2\" y=\"{:.1}\" font-size=\"11\">{:.0}</text>",

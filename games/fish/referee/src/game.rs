@@ -402,7 +402,21 @@ impl Game {
         let w = 3f64.sqrt() * R;
         let (cols, rows) = (f64::from(board.cols), f64::from(board.rows));
         let width = w * (cols + 0.5) + 8.0;
-        let height = R * 1.5 * (rows - 1.0) + 2.0 * R + 36.0;
+        // The status line ("A 16 fish | B 21 fish | … | game over"), wrapped at `|` to the board's
+        // width (about 7.5 px a character at 13 px): a small board with four seats needs two lines.
+        let status = self.state.render().lines().last().unwrap_or_default().to_string();
+        let per_line = ((width - 8.0) / 7.5).max(10.0) as usize;
+        let mut lines: Vec<String> = vec![];
+        for part in status.split(" | ") {
+            match lines.last_mut() {
+                Some(l) if l.chars().count() + 3 + part.chars().count() <= per_line => {
+                    l.push_str(" | ");
+                    l.push_str(part);
+                }
+                _ => lines.push(part.to_string()),
+            }
+        }
+        let height = R * 1.5 * (rows - 1.0) + 2.0 * R + 20.0 + 16.0 * lines.len() as f64;
         let mut s = format!(
             "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{width:.0}\" height=\"{height:.0}\" \
              viewBox=\"0 0 {width:.0} {height:.0}\" font-family=\"sans-serif\">"
@@ -441,8 +455,11 @@ impl Game {
                 }
             }
         }
-        let status = self.state.render().lines().last().unwrap_or_default().to_string();
-        let _ = write!(s, "<text x=\"4\" y=\"{:.0}\" font-size=\"14\">{status}</text></svg>", height - 10.0);
+        let top = height - 10.0 - 16.0 * (lines.len() as f64 - 1.0);
+        for (i, line) in lines.iter().enumerate() {
+            let _ = write!(s, "<text x=\"4\" y=\"{:.0}\" font-size=\"13\">{line}</text>", top + 16.0 * i as f64);
+        }
+        s.push_str("</svg>");
         s
     }
 

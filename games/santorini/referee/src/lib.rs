@@ -93,7 +93,9 @@ mod component {
                 matches: m.matches,
             };
             if so_far.game == 1 {
-                emit(&Audience::All, &format!("match {} of {} starts: {a} against {b}", so_far.number, so_far.matches));
+                // A ladder's matches are not counted in advance (0): no "of".
+                let of = if so_far.matches > 0 { format!(" of {}", so_far.matches) } else { String::new() };
+                emit(&Audience::All, &format!("match {}{of} starts: {a} against {b}", so_far.number));
             }
             emit(
                 &Audience::All,

@@ -1,0 +1,232 @@
+//! The connections of `arena serve`, bounded so that no visitor can starve the server: a request's
+//! headers must arrive within 10 s (an idle keep-alive connection waits for its next request's
+//! headers under the same clock), a body must keep coming (no 10 s gap, and at least 8 KiB/s on
+//! average once its first 10 s are past), and connections are capped per client address and in total,
+//! below the process's descriptor limit (raised to its hard limit at start). Each request carries its
+//! connection's peer address (`ConnectInfo`) for the caps the handlers keep per client.
+
+use std::collections::HashMap;
+use std::net::IpAddr;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+/// How long a request's headers may take, counted from the connection's start or its last response.
+pub const HEADER_TIMEOUT: Duration = Duration::from_secs(10);
+/// How long a request's body may go without sending anything.
+pub const BODY_STALL: Duration = Duration::from_secs(10);
+/// A body's average rate, in bytes a second, below which it is cut once [`BODY_GRACE`] is past (a
+/// 32 MiB upload may take more than an hour at this rate; a trickle meant to hold a slot may not).
+pub const BODY_MIN_RATE: u64 = 8 * 1024;
+/// How long a body may take before its average rate is checked.
+pub const BODY_GRACE: Duration = Duration::from_secs(10);
+
+/// How many connections one client address, and all of them, may hold at once.
+#[derive(Debug, Clone, Copy)]
+pub struct Caps {
+    pub per_address: usize,
+    pub total: usize,
+}
+
+impl Caps {
+    /// Caps below a descriptor limit of `fds`: room is kept for the store, the compile children and
+    /// the log; one address may hold an eighth of the rest (at most 256).
+    pub fn under(fds: u64) -> Caps {
+        let total = (fds.saturating_sub(128) as usize).clamp(16, 100_000);
+        Caps { per_address: (total / 8).clamp(4, 256), total }
+    }
+}
+
+/// Places held per client address and in total, under caps: connections, live streams.
+#[derive(Clone)]
+pub struct PerClient {
+    held: Arc<Mutex<Held>>,
+    pub caps: Caps,
+}
+
+#[derive(Default)]
+struct Held {
+    by: HashMap<IpAddr, usize>,
+    total: usize,
+}
+
+/// A place taken, given back when dropped.
+pub struct Slot {
+    held: Arc<Mutex<Held>>,
+    ip: IpAddr,
+}
+
+impl Drop for Slot {
+    fn drop(&mut self) {
+        let mut h = self.held.lock().unwrap_or_else(|e| e.into_inner());
+        h.total = h.total.saturating_sub(1);
+        if let Some(n) = h.by.get_mut(&self.ip) {
+            *n -= 1;
+            if *n == 0 {
+                h.by.remove(&self.ip);
+            }
+        }
+    }
+}
+
+impl PerClient {
+    pub fn new(caps: Caps) -> PerClient {
+        PerClient { held: Arc::default(), caps }
+    }
+
+    /// A place for `ip`, unless it or everyone holds the most allowed.
+    pub fn take(&self, ip: IpAddr) -> Option<Slot> {
+        let mut h = self.held.lock().unwrap_or_else(|e| e.into_inner());
+        let mine = h.by.get(&ip).copied().unwrap_or(0);
+        if h.total >= self.caps.total || mine >= self.caps.per_address {
+            return None;
+        }
+        h.total += 1;
+        h.by.insert(ip, mine + 1);
+        Some(Slot { held: self.held.clone(), ip })
+    }
+}
+
+/// The address a request comes from: its connection's peer, or with `--trust-proxy` the last address
+/// in its `X-Forwarded-For` (the one the proxy in front of this server added).
+#[derive(Debug, Clone, Copy)]
+pub struct Client(pub IpAddr);
+
+impl axum::extract::FromRequestParts<Arc<super::App>> for Client {
+    type Rejection = std::convert::Infallible;
+
+    async fn from_request_parts(
+        parts: &mut axum::http::request::Parts,
+        app: &Arc<super::App>,
+    ) -> Result<Client, Self::Rejection> {
+        if app.cfg.trust_proxy
+            && let Some(ip) = forwarded(&parts.headers)
+        {
+            return Ok(Client(ip));
+        }
+        let peer = parts.extensions.get::<axum::extract::ConnectInfo<std::net::SocketAddr>>().map(|c| c.0.ip());
+        Ok(Client(peer.unwrap_or(IpAddr::V4(std::net::Ipv4Addr::UNSPECIFIED))))
+    }
+}
+
+/// The last address of the last `X-Forwarded-For` header, if it is one.
+fn forwarded(headers: &axum::http::HeaderMap) -> Option<IpAddr> {
+    let last = headers.get_all("x-forwarded-for").iter().next_back()?.to_str().ok()?;
+    last.rsplit(',').next()?.trim().parse().ok()
+}
+
+/// Raises the soft limit on open descriptors to the hard one; the limit now in force.
+pub fn raise_descriptor_limit() -> u64 {
+    let mut l = libc::rlimit { rlim_cur: 0, rlim_max: 0 };
+    // SAFETY: `l` is a valid, writable rlimit; RLIMIT_NOFILE exists on every Linux.
+    if unsafe { libc::getrlimit(libc::RLIMIT_NOFILE, &mut l) } != 0 {
+        return 1024;
+    }
+    if l.rlim_cur < l.rlim_max {
+        let raised = libc::rlimit { rlim_cur: l.rlim_max, rlim_max: l.rlim_max };
+        // SAFETY: as above; raising the soft limit up to the hard one needs no privilege.
+        if unsafe { libc::setrlimit(libc::RLIMIT_NOFILE, &raised) } == 0 {
+            return raised.rlim_cur;
+        }
+    }
+    l.rlim_cur
+}
+
+/// Serves `router` on `listener` until `shutdown` resolves, each connection with hyper under the
+/// header timeout and the caps (a connection past a cap is closed at once).
+pub async fn serve(
+    listener: tokio::net::TcpListener,
+    router: axum::Router,
+    caps: Caps,
+    shutdown: impl Future<Output = ()>,
+) -> std::io::Result<()> {
+    let held = PerClient::new(caps);
+    let mut http = hyper::server::conn::http1::Builder::new();
+    http.timer(hyper_util::rt::TokioTimer::new()).header_read_timeout(HEADER_TIMEOUT);
+    let router = router
+        .layer(axum::middleware::from_fn(min_rate))
+        .layer(tower_http::timeout::RequestBodyTimeoutLayer::new(BODY_STALL));
+    tokio::pin!(shutdown);
+    loop {
+        let (stream, addr) = tokio::select! {
+            accepted = listener.accept() => match accepted {
+                Ok(a) => a,
+                // Out of descriptors, say: wait a moment rather than spin.
+                Err(e) => {
+                    tracing::warn!("accepting a connection: {e}");
+                    tokio::time::sleep(Duration::from_millis(50)).await;
+                    continue;
+                }
+            },
+            () = &mut shutdown => return Ok(()),
+        };
+        let Some(slot) = held.take(addr.ip()) else {
+            tracing::debug!("{addr}: over the connection caps, closed");
+            continue;
+        };
+        let service = tower::Layer::layer(&axum::Extension(axum::extract::ConnectInfo(addr)), router.clone());
+        let service = hyper_util::service::TowerToHyperService::new(service);
+        let conn = http.serve_connection(hyper_util::rt::TokioIo::new(stream), service).with_upgrades();
+        tokio::spawn(async move {
+            let _slot = slot;
+            if let Err(e) = conn.await {
+                tracing::debug!("{addr}: {e}");
+            }
+        });
+    }
+}
+
+/// Cuts a request's body whose average rate falls below [`BODY_MIN_RATE`] after [`BODY_GRACE`]: the
+/// handler reading it sees an error, and the connection closes with the request unanswered or refused.
+async fn min_rate(req: axum::extract::Request, next: axum::middleware::Next) -> axum::response::Response {
+    use futures_util::StreamExt;
+    if axum::body::HttpBody::size_hint(req.body()).exact() == Some(0) {
+        return next.run(req).await;
+    }
+    let (parts, body) = req.into_parts();
+    let start = tokio::time::Instant::now();
+    let mut got: u64 = 0;
+    let data = body.into_data_stream().map(move |chunk| {
+        let chunk = chunk?;
+        got += chunk.len() as u64;
+        let late = start.elapsed().saturating_sub(BODY_GRACE);
+        if got < (BODY_MIN_RATE as f64 * late.as_secs_f64()) as u64 {
+            let m = format!("the request's body came slower than {} KiB/s; it was cut", BODY_MIN_RATE / 1024);
+            return Err(axum::Error::new(std::io::Error::new(std::io::ErrorKind::TimedOut, m)));
+        }
+        Ok(chunk)
+    });
+    next.run(axum::extract::Request::from_parts(parts, axum::body::Body::from_stream(data))).await
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn caps_hold_per_address_and_in_total_and_places_come_back() {
+        let held = PerClient::new(Caps { per_address: 2, total: 3 });
+        let (a, b, c): (IpAddr, IpAddr, IpAddr) =
+            ("127.0.0.2".parse().unwrap(), "127.0.0.3".parse().unwrap(), "127.0.0.4".parse().unwrap());
+        let a1 = held.take(a).unwrap();
+        let _a2 = held.take(a).unwrap();
+        assert!(held.take(a).is_none(), "two per address");
+        let _b1 = held.take(b).unwrap();
+        assert!(held.take(c).is_none(), "three in all");
+        drop(a1);
+        assert!(held.take(c).is_some(), "a closed connection gives its place back");
+        let under = Caps::under(1024);
+        assert!(under.total < 1024 && under.per_address < under.total, "{under:?}");
+    }
+
+    #[test]
+    fn the_forwarded_address_is_the_last_one_the_proxy_added() {
+        let mut h = axum::http::HeaderMap::new();
+        assert_eq!(forwarded(&h), None);
+        h.append("x-forwarded-for", "203.0.113.9, 198.51.100.3".parse().unwrap());
+        assert_eq!(forwarded(&h), Some("198.51.100.3".parse().unwrap()));
+        h.append("x-forwarded-for", " 2001:db8::7 ".parse().unwrap());
+        assert_eq!(forwarded(&h), Some("2001:db8::7".parse().unwrap()));
+        h.append("x-forwarded-for", "not an address".parse().unwrap());
+        assert_eq!(forwarded(&h), None);
+    }
+}
