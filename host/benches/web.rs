@@ -98,7 +98,10 @@ fn peak_mib(pid: u32) -> u64 {
     kb.and_then(|k| k.parse::<u64>().ok()).unwrap_or(0) / 1024
 }
 
-/// (2) `GET /` for a normal client, alone and while hostile visitors hit the server.
+/// (2) `GET /` for a normal client, alone and while hostile visitors hit the server: 2,000 idle
+/// connections from one address and 60 anonymous 32 MB uploads at a time from another, each sent as
+/// fast as the server takes it and sent again `pause` after it ended (a remote attacker's round trip;
+/// none: a local flood, on the same two cores as the server).
 fn hostile() {
     // This process holds thousands of connections.
     let mut l = libc::rlimit { rlim_cur: 0, rlim_max: 0 };
@@ -112,12 +115,11 @@ fn hostile() {
     let (mut server, url) = serve(data.path());
     let addr: std::net::SocketAddr = url.trim_start_matches("http://").parse().unwrap();
     let rt = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build().unwrap();
-    let (quiet, loaded, held, refused) = rt.block_on(async {
+    rt.block_on(async {
         let client = reqwest::Client::new();
         let home = format!("{url}/");
         sample(&client, &home, 50).await;
-        let quiet = sample(&client, &home, 400).await;
-        // 2,000 idle connections from another address (those past its cap are closed at once).
+        let quiet = sample(&client, &home, 1000).await;
         let mut idle = vec![];
         for _ in 0..2000 {
             let socket = tokio::net::TcpSocket::new_v4().unwrap();
@@ -126,18 +128,51 @@ fn hostile() {
                 idle.push(c);
             }
         }
-        // 60 anonymous 32 MB form posts at a time, each sent as fast as the server takes it, again and
-        // again until the measurement is over.
-        let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
-        let refused = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
-        let posts: Vec<_> = (0..60)
-            .map(|_| {
-                let (stop, refused) = (stop.clone(), refused.clone());
-                tokio::spawn(async move {
-                    use tokio::io::{AsyncReadExt, AsyncWriteExt};
-                    let chunk = vec![b'a'; 64 * 1024];
-                    while !stop.load(std::sync::atomic::Ordering::Relaxed) {
-                        let Ok(c) = tokio::net::TcpStream::connect(addr).await else { continue };
+        let q = percentile(&quiet, 0.99);
+        println!("GET / alone: p50 {}, p99 {}", ms(percentile(&quiet, 0.5)), ms(q));
+        for pause in [Duration::from_millis(100), Duration::ZERO] {
+            let (loaded, refused, tries) = attacked(&client, &home, addr, pause).await;
+            let l = percentile(&loaded, 0.99);
+            println!(
+                "GET / with 2,000 idle connections ({} made) and 60 anonymous 32 MB uploads at a time (each sent \
+                 again {} after it ended; {tries} tries, {refused} answered 401, the rest closed past the \
+                 address's connection rate): p50 {}, p99 {}: {:.2}x alone",
+                idle.len(),
+                if pause.is_zero() { "at once".to_string() } else { ms(pause) },
+                ms(percentile(&loaded, 0.5)),
+                ms(l),
+                l.as_secs_f64() / q.as_secs_f64()
+            );
+        }
+        drop(idle);
+    });
+    println!("the server peaked at {} MiB", peak_mib(server.id()));
+    let _ = server.kill();
+    let _ = server.wait();
+}
+
+/// `GET /` latencies while 60 uploaders from 127.0.0.3 hit `addr`; how many were refused 401, and tried.
+async fn attacked(
+    client: &reqwest::Client,
+    home: &str,
+    addr: std::net::SocketAddr,
+    pause: Duration,
+) -> (Vec<Duration>, usize, usize) {
+    use std::sync::Arc;
+    use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+    let stop = Arc::new(AtomicBool::new(false));
+    let (refused, tries) = (Arc::new(AtomicUsize::new(0)), Arc::new(AtomicUsize::new(0)));
+    let posts: Vec<_> = (0..60)
+        .map(|_| {
+            let (stop, refused, tries) = (stop.clone(), refused.clone(), tries.clone());
+            tokio::spawn(async move {
+                use tokio::io::{AsyncReadExt, AsyncWriteExt};
+                let chunk = vec![b'a'; 64 * 1024];
+                while !stop.load(Ordering::Relaxed) {
+                    tries.fetch_add(1, Ordering::Relaxed);
+                    let socket = tokio::net::TcpSocket::new_v4().unwrap();
+                    socket.bind("127.0.0.3:0".parse().unwrap()).unwrap();
+                    if let Ok(c) = socket.connect(addr).await {
                         let (mut r, mut w) = c.into_split();
                         let head = format!(
                             "POST /upload HTTP/1.1\r\nHost: {addr}\r\nContent-Type: multipart/form-data; \
@@ -157,36 +192,22 @@ fn hostile() {
                         });
                         let mut answer = [0u8; 12];
                         if r.read_exact(&mut answer).await.is_ok() && answer.starts_with(b"HTTP/1.1 401") {
-                            refused.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                            refused.fetch_add(1, Ordering::Relaxed);
                         }
                         send.abort();
                     }
-                })
+                    tokio::time::sleep(pause).await;
+                }
             })
-            .collect();
-        tokio::time::sleep(Duration::from_millis(500)).await;
-        let loaded = sample(&client, &home, 400).await;
-        stop.store(true, std::sync::atomic::Ordering::Relaxed);
-        for p in posts {
-            let _ = p.await;
-        }
-        let held = idle.len();
-        drop(idle);
-        (quiet, loaded, held, refused.load(std::sync::atomic::Ordering::Relaxed))
-    });
-    let peak = peak_mib(server.id());
-    let _ = server.kill();
-    let _ = server.wait();
-    let (q, l) = (percentile(&quiet, 0.99), percentile(&loaded, 0.99));
-    println!(
-        "GET / p99 alone {} (p50 {}); with 60 anonymous 32 MB uploads at a time ({refused} refused 401) and 2,000 \
-         idle connections ({held} made) {} (p50 {}): {:.2}x; the server peaked at {peak} MiB",
-        ms(q),
-        ms(percentile(&quiet, 0.5)),
-        ms(l),
-        ms(percentile(&loaded, 0.5)),
-        l.as_secs_f64() / q.as_secs_f64()
-    );
+        })
+        .collect();
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    let loaded = sample(client, home, 1000).await;
+    stop.store(true, Ordering::Relaxed);
+    for p in posts {
+        let _ = p.await;
+    }
+    (loaded, refused.load(Ordering::Relaxed), tries.load(Ordering::Relaxed))
 }
 
 /// (3) A page of 100 games, by cursor, from the middle of a 500-game and of a 500,000-game

@@ -824,17 +824,21 @@ fn three_hundred_live_streams_from_one_address_do_not_stop_anothers() {
         let mut held = vec![];
         let (mut live, mut refused) = (0, 0);
         for _ in 0..300 {
-            if let Some((c, head)) = stream("127.0.0.2", addr).await {
-                if head.starts_with("HTTP/1.1 200") {
+            match stream("127.0.0.2", addr).await {
+                Some((c, head)) if head.starts_with("HTTP/1.1 200") => {
                     live += 1;
-                } else if head.starts_with("HTTP/1.1 503") {
-                    refused += 1;
+                    held.push(c);
                 }
-                held.push(c);
+                Some((c, head)) if head.starts_with("HTTP/1.1 503") => {
+                    refused += 1;
+                    held.push(c);
+                }
+                // Closed at once: past the address's connection rate or cap.
+                _ => {}
             }
         }
         assert!((1..=8).contains(&live), "one address holds at most 8 live streams ({live})");
-        assert!(refused > 200, "the others are told to retry ({refused} refused)");
+        assert!(refused > 100, "the others are told to retry, or closed ({refused} refused)");
         let (_c, head) = stream("127.0.0.3", addr).await.expect("another address is answered");
         assert!(head.starts_with("HTTP/1.1 200") && head.contains("text/event-stream"), "{head}");
         assert!(head.contains("data:"), "the first update comes at once: {head}");

@@ -25,6 +25,12 @@ pub struct GameAt {
 }
 
 impl Store {
+    /// Whether tournament `id` exists (without counting anything).
+    pub fn tournament_exists(&self, id: i64) -> Result<bool> {
+        let mut q = self.conn.prepare_cached("SELECT 1 FROM tournaments WHERE id = ?1").map_err(|e| self.sql(e))?;
+        q.exists([id]).map_err(|e| self.sql(e))
+    }
+
     /// Up to `limit` games of tournament `id` after the game whose cursor is `after`, as played.
     pub fn tournament_games_page(&self, id: i64, after: Option<i64>, limit: usize) -> Result<Vec<GameAt>> {
         self.games_page(
@@ -41,7 +47,8 @@ impl Store {
         self.games_page(
             "SELECT g.id, g.tournament_id, t.game, g.finished_at, g.record FROM games g
              JOIN tournaments t ON t.id = g.tournament_id
-             WHERE g.id IN (SELECT gp.game_id FROM game_players gp JOIN players p ON p.id = gp.player_id
+             WHERE g.id IN (SELECT gp.game_id FROM players p
+                            JOIN game_players gp INDEXED BY game_players_by_player_game ON gp.player_id = p.id
                             WHERE p.name = ?1 AND gp.game_id < ?2 ORDER BY gp.game_id DESC LIMIT ?3)
              ORDER BY g.id DESC",
             params![name, after.unwrap_or(i64::MAX), limit.min(MAX_PAGE) as i64],

@@ -341,8 +341,11 @@ pub async fn tournament_games(
     Query(p): Query<Paging>,
 ) -> ApiResult<GamesPage> {
     let (limit, after) = p.checked()?;
-    let (row, rows) = app.read(move |s| Ok((s.tournament(id)?, s.tournament_games_page(id, after, limit)?))).await?;
-    row.ok_or_else(|| WebError::not_found(format!("there is no tournament {id}")))?;
+    let (known, rows) =
+        app.read(move |s| Ok((s.tournament_exists(id)?, s.tournament_games_page(id, after, limit)?))).await?;
+    if !known {
+        return Err(WebError::not_found(format!("there is no tournament {id}")).into());
+    }
     Ok(Json(games_page(&format!("/api/tournaments/{id}/games"), limit, rows)))
 }
 

@@ -20,6 +20,12 @@ pub const BODY_MIN_RATE: u64 = 8 * 1024;
 /// How long a body may take before its average rate is checked.
 pub const BODY_GRACE: Duration = Duration::from_secs(10);
 
+/// New connections one client address may open a second, on average, and at once: past that a
+/// connection is closed as soon as it is accepted (a browser opens a handful; a flood of reconnects
+/// costs the server an accept and a close each, not a request).
+pub const NEW_PER_SECOND: f64 = 50.0;
+pub const NEW_BURST: f64 = 200.0;
+
 /// How many connections one client address, and all of them, may hold at once.
 #[derive(Debug, Clone, Copy)]
 pub struct Caps {
@@ -86,6 +92,31 @@ impl PerClient {
     }
 }
 
+/// New connections per client address: a token bucket each, refilled at [`NEW_PER_SECOND`] up to
+/// [`NEW_BURST`]. Full buckets are forgotten when there are many, so the map stays small.
+#[derive(Default)]
+struct Arrivals {
+    by: HashMap<IpAddr, (f64, std::time::Instant)>,
+}
+
+impl Arrivals {
+    /// Whether `ip` may open another connection now.
+    fn admit(&mut self, ip: IpAddr, now: std::time::Instant) -> bool {
+        if self.by.len() > 10_000 {
+            self.by
+                .retain(|_, (tokens, at)| *tokens + now.duration_since(*at).as_secs_f64() * NEW_PER_SECOND < NEW_BURST);
+        }
+        let (tokens, at) = self.by.entry(ip).or_insert((NEW_BURST, now));
+        *tokens = (*tokens + now.duration_since(*at).as_secs_f64() * NEW_PER_SECOND).min(NEW_BURST);
+        *at = now;
+        if *tokens < 1.0 {
+            return false;
+        }
+        *tokens -= 1.0;
+        true
+    }
+}
+
 /// The address a request comes from: its connection's peer, or with `--trust-proxy` the last address
 /// in its `X-Forwarded-For` (the one the proxy in front of this server added).
 #[derive(Debug, Clone, Copy)]
@@ -132,14 +163,18 @@ pub fn raise_descriptor_limit() -> u64 {
 }
 
 /// Serves `router` on `listener` until `shutdown` resolves, each connection with hyper under the
-/// header timeout and the caps (a connection past a cap is closed at once).
+/// header timeout and the caps (a connection past a cap, or opened faster than its address may, is
+/// closed at once). `per_address`: whether the caps and the rate apply per peer address (not behind a
+/// proxy, where every connection comes from the proxy).
 pub async fn serve(
     listener: tokio::net::TcpListener,
     router: axum::Router,
     caps: Caps,
+    per_address: bool,
     shutdown: impl Future<Output = ()>,
 ) -> std::io::Result<()> {
     let held = PerClient::new(caps);
+    let mut arrivals = Arrivals::default();
     let mut http = hyper::server::conn::http1::Builder::new();
     http.timer(hyper_util::rt::TokioTimer::new()).header_read_timeout(HEADER_TIMEOUT);
     let router = router
@@ -159,6 +194,10 @@ pub async fn serve(
             },
             () = &mut shutdown => return Ok(()),
         };
+        if per_address && !arrivals.admit(addr.ip(), std::time::Instant::now()) {
+            tracing::debug!("{addr}: opens connections too fast, closed");
+            continue;
+        }
         let Some(slot) = held.take(addr.ip()) else {
             tracing::debug!("{addr}: over the connection caps, closed");
             continue;
@@ -216,6 +255,19 @@ mod tests {
         assert!(held.take(c).is_some(), "a closed connection gives its place back");
         let under = Caps::under(1024);
         assert!(under.total < 1024 && under.per_address < under.total, "{under:?}");
+    }
+
+    #[test]
+    fn an_address_opens_a_burst_then_its_rate_and_others_are_not_slowed() {
+        let mut a = Arrivals::default();
+        let (x, y): (IpAddr, IpAddr) = ("127.0.0.2".parse().unwrap(), "127.0.0.3".parse().unwrap());
+        let t = std::time::Instant::now();
+        let burst = (0..1000).filter(|_| a.admit(x, t)).count();
+        assert_eq!(burst, NEW_BURST as usize);
+        assert!(a.admit(y, t), "another address has its own bucket");
+        let later = t + std::time::Duration::from_secs(1);
+        let more = (0..1000).filter(|_| a.admit(x, later)).count();
+        assert_eq!(more, NEW_PER_SECOND as usize, "a second later, a second's worth");
     }
 
     #[test]

@@ -279,7 +279,8 @@ pub async fn serve(app: Arc<App>) -> anyhow::Result<()> {
         tokio::net::TcpListener::bind(listen).await.with_context(|| format!("--listen {listen}: cannot listen"))?;
     let local = listener.local_addr().context("listening")?;
     let mut caps = conn::Caps::under(conn::raise_descriptor_limit());
-    if app.cfg.trust_proxy {
+    let per_address = !app.cfg.trust_proxy;
+    if !per_address {
         caps.per_address = caps.total;
     }
     eprintln!("Arena serves {} on http://{local}/ (Ctrl-C stops it)", app.cfg.data.display());
@@ -287,5 +288,5 @@ pub async fn serve(app: Arc<App>) -> anyhow::Result<()> {
     let shutdown = async {
         let _ = tokio::signal::ctrl_c().await;
     };
-    conn::serve(listener, router(app), caps, shutdown).await.context("serving")
+    conn::serve(listener, router(app), caps, per_address, shutdown).await.context("serving")
 }
