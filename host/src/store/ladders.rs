@@ -52,7 +52,10 @@ impl Store {
                 "SELECT p.name, COUNT(*), SUM(gp.result = 'won'), SUM(gp.result = 'lost'), SUM(gp.result = 'tied'),
                         SUM(gp.score), SUM(gp.faulted)
                  FROM games g JOIN game_players gp ON gp.game_id = g.id JOIN players p ON p.id = gp.player_id
-                 WHERE g.tournament_id = ?1 AND g.game_fault IS NULL GROUP BY p.name ORDER BY p.name",
+                 WHERE g.tournament_id = ?1
+                   AND g.id NOT IN (SELECT f.id FROM games f INDEXED BY games_faulted
+                                    WHERE f.tournament_id = ?1 AND f.game_fault IS NOT NULL)
+                 GROUP BY p.name ORDER BY p.name",
             )
             .map_err(|e| self.sql(e))?;
         let rows = q

@@ -132,10 +132,13 @@ const MIGRATIONS: &[&str] = &[
     ALTER TABLE games ADD COLUMN game_fault TEXT;
     UPDATE games SET game_fault = json_extract(record, '$.game_fault') WHERE json_extract(record, '$.game_fault') IS NOT NULL;
     ",
-    // 4: pages by cursor: a tournament's games and a player's games, each one index range.
+    // 4: pages by cursor: a tournament's games and a player's games, each one index range; and the
+    // games that ended in a game fault, found without reading every game (their column comes after
+    // the records and replays, so a scan walks every replay).
     "
     CREATE INDEX games_by_tournament ON games (tournament_id, id);
     CREATE INDEX game_players_by_player_game ON game_players (player_id, game_id);
+    CREATE INDEX games_faulted ON games (tournament_id, id) WHERE game_fault IS NOT NULL;
     ",
 ];
 
