@@ -62,6 +62,23 @@ fn user(data: &Path, name: &str, admin: bool) -> String {
     token
 }
 
+/// Submits each (name, sample player) for `game` into the store at `data`, from the command line.
+fn submit_all(data: &str, game: &str, players: &[(&str, &str)]) {
+    for (name, p) in players {
+        let out = run(&["submit", "--data", data, "--game", game, "--name", name, &player(p)]);
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    }
+}
+
+/// A registered round robin of `game` in the store at `data`, from the command line, with `more` flags;
+/// its JSON result.
+fn round_robin(data: &str, game: &str, more: &[&str]) -> serde_json::Value {
+    let mut args =
+        vec!["tournament", "--data", data, "--game", game, "--registered", "--format", "round-robin", "--json"];
+    args.extend_from_slice(more);
+    super::run_json(&args)
+}
+
 fn rt() -> tokio::runtime::Runtime {
     tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap()
 }
@@ -444,25 +461,8 @@ fn the_command_line_uploads_to_and_reads_from_a_remote_arena() {
 fn replay_html_is_one_file_that_plays_offline_and_keeps_secrets() {
     let tmp = tempfile::tempdir().unwrap();
     let d = tmp.path().display().to_string();
-    for (name, p) in [("loud", "pennies-loud"), ("heads", "pennies-heads")] {
-        let out = run(&["submit", "--data", &d, "--game", "pennies", "--name", name, &player(p)]);
-        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    }
-    let out = run(&[
-        "tournament",
-        "--data",
-        &d,
-        "--game",
-        "pennies",
-        "--registered",
-        "--format",
-        "round-robin",
-        "--games-per-match",
-        "1",
-        "--seed",
-        "3",
-    ]);
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    submit_all(&d, "pennies", &[("loud", "pennies-loud"), ("heads", "pennies-heads")]);
+    round_robin(&d, "pennies", &["--games-per-match", "1", "--seed", "3"]);
     let html = tmp.path().join("replay.html");
     let out = run(&["replay", "--data", &d, "1/R1-M1-G1", "--html", &html.display().to_string()]);
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
@@ -556,25 +556,9 @@ fn games_whose_referee_failed_are_shown_on_the_pages_and_in_the_api_blamed_on_th
     std::fs::copy(player("nim-referee"), pkg.join("referee.wasm")).unwrap();
     std::fs::copy(player("nim-optimal"), pkg.join("players/nim-optimal.wasm")).unwrap();
     let (d, game) = (data.path().display().to_string(), pkg.display().to_string());
-    for name in ["a", "b"] {
-        let out = run(&["submit", "--data", &d, "--game", &game, "--name", name, &player("nim-optimal")]);
-        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    }
+    submit_all(&d, &game, &[("a", "nim-optimal"), ("b", "nim-optimal")]);
     std::fs::copy(player("nim-broken-referee"), pkg.join("referee.wasm")).unwrap();
-    let args = [
-        "tournament",
-        "--data",
-        &d,
-        "--game",
-        &game,
-        "--registered",
-        "--format",
-        "round-robin",
-        "--games-per-match",
-        "1",
-    ];
-    let out = run(&args);
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    round_robin(&d, &game, &["--games-per-match", "1"]);
     let s = serve_in(data, &[]);
     rt().block_on(async {
         let page = client().get(format!("{}/tournaments/1", s.url)).send().await.unwrap().text().await.unwrap();
@@ -780,10 +764,7 @@ fn a_body_that_trickles_is_cut() {
 /// first games, and its lock taken by this test (as the process playing it would hold it).
 fn running_tournament(data: &Path) -> std::fs::File {
     let d = data.display().to_string();
-    for (n, p) in [("greedy", "yahtzee-greedy"), ("random", "yahtzee-random")] {
-        let out = run(&["submit", "--data", &d, "--game", "yahtzee", "--name", n, &player(p)]);
-        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    }
+    submit_all(&d, "yahtzee", &[("greedy", "yahtzee-greedy"), ("random", "yahtzee-random")]);
     let mut child = arena()
         .args(["tournament", "--data", &d, "--game", "yahtzee", "--registered", "--format", "round-robin"])
         .args(["--games-per-match", "999", "--seed", "1"])
@@ -850,23 +831,8 @@ fn three_hundred_live_streams_from_one_address_do_not_stop_anothers() {
 fn a_finished_tournaments_stream_sends_the_winner_and_ends() {
     let s = serve(&[]);
     let d = s.data.path().display().to_string();
-    for (n, p) in [("heads", "pennies-heads"), ("alternate", "pennies-alternate")] {
-        let out = run(&["submit", "--data", &d, "--game", "pennies", "--name", n, &player(p)]);
-        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    }
-    let r = super::run_json(&[
-        "tournament",
-        "--data",
-        &d,
-        "--game",
-        "pennies",
-        "--registered",
-        "--format",
-        "round-robin",
-        "--seed",
-        "3",
-        "--json",
-    ]);
+    submit_all(&d, "pennies", &[("heads", "pennies-heads"), ("alternate", "pennies-alternate")]);
+    let r = round_robin(&d, "pennies", &["--seed", "3"]);
     let winner = r["winner"].as_str().expect("a winner").to_string();
     rt().block_on(async {
         let body = tokio::time::timeout(
@@ -906,21 +872,7 @@ fn a_players_output_reaches_its_owner_only() {
             assert_eq!(st, 201, "{name} passes validation (its marker shows only as seat 1): {v}");
         }
     });
-    let r = super::run_json(&[
-        "tournament",
-        "--data",
-        &d,
-        "--game",
-        "pennies",
-        "--registered",
-        "--format",
-        "round-robin",
-        "--games-per-match",
-        "2",
-        "--seed",
-        "1",
-        "--json",
-    ]);
+    let r = round_robin(&d, "pennies", &["--games-per-match", "2", "--seed", "1"]);
     let banned: Vec<&str> = r["banned"].as_array().unwrap().iter().map(|b| b["player"].as_str().unwrap()).collect();
     assert!(banned.contains(&"trapper") && banned.contains(&"panicker"), "both crash as seat 1: {r}");
     let games: Vec<String> =
@@ -1031,21 +983,7 @@ fn the_api_has_one_error_shape_string_seeds_structured_players_and_pages_every_g
         assert_eq!(upload(&s.url, Some(&alice), "pennies", "heads", "h.wasm", file("pennies-heads")).await.0, 201);
         assert_eq!(upload(&s.url, Some(&bob), "pennies", "alt", "a.wasm", file("pennies-alternate")).await.0, 201);
     });
-    let out = run(&[
-        "tournament",
-        "--data",
-        &d,
-        "--game",
-        "pennies",
-        "--registered",
-        "--format",
-        "round-robin",
-        "--games-per-match",
-        "5",
-        "--seed",
-        "18446744073709551557",
-    ]);
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    round_robin(&d, "pennies", &["--games-per-match", "5", "--seed", "18446744073709551557"]);
     rt().block_on(async {
         let url = &s.url;
         // The OpenAPI document lists every route clients use, and each of its routes answers.

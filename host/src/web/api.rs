@@ -285,23 +285,6 @@ pub async fn tournament(State(app): State<Arc<App>>, Path(id): Path<i64>) -> Api
     let parts = tournament_view(&app, id).await?;
     let result = app.read(move |s| s.result(id)).await?;
     let (row, view) = (&parts.row, &parts.view);
-    let standings = view
-        .standings
-        .iter()
-        .map(|s| StandingOut {
-            place: s.place,
-            name: s.name.clone(),
-            played: s.played,
-            won: s.won,
-            lost: s.lost,
-            tied: s.tied,
-            points: s.points,
-            score: s.score,
-            faults: s.faults,
-            banned: s.banned,
-            ban: (!s.ban.is_empty()).then(|| s.ban.clone()),
-        })
-        .collect();
     let banned = result
         .as_ref()
         .map(|r| {
@@ -319,7 +302,7 @@ pub async fn tournament(State(app): State<Arc<App>>, Path(id): Path<i64>) -> Api
         .unwrap_or_default();
     Ok(Json(TournamentDetail {
         tournament: tournament_out(row),
-        standings,
+        standings: view.standings.clone(),
         ranking: result.map(|r| r.ranking),
         banned,
         game_faults: view

@@ -234,24 +234,6 @@ pub struct TournamentsPage {
     pub next: Option<String>,
 }
 
-/// A player's line in a tournament's standings.
-#[derive(Debug, Serialize, ToSchema)]
-pub struct StandingOut {
-    pub place: usize,
-    pub name: String,
-    pub played: u32,
-    pub won: u32,
-    pub lost: u32,
-    pub tied: u32,
-    /// Two points a win, one a tie.
-    pub points: u32,
-    pub score: i64,
-    pub faults: u32,
-    pub banned: bool,
-    /// What it was banned for: the host's classification ("crash in start").
-    pub ban: Option<String>,
-}
-
 /// A player banned from a tournament: the host's classification only.
 #[derive(Debug, Serialize, ToSchema)]
 pub struct BanOut {
@@ -267,7 +249,7 @@ pub struct BanOut {
 #[derive(Debug, Serialize, ToSchema)]
 pub struct TournamentDetail {
     pub tournament: TournamentOut,
-    pub standings: Vec<StandingOut>,
+    pub standings: Vec<super::view::Standing>,
     /// Places, best first, once finished; players sharing a place share a list.
     pub ranking: Option<Vec<Vec<String>>>,
     pub banned: Vec<BanOut>,

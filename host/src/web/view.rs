@@ -7,8 +7,8 @@ use crate::tournament::{Format, GameRecord, MatchRecord};
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
-/// A player's line in a tournament's standings.
-#[derive(Debug, Clone, serde::Serialize)]
+/// A player's line in a tournament's standings (as the page shows it and the API sends it).
+#[derive(Debug, Clone, serde::Serialize, utoipa::ToSchema)]
 pub struct Standing {
     pub place: usize,
     pub name: String,
