@@ -309,8 +309,18 @@ fn main() {
     if std::env::args().any(|a| a == "--list") {
         return;
     }
-    hostile();
-    paging();
+    // `ARENA_BENCH_ONLY=hostile|paging|load` runs one part (to profile it).
+    let only = std::env::var("ARENA_BENCH_ONLY").ok();
+    let run = |part: &str| only.as_deref().is_none_or(|o| o == part);
+    if run("hostile") {
+        hostile();
+    }
+    if run("paging") {
+        paging();
+    }
+    if !run("load") {
+        return;
+    }
     let data = store(12);
     // Warm the compile cache and calibrate: games per match for a tournament of about 10 s alone.
     let probe = tournament(data.path(), 4);
