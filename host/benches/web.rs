@@ -64,8 +64,37 @@ fn ms(d: Duration) -> String {
 
 /// `arena serve` on a store, on a loopback port; (process, URL).
 fn serve(data: &Path) -> (std::process::Child, String) {
+    serve_on(data, None)
+}
+
+/// Pins the calling thread to `cpu` (`None`: every CPU again).
+fn pin(cpu: Option<usize>) {
+    // SAFETY: a zeroed cpu_set_t is a valid empty set; CPU_SET writes inside it; pid 0 is this thread.
+    unsafe {
+        let mut set: libc::cpu_set_t = std::mem::zeroed();
+        let cpus = std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1);
+        for c in 0..cpus {
+            if cpu.is_none_or(|p| p == c) {
+                libc::CPU_SET(c, &mut set);
+            }
+        }
+        libc::sched_setaffinity(0, std::mem::size_of::<libc::cpu_set_t>(), &set);
+    }
+}
+
+/// `arena serve`, all its threads on `cpu` when given (through util-linux's `taskset`).
+fn serve_on(data: &Path, cpu: Option<usize>) -> (std::process::Child, String) {
     let d = data.display().to_string();
-    let mut server = arena()
+    let exe = env!("CARGO_BIN_EXE_arena");
+    let mut c = match cpu {
+        Some(n) => {
+            let mut c = Command::new("taskset");
+            c.args(["-c", &n.to_string(), exe]);
+            c
+        }
+        None => arena(),
+    };
+    let mut server = c
         .args(["serve", "--data", &d, "--listen", "127.0.0.1:0"])
         .stderr(Stdio::piped())
         .stdout(Stdio::null())
@@ -101,8 +130,22 @@ fn peak_mib(pid: u32) -> u64 {
 /// (2) `GET /` for a normal client, alone and while hostile visitors hit the server: 2,000 idle
 /// connections from one address and 60 anonymous 32 MB uploads at a time from another, each sent as
 /// fast as the server takes it and sent again `pause` after it ended (a remote attacker's round trip;
-/// none: a local flood, on the same two cores as the server).
-fn hostile() {
+/// none: a flood). `isolated`: the server and the normal client on the first core, the attackers on
+/// the second, as remote attackers spend their own machines' CPU; else all share both cores.
+fn hostile(isolated: bool) {
+    let cores = std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1);
+    if isolated && cores < 2 {
+        return;
+    }
+    let (server_cpu, attacker_cpu) = if isolated { (Some(0), Some(1)) } else { (None, None) };
+    println!(
+        "{}",
+        if isolated {
+            "-- the server and the normal client on core 0, the attackers on core 1 --"
+        } else {
+            "-- the server, the normal client and the attackers sharing the cores --"
+        }
+    );
     // This process holds thousands of connections.
     let mut l = libc::rlimit { rlim_cur: 0, rlim_max: 0 };
     // SAFETY: a valid rlimit to read and write; raising the soft limit up to the hard one.
@@ -112,9 +155,16 @@ fn hostile() {
         libc::setrlimit(libc::RLIMIT_NOFILE, &l);
     }
     let data = store(4);
-    let (mut server, url) = serve(data.path());
+    let (mut server, url) = serve_on(data.path(), server_cpu);
     let addr: std::net::SocketAddr = url.trim_start_matches("http://").parse().unwrap();
-    let rt = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build().unwrap();
+    // The normal client: this thread and its runtime's, on the server's core when isolated.
+    pin(server_cpu);
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .on_thread_start(move || pin(server_cpu))
+        .enable_all()
+        .build()
+        .unwrap();
     rt.block_on(async {
         let client = reqwest::Client::new();
         let home = format!("{url}/");
@@ -132,7 +182,12 @@ fn hostile() {
         println!("GET / alone: p50 {}, p99 {}", ms(percentile(&quiet, 0.5)), ms(q));
         // The attackers run on their own runtime thread, so the normal client's requests never queue
         // behind theirs in this process (they still share the machine's two cores with it and the server).
-        let attackers = tokio::runtime::Builder::new_multi_thread().worker_threads(1).enable_all().build().unwrap();
+        let attackers = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(1)
+            .on_thread_start(move || pin(attacker_cpu))
+            .enable_all()
+            .build()
+            .unwrap();
         for pause in [Duration::from_millis(100), Duration::ZERO] {
             let (loaded, refused, tries) = attacked(attackers.handle(), &client, &home, addr, pause).await;
             let l = percentile(&loaded, 0.99);
@@ -150,6 +205,7 @@ fn hostile() {
         drop(idle);
         attackers.shutdown_background();
     });
+    pin(None);
     println!("the server peaked at {} MiB", peak_mib(server.id()));
     let _ = server.kill();
     let _ = server.wait();
@@ -313,7 +369,8 @@ fn main() {
     let only = std::env::var("ARENA_BENCH_ONLY").ok();
     let run = |part: &str| only.as_deref().is_none_or(|o| o == part);
     if run("hostile") {
-        hostile();
+        hostile(false);
+        hostile(true);
     }
     if run("paging") {
         paging();
