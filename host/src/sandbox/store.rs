@@ -59,6 +59,11 @@ impl Event {
             (Some(_), None) => false,
         }
     }
+
+    /// Whether a viewer playing `seats` (none: a spectator) may see it.
+    pub fn seen_by_any(&self, seats: &[usize]) -> bool {
+        self.seen_by(None) || seats.iter().any(|&s| self.seen_by(Some(s)))
+    }
 }
 
 impl PlayerState {

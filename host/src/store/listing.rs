@@ -77,7 +77,6 @@ impl Store {
         )
     }
 
-    /// The matches a tournament has decided so far.
     /// The players of tournament `id` banned outside any game (at its start or its end), with
     /// their faults, in slot order.
     pub fn lifecycle_bans(&self, id: i64) -> Result<Vec<(String, crate::fault::Fault)>> {
@@ -101,6 +100,7 @@ impl Store {
             .collect()
     }
 
+    /// The matches a tournament has decided so far.
     pub fn tournament_matches(&self, id: i64) -> Result<Vec<MatchRecord>> {
         self.records(id, "SELECT record FROM matches WHERE tournament_id = ?1 ORDER BY round, match_no", "match")
     }

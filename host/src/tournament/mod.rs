@@ -273,7 +273,7 @@ impl GameRecord {
             }
         }
         hide_output(&mut self.replay, seats);
-        self.events.retain(|e| e.seen_by(None) || seats.iter().any(|&s| e.seen_by(Some(s))));
+        self.events.retain(|e| e.seen_by_any(seats));
     }
 
     /// Per seat, whether that seat faulted in the game.

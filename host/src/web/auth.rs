@@ -168,20 +168,18 @@ pub async fn security_headers(req: axum::extract::Request, next: axum::middlewar
     // Only an embeddable replay may be framed, by any site.
     let embeddable = res.extensions().get::<super::replay::Embeddable>().is_some();
     let h = res.headers_mut();
-    h.insert(
-        header::CONTENT_SECURITY_POLICY,
-        if embeddable {
-            HeaderValue::from_static(
-                "default-src 'self'; img-src 'self' data:; script-src 'self'; style-src 'self'; object-src 'none'; \
-                 base-uri 'none'; frame-ancestors *; form-action 'self'",
-            )
-        } else {
-            HeaderValue::from_static(
-                "default-src 'self'; img-src 'self' data:; script-src 'self'; style-src 'self'; object-src 'none'; \
-                 base-uri 'none'; frame-ancestors 'none'; form-action 'self'",
-            )
-        },
-    );
+    // One policy; only who may frame the answer differs.
+    macro_rules! csp {
+        ($frame:literal) => {
+            HeaderValue::from_static(concat!(
+                "default-src 'self'; img-src 'self' data:; script-src 'self'; style-src 'self'; object-src 'none'; ",
+                "base-uri 'none'; frame-ancestors ",
+                $frame,
+                "; form-action 'self'"
+            ))
+        };
+    }
+    h.insert(header::CONTENT_SECURITY_POLICY, if embeddable { csp!("*") } else { csp!("'none'") });
     h.insert(header::X_CONTENT_TYPE_OPTIONS, HeaderValue::from_static("nosniff"));
     if embeddable {
         h.remove(header::X_FRAME_OPTIONS);

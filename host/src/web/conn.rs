@@ -99,16 +99,20 @@ struct Arrivals {
     by: HashMap<IpAddr, (f64, std::time::Instant)>,
 }
 
+/// A bucket holding `tokens` at `at`, refilled until `now` (full at [`NEW_BURST`]).
+fn refilled((tokens, at): (f64, std::time::Instant), now: std::time::Instant) -> f64 {
+    (tokens + now.duration_since(at).as_secs_f64() * NEW_PER_SECOND).min(NEW_BURST)
+}
+
 impl Arrivals {
     /// Whether `ip` may open another connection now.
     fn admit(&mut self, ip: IpAddr, now: std::time::Instant) -> bool {
         if self.by.len() > 10_000 {
-            self.by
-                .retain(|_, (tokens, at)| *tokens + now.duration_since(*at).as_secs_f64() * NEW_PER_SECOND < NEW_BURST);
+            self.by.retain(|_, bucket| refilled(*bucket, now) < NEW_BURST);
         }
-        let (tokens, at) = self.by.entry(ip).or_insert((NEW_BURST, now));
-        *tokens = (*tokens + now.duration_since(*at).as_secs_f64() * NEW_PER_SECOND).min(NEW_BURST);
-        *at = now;
+        let bucket = self.by.entry(ip).or_insert((NEW_BURST, now));
+        *bucket = (refilled(*bucket, now), now);
+        let tokens = &mut bucket.0;
         if *tokens < 1.0 {
             return false;
         }

@@ -99,12 +99,7 @@ pub async fn api_errors(res: Response) -> Response {
         return res;
     }
     let allow = res.headers().get(axum::http::header::ALLOW).cloned();
-    let text = axum::body::to_bytes(res.into_body(), 16 * 1024).await.unwrap_or_default();
-    let mut message = String::from_utf8_lossy(&text).trim().to_string();
-    if message.is_empty() {
-        message = status.canonical_reason().unwrap_or("error").to_string();
-    }
-    let mut out = api_error(status, message);
+    let mut out = api_error(status, refusal_text(res).await);
     if let Some(a) = allow {
         out.headers_mut().insert(axum::http::header::ALLOW, a);
     }
@@ -122,12 +117,16 @@ pub async fn page_errors(res: Response) -> Response {
     if !(status.is_client_error() || status.is_server_error()) || typed || res.headers().contains_key("location") {
         return res;
     }
+    WebError::new(status, refusal_text(res).await).into_response()
+}
+
+/// What a refusal of the router or an extractor says (its plain-text body, bounded), or its status's
+/// name when it says nothing.
+async fn refusal_text(res: Response) -> String {
+    let status = res.status();
     let text = axum::body::to_bytes(res.into_body(), 16 * 1024).await.unwrap_or_default();
-    let mut message = String::from_utf8_lossy(&text).trim().to_string();
-    if message.is_empty() {
-        message = status.canonical_reason().unwrap_or("error").to_string();
-    }
-    WebError::new(status, message).into_response()
+    let message = String::from_utf8_lossy(&text).trim().to_string();
+    if message.is_empty() { status.canonical_reason().unwrap_or("error").to_string() } else { message }
 }
 
 /// Any `/api/` path that is no route.

@@ -25,16 +25,12 @@ const MAX_FOLLOW: Duration = Duration::from_secs(30 * 60);
 /// every viewer), and whether the tournament is over.
 fn update(parts: &Rendered) -> (String, bool) {
     let done = parts.row.status != crate::store::Status::Running;
-    let winner = match &parts.row.winner {
-        Some(w) => format!(" · winner <strong id=\"winner\">{}</strong>", escape(w)),
-        None => String::new(),
-    };
     let html = serde_json::json!({
         "standings": parts.standings,
         "rounds": parts.rounds,
         "game-list": parts.games,
         "status": parts.row.status.as_str(),
-        "winner-line": winner,
+        "winner-line": parts.winner,
     });
     (serde_json::json!({"html": html, "done": done}).to_string(), done)
 }
@@ -77,9 +73,4 @@ pub async fn tournament(
         }
     });
     Ok(Sse::new(stream).keep_alive(KeepAlive::default()))
-}
-
-/// `text` safe inside an HTML element.
-fn escape(text: &str) -> String {
-    text.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;").replace('\'', "&#39;")
 }

@@ -366,6 +366,12 @@ struct RoundsPart<'a> {
 }
 
 #[derive(Template)]
+#[template(path = "parts_winner.html")]
+struct WinnerPart<'a> {
+    winner: &'a Option<String>,
+}
+
+#[derive(Template)]
 #[template(path = "parts_games.html")]
 struct GamesPart<'a> {
     id: i64,
@@ -399,6 +405,7 @@ pub async fn tournament_view(app: &App, id: i64) -> Result<Arc<view::Rendered>, 
         standings: StandingsPart { view: &v }.render()?,
         rounds: RoundsPart { id, view: &v }.render()?,
         games: GamesPart { id, view: &v }.render()?,
+        winner: WinnerPart { winner: &row.winner }.render()?,
         row,
         view: v,
     });

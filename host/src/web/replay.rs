@@ -67,7 +67,7 @@ impl ReplayData {
                     crate::tournament::hide_output(&mut f.lines, &seats);
                     f.lines
                 },
-                events: f.events.iter().filter(|e| seen_by_any(e, &seats)).map(|e| e.text.clone()).collect(),
+                events: f.events.iter().filter(|e| e.seen_by_any(&seats)).map(|e| e.text.clone()).collect(),
                 view: f.view,
                 svg: f.svg,
             })
@@ -120,11 +120,6 @@ pub fn standalone_html(data: &ReplayData) -> String {
         data.script_json(),
         super::pages::REPLAY_JS.replace("</script", "<\\/script"),
     )
-}
-
-/// Whether a viewer playing `seats` (none: a spectator) may see event `e`.
-fn seen_by_any(e: &crate::sandbox::Event, seats: &[usize]) -> bool {
-    e.seen_by(None) || seats.iter().any(|&s| e.seen_by(Some(s)))
 }
 
 /// A stored game and its tournament, or which of them is not there.

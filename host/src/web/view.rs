@@ -25,6 +25,15 @@ pub struct Standing {
     pub ban: String,
 }
 
+impl Standing {
+    /// Marks the player banned for `kind` in `call` (the host's classification only).
+    fn ban_for(&mut self, kind: crate::fault::FaultKind, call: &str) {
+        self.faults += 1;
+        self.banned = true;
+        self.ban = format!("{kind} in {call}");
+    }
+}
+
 /// A game as a tournament page lists it.
 #[derive(Debug, Clone, serde::Serialize)]
 pub struct GameLine {
@@ -64,6 +73,8 @@ pub struct Rendered {
     pub standings: String,
     pub rounds: String,
     pub games: String,
+    /// " · winner NAME" once there is one.
+    pub winner: String,
 }
 
 /// Everything the tournament page (and its live updates) shows.
@@ -126,9 +137,7 @@ pub fn tournament(
         .collect();
     for (name, f) in bans {
         if let Some(s) = by.get_mut(name.as_str()) {
-            s.faults += 1;
-            s.banned = true;
-            s.ban = format!("{} in {}", f.kind, f.call);
+            s.ban_for(f.kind, &f.call);
         }
     }
     for g in games {
@@ -137,9 +146,7 @@ pub fn tournament(
             s.played += 1;
             s.score += g.scores.get(seat).copied().unwrap_or(0);
             if let Some(f) = g.faults.iter().find(|f| f.player == *p) {
-                s.faults += 1;
-                s.banned = true;
-                s.ban = format!("{} in {}", f.kind, f.call);
+                s.ban_for(f.kind, &f.call);
             }
             if g.game_fault.is_some() {
                 continue;
