@@ -1021,6 +1021,8 @@ fn the_api_has_one_error_shape_string_seeds_structured_players_and_pages_every_g
             ("GET", "/api/nothing/here", 404, "not_found"),
             ("GET", "/api/tournaments/abc", 400, "bad_request"),
             ("GET", "/api/tournaments?limit=0", 400, "bad_request"),
+            ("GET", "/api/tournaments/1/games?limit=501", 400, "bad_request"),
+            ("GET", "/api/players/heads/games?limit=99999999999999999999", 400, "bad_request"),
             ("GET", "/api/tournaments/1/games?after=xyz", 400, "bad_request"),
             ("GET", "/api/tournaments/99", 404, "not_found"),
             ("GET", "/api/players/nobody", 404, "not_found"),
