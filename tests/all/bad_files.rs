@@ -28,7 +28,7 @@ fn empty_file() {
 fn random_bytes() {
     let dir = tempfile::tempdir().unwrap();
     let f = dir.path().join("noise.wasm");
-    let bytes: Vec<u8> = (0..4096u32).map(|i| (arena::seed::mix(u64::from(i)) & 0xff) as u8).collect();
+    let bytes: Vec<u8> = (0..4096u32).map(|i| (arena_core::seed::mix(u64::from(i)) & 0xff) as u8).collect();
     std::fs::write(&f, bytes).unwrap();
     refused(&f, "not a WebAssembly file");
 }

@@ -295,25 +295,25 @@ async fn job_outcome_with(
     tamper: impl FnOnce(&mut serde_json::Value),
 ) -> serde_json::Value {
     use futures_util::StreamExt;
-    let engine = arena::cluster::Engine::connect(url).await.unwrap();
+    let engine = arena_cluster::Engine::connect(url).await.unwrap();
     let files = engine.files().await.unwrap();
     let dir = std::path::PathBuf::from(player("nim-optimal")).parent().unwrap().parent().unwrap().join("packages/nim");
-    let manifest = arena::package::Manifest::read(&dir).unwrap();
-    let package = arena::sandbox::sha256_hex(&std::fs::read(dir.join(&manifest.referee)).unwrap());
+    let manifest = arena_match::Manifest::read(&dir).unwrap();
+    let package = arena_core::sha256_hex(&std::fs::read(dir.join(&manifest.referee)).unwrap());
     let mut listed = vec![];
-    for f in arena::package::files_under(&dir).unwrap() {
+    for f in arena_match::files_under(&dir).unwrap() {
         let f = f.to_string_lossy().to_string();
         let bytes = std::fs::read(dir.join(&f)).unwrap();
-        arena::cluster::put_once(&files, &format!("packages/{package}/{f}"), &bytes, engine.chunk()).await.unwrap();
+        arena_cluster::put_once(&files, &format!("packages/{package}/{f}"), &bytes, engine.chunk()).await.unwrap();
         listed.push(f);
     }
     if let Some(bytes) = upload {
-        arena::cluster::put_once(&files, &format!("components/{component}"), bytes, engine.chunk()).await.unwrap();
+        arena_cluster::put_once(&files, &format!("components/{component}"), bytes, engine.chunk()).await.unwrap();
     }
     // Each job its own result subject (a work-queue stream takes one consumer a subject).
     static JOBS_SENT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
     let reply = format!("arena.results.test{}", JOBS_SENT.fetch_add(1, std::sync::atomic::Ordering::Relaxed));
-    let stream = engine.js.get_stream(arena::cluster::RESULTS).await.unwrap();
+    let stream = engine.js.get_stream(arena_cluster::RESULTS).await.unwrap();
     let consumer = stream
         .create_consumer(async_nats::jetstream::consumer::pull::Config {
             filter_subject: reply.clone(),
@@ -324,10 +324,10 @@ async fn job_outcome_with(
     let mut job = serde_json::json!({
         "reply": reply, "game": "R1-M1-G1", "package": package, "files": listed, "options": [],
         "players": [{"name": "stranger", "component": component}, {"name": "optimal", "builtin": "nim-optimal"}],
-        "seed": 1, "limits": arena::Limits::default(), "so_far": arena::MatchSoFar::default(),
+        "seed": 1, "limits": arena_core::Limits::default(), "so_far": arena_core::MatchSoFar::default(),
     });
     tamper(&mut job);
-    engine.js.publish(arena::cluster::JOBS_SUBJECT, serde_json::to_vec(&job).unwrap().into()).await.unwrap();
+    engine.js.publish(arena_cluster::JOBS_SUBJECT, serde_json::to_vec(&job).unwrap().into()).await.unwrap();
     let mut messages = consumer.messages().await.unwrap();
     let m = tokio::time::timeout(Duration::from_secs(60), messages.next()).await.unwrap().unwrap().unwrap();
     serde_json::from_slice::<serde_json::Value>(&m.payload).unwrap()["outcome"].clone()
@@ -345,13 +345,13 @@ fn a_job_naming_a_missing_or_broken_component_fails_that_game_naming_the_compone
     assert!(why.contains(&format!("components/{missing}")) && why.contains("not in the object store"), "{why}");
     // Bytes that are no component: stored under their true sha256, they fail to load, named.
     let junk = b"\0asm this is not a component".to_vec();
-    let hash = arena::sandbox::sha256_hex(&junk);
+    let hash = arena_core::sha256_hex(&junk);
     let outcome = rt.block_on(job_outcome(&url, &hash, Some(&junk)));
     let why = outcome["Err"].as_str().unwrap_or_else(|| panic!("{outcome}"));
     assert!(why.contains(&format!("component {hash} (stranger)")), "{why}");
     // The worker goes on: a good job after them is played.
     let good = std::fs::read(player("nim-optimal")).unwrap();
-    let outcome = rt.block_on(job_outcome(&url, &arena::sandbox::sha256_hex(&good), Some(&good)));
+    let outcome = rt.block_on(job_outcome(&url, &arena_core::sha256_hex(&good), Some(&good)));
     assert!(outcome["Ok"]["scores"].is_array(), "{outcome}");
 }
 
@@ -362,7 +362,7 @@ fn a_job_stream_made_with_other_settings_is_refused_with_what_to_do() {
     tokio::runtime::Runtime::new().unwrap().block_on(async {
         let js = async_nats::jetstream::new(async_nats::connect(&url).await.unwrap());
         let config = async_nats::jetstream::stream::Config {
-            name: arena::cluster::JOBS.into(),
+            name: arena_cluster::JOBS.into(),
             subjects: vec!["somebody.else".into()],
             ..Default::default()
         };
@@ -412,7 +412,7 @@ fn a_worker_refuses_jobs_that_reach_outside_their_package_or_are_not_jobs() {
     let _worker = worker(&url, &tmp.path().join("w0"), "30");
     let rt = tokio::runtime::Runtime::new().unwrap();
     let good = std::fs::read(player("nim-optimal")).unwrap();
-    let hash = arena::sandbox::sha256_hex(&good);
+    let hash = arena_core::sha256_hex(&good);
     // A file path out of the package directory: refused before anything is written.
     let escape = |j: &mut serde_json::Value| j["files"].as_array_mut().unwrap().push("../../escaped".into());
     let outcome = rt.block_on(job_outcome_with(&url, &hash, Some(&good), escape));
@@ -426,8 +426,8 @@ fn a_worker_refuses_jobs_that_reach_outside_their_package_or_are_not_jobs() {
     assert!(why.contains("is not a package's sha256"), "{why}");
     // Not a job at all (terminated, no outcome), then a megabyte of one name: the worker goes on.
     rt.block_on(async {
-        let engine = arena::cluster::Engine::connect(&url).await.unwrap();
-        engine.js.publish(arena::cluster::JOBS_SUBJECT, "not json".into()).await.unwrap().await.unwrap();
+        let engine = arena_cluster::Engine::connect(&url).await.unwrap();
+        engine.js.publish(arena_cluster::JOBS_SUBJECT, "not json".into()).await.unwrap().await.unwrap();
     });
     let huge = |j: &mut serde_json::Value| j["players"][0]["name"] = "x".repeat(900_000).into();
     let outcome = rt.block_on(job_outcome_with(&url, &hash, Some(&good), huge));
@@ -484,7 +484,7 @@ fn with_no_worker_the_coordinator_says_so_counts_what_it_cannot_place_and_a_work
         use futures_util::StreamExt;
         let client = async_nats::connect(&url).await.unwrap();
         let js = async_nats::jetstream::new(client);
-        let mut stream = js.get_stream(arena::cluster::RESULTS).await.unwrap();
+        let mut stream = js.get_stream(arena_cluster::RESULTS).await.unwrap();
         let info = stream.info().await.unwrap().clone();
         let mut names = stream.consumer_names();
         let mut subject = None;

@@ -4,9 +4,10 @@
 //! within one call) give the same outcome, fuel included, as played at the sandbox's own pace.
 
 use super::players_dir;
-use arena::games::{Entry, Game, GameSetup, MatchSoFar};
-use arena::package::{Package, PackageGame};
-use arena::{Limits, Sandbox};
+use arena_core::Limits;
+use arena_core::{Entry, Game, GameSetup, MatchSoFar};
+use arena_match::{Package, PackageGame};
+use arena_sandbox::Sandbox;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 

@@ -3,8 +3,9 @@
 //! elimination rounds.
 
 use super::*;
-use arena::package::{Package, PackageOutcome, PackagePlayer};
-use arena::{FaultKind, Limits, MatchSoFar, Sandbox};
+use arena_core::{FaultKind, Limits, MatchSoFar};
+use arena_match::{Package, PackageOutcome, PackagePlayer};
+use arena_sandbox::Sandbox;
 use std::sync::Arc;
 
 /// The Fish package as `make players` assembled it (target/packages/fish), compiled through the

@@ -3,8 +3,9 @@
 //! what spectators and seats may see.
 
 use super::*;
-use arena::package::Package;
-use arena::{Limits, Sandbox};
+use arena_core::Limits;
+use arena_match::Package;
+use arena_sandbox::Sandbox;
 use std::sync::Arc;
 
 fn package() -> Package {
@@ -39,7 +40,7 @@ async fn all_bid_at_once_each_sees_only_its_own_hand_and_no_bid_is_shown_before_
     let public: Vec<&str> = o.events_for(None).map(|e| e.text.as_str()).collect();
     assert!(public.iter().all(|t| !t.contains("your hand") && !t.contains("you bid")), "{public:?}");
     for round in 1..=13 {
-        let at = |want: &dyn Fn(&arena::sandbox::Event) -> bool| o.events.iter().position(want);
+        let at = |want: &dyn Fn(&arena_core::Event) -> bool| o.events.iter().position(want);
         let reveal =
             at(&|e| e.to.is_none() && e.text.starts_with(&format!("round {round}: ")) && e.text.contains(", "))
                 .unwrap();

@@ -15,6 +15,7 @@ mod hostile;
 mod knockout;
 mod ladder;
 mod languages;
+mod layers;
 mod memory;
 mod packages;
 mod referee;
@@ -64,7 +65,7 @@ pub fn player(name: &str) -> String {
 
 /// The source file of a test fixture.
 pub fn fixture(name: &str) -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../tests/fixtures").join(name)
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../tests/fixtures").join(name)
 }
 
 pub fn run(args: &[&str]) -> Output {

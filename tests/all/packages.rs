@@ -4,8 +4,9 @@
 //! the file and the problem.
 
 use super::*;
-use arena::package::{Package, PackageError};
-use arena::{Limits, Sandbox};
+use arena_core::Limits;
+use arena_match::{Package, PackageError};
+use arena_sandbox::Sandbox;
 use std::path::Path;
 use std::sync::Arc;
 
@@ -16,7 +17,7 @@ fn nim_package(dir: &Path) -> PathBuf {
 
 /// A package assembled in `dir` from games/GAME and the components `make players` built.
 fn assemble(game: &str, dir: &Path, samples: &[&str]) -> PathBuf {
-    let src = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../games").join(game);
+    let src = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../games").join(game);
     std::fs::copy(src.join("game.toml"), dir.join("game.toml")).unwrap();
     std::fs::copy(player(&format!("{game}-referee")), dir.join("referee.wasm")).unwrap();
     std::fs::create_dir_all(dir.join("players")).unwrap();
@@ -27,7 +28,7 @@ fn assemble(game: &str, dir: &Path, samples: &[&str]) -> PathBuf {
 }
 
 /// The sample player `file` of `make players`, loaded into `pkg` as `name`.
-fn seat(pkg: &Package, name: &str, file: &str) -> Arc<arena::package::PackagePlayer> {
+fn seat(pkg: &Package, name: &str, file: &str) -> Arc<arena_match::PackagePlayer> {
     pkg.load_player(name, Path::new(&player(file))).unwrap()
 }
 
@@ -36,7 +37,7 @@ fn sandbox() -> Arc<Sandbox> {
 }
 
 /// The heaps a game started with, from the referee's first (public) event.
-fn heaps(o: &arena::package::PackageOutcome) -> Vec<u32> {
+fn heaps(o: &arena_match::PackageOutcome) -> Vec<u32> {
     let first = &o.events.first().expect("an event").text;
     first.strip_prefix("heaps ").expect("the heaps first").split(' ').map(|h| h.parse().unwrap()).collect()
 }
@@ -118,13 +119,13 @@ fn packages_and_players_that_do_not_fit_are_refused_naming_the_file() {
 
     // A referee past the size cap is refused before it is read (a sparse file: nothing is written).
     let file = std::fs::File::create(root.join("referee.wasm")).unwrap();
-    file.set_len(arena::package::MAX_REFEREE_BYTES + 1).unwrap();
+    file.set_len(arena_match::MAX_REFEREE_BYTES + 1).unwrap();
     let err = Package::load(sandbox(), &root).err().unwrap().to_string();
     assert!(err.contains("referee.wasm") && err.contains("a referee may have at most 33554432"), "{err}");
     // So is a manifest past its cap, even one that would read (a long comment).
     let manifest = root.join("game.toml");
     let good = std::fs::read_to_string(&manifest).unwrap();
-    let cap = arena::package::MAX_MANIFEST_BYTES as usize;
+    let cap = arena_match::MAX_MANIFEST_BYTES as usize;
     std::fs::write(&manifest, format!("{good}#{}\n", "x".repeat(cap))).unwrap();
     let err = Package::load(sandbox(), &root).err().unwrap().to_string();
     assert!(err.starts_with(&manifest.display().to_string()) && err.contains("a manifest may have at most"), "{err}");
@@ -245,8 +246,7 @@ async fn simultaneous_requests_ask_both_seats_in_one_step_and_private_events_sta
     }
     assert!(o.events.iter().filter(|e| e.to.is_none()).all(|e| !e.text.contains("you chose")));
     // Both players, and only they, hear that a round is closed (a varicast), before the reveal.
-    let closed: Vec<&arena::sandbox::Event> =
-        o.events.iter().filter(|e| e.text.ends_with("both choices are in")).collect();
+    let closed: Vec<&arena_core::Event> = o.events.iter().filter(|e| e.text.ends_with("both choices are in")).collect();
     assert_eq!(closed.len(), 5);
     assert!(closed.iter().all(|e| e.to == Some(vec![0, 1])));
     // What spectators get from the CLI holds no private event.
@@ -353,7 +353,8 @@ async fn a_replay_reruns_the_referee_on_the_record_and_gets_the_same_game() {
     for (players, seed) in [([good.clone(), good.clone()], 2), ([good.clone(), cheat.clone()], 7)] {
         let played = pkg.play(&players, seed, &Default::default()).await;
         // The record goes through JSON, as a replay file would carry it.
-        let record: Vec<arena::CallLine> = serde_json::from_str(&serde_json::to_string(&played.log).unwrap()).unwrap();
+        let record: Vec<arena_core::CallLine> =
+            serde_json::from_str(&serde_json::to_string(&played.log).unwrap()).unwrap();
         let replayed = pkg.replay(&names, seed, &Default::default(), &record).await;
         assert!(replayed.game_fault.is_none(), "{:?}", replayed.game_fault);
         assert_eq!(
@@ -431,22 +432,22 @@ async fn a_referee_flooding_events_is_stopped_at_the_cap_with_each_event_cut() {
                    [options.event-chars]\ndefault = 1000\nmin = 0\nmax = 100000\n";
     std::fs::write(root.join("game.toml"), format!("{manifest}{options}")).unwrap();
     // Each event is cut to a quote: three events far longer than the cut.
-    let long = arena::package::EVENT_CHARS * 5;
+    let long = arena_match::EVENT_CHARS * 5;
     let mut pkg = Package::load(sandbox(), &root).unwrap();
     pkg.set_options(&["events=3".to_string(), format!("event-chars={long}")]).unwrap();
     let (a, b) = (seat(&pkg, "a", "nim-optimal"), seat(&pkg, "b", "nim-optimal"));
     let o = pkg.play(&[a, b], 1, &Default::default()).await;
     assert_eq!(o.events.len(), 3);
     for e in &o.events {
-        assert!(e.text.len() < arena::package::EVENT_CHARS + 40, "each event is cut to a quote");
+        assert!(e.text.len() < arena_match::EVENT_CHARS + 40, "each event is cut to a quote");
         assert!(
-            e.text.ends_with(&format!("… [{} more bytes]", long - arena::package::EVENT_CHARS)),
+            e.text.ends_with(&format!("… [{} more bytes]", long - arena_match::EVENT_CHARS)),
             "{}",
             &e.text[e.text.len() - 40..]
         );
     }
     // The number of events is capped (short events, so the flood is quick even on a loaded machine).
-    let cap = arena::package::MAX_EVENTS;
+    let cap = arena_match::MAX_EVENTS;
     for (events, past) in [(cap, false), (cap + 1, true)] {
         let mut pkg = Package::load(sandbox(), &root).unwrap();
         pkg.set_options(&[format!("events={events}"), "event-chars=10".to_string()]).unwrap();

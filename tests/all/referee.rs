@@ -3,8 +3,9 @@
 //! clean games are scored by the rules. Failing a lifecycle call is a ban like any other.
 
 use super::*;
-use arena::package::{Package, PackageGame, PackageOutcome, PackagePlayer};
-use arena::{Entry, FaultKind, Limits, MatchSoFar, Sandbox};
+use arena_core::{Entry, FaultKind, Limits, MatchSoFar};
+use arena_match::{Package, PackageGame, PackageOutcome, PackagePlayer};
+use arena_sandbox::Sandbox;
 use std::sync::Arc;
 use yahtzee_rules::Category;
 
@@ -113,8 +114,8 @@ async fn failing_a_lifecycle_call_is_a_ban_like_any_other() {
         entry("random2", "random"),
     ];
     let game = Arc::new(PackageGame::new(pkg).unwrap());
-    let settings = arena::Settings::new(arena::tournament::Format::Knockout, 3, 4);
-    let r = arena::tournament::knockout(game, entries, Limits::default(), &settings).await;
+    let settings = arena_tournament::Settings::new(arena_tournament::Format::Knockout, 3, 4);
+    let r = arena_tournament::knockout(game, entries, Limits::default(), &settings).await;
     let bans: Vec<(&str, FaultKind, &str, Option<&str>)> =
         r.banned.iter().map(|b| (b.player.as_str(), b.kind, b.call.as_str(), b.game.as_deref())).collect();
     // The early quitter never plays: its opponent gets a walkover. The late quitter (minimax, it wins

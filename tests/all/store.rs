@@ -421,15 +421,18 @@ fn replay_rendering_snapshots() {
 
 #[test]
 fn store_round_trip_through_the_library() {
-    use arena::store::{Store, StoredSettings};
-    use arena::tournament::{Format, GameFault, GameRecord, Journal, Lifecycle};
+    use arena_store::{Store, StoredSettings};
+    use arena_tournament::{Format, GameFault, GameRecord, Journal, Lifecycle};
     let tmp = tempfile::tempdir().unwrap();
     let mut store = Store::open(tmp.path()).unwrap();
     let a = store.add_version("fish", "a", b"first", "aa").unwrap().version;
     let b = store.add_version("fish", "b", b"second", "bb").unwrap().version;
     assert_eq!(std::fs::read(store.component_path("aa")).unwrap(), b"first");
-    let settings =
-        StoredSettings { limits: arena::Limits::default(), options: serde_json::json!({"rows": 6}), referee: None };
+    let settings = StoredSettings {
+        limits: arena_core::Limits::default(),
+        options: serde_json::json!({"rows": 6}),
+        referee: None,
+    };
     let id =
         store.create_tournament("fish", (Format::Rounds, 1, u64::MAX), &settings, &[a.clone(), b.clone()]).unwrap();
     let game = GameRecord {
@@ -446,11 +449,11 @@ fn store_round_trip_through_the_library() {
         calls: vec![1, 1],
         faults: vec![GameFault {
             player: "a".into(),
-            kind: arena::FaultKind::Memory,
+            kind: arena_core::FaultKind::Memory,
             reason: "grew".into(),
             call: "setup".into(),
         }],
-        replay: vec![arena::games::CallLine {
+        replay: vec![arena_core::CallLine {
             seat: 0,
             call: "setup".into(),
             turn: 1,
@@ -473,7 +476,7 @@ fn store_round_trip_through_the_library() {
         let j = store.journal(id, &[a.clone(), b.clone()]).unwrap();
         j.game(&game);
         j.record_lifecycle(Lifecycle::Start, 1, None);
-        j.record_lifecycle(Lifecycle::End, 0, Some(&arena::Fault::illegal("tournament-end", "no")));
+        j.record_lifecycle(Lifecycle::End, 0, Some(&arena_core::Fault::illegal("tournament-end", "no")));
         assert_eq!(j.finish().unwrap(), 1);
     }
     let back = store.game(id, "R1-M1-G1").unwrap().unwrap();
@@ -491,7 +494,7 @@ fn store_round_trip_through_the_library() {
     let t = store.tournament(id).unwrap().unwrap();
     assert_eq!((t.seed, t.games, t.players), (u64::MAX, 1, 2));
     assert_eq!(t.settings.options["rows"], 6);
-    let st = store.stats("fish", "a", arena::ratings::System::WengLin).unwrap().unwrap();
+    let st = store.stats("fish", "a", arena_tournament::ratings::System::WengLin).unwrap().unwrap();
     assert_eq!(st.faults.get("memory"), Some(&1));
     assert_eq!(st.faults.get("illegal"), Some(&1));
     assert_eq!((st.games.won, st.games.lost), (0, 1));
@@ -642,7 +645,7 @@ fn games_whose_referee_failed_rate_nobody_and_count_as_no_result() {
     let tmp = tempfile::tempdir().unwrap();
     let (dir, pkg) = (tmp.path().join("data"), tmp.path().join("nim"));
     std::fs::create_dir_all(pkg.join("players")).unwrap();
-    let src = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../games/nim");
+    let src = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../games/nim");
     std::fs::copy(src.join("game.toml"), pkg.join("game.toml")).unwrap();
     std::fs::copy(player("nim-referee"), pkg.join("referee.wasm")).unwrap();
     std::fs::copy(player("nim-optimal"), pkg.join("players/nim-optimal.wasm")).unwrap();

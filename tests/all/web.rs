@@ -551,7 +551,7 @@ fn games_whose_referee_failed_are_shown_on_the_pages_and_in_the_api_blamed_on_th
     let data = tempfile::tempdir().unwrap();
     let pkg = data.path().join("nim-package");
     std::fs::create_dir_all(pkg.join("players")).unwrap();
-    let src = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../games/nim");
+    let src = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../games/nim");
     std::fs::copy(src.join("game.toml"), pkg.join("game.toml")).unwrap();
     std::fs::copy(player("nim-referee"), pkg.join("referee.wasm")).unwrap();
     std::fs::copy(player("nim-optimal"), pkg.join("players/nim-optimal.wasm")).unwrap();

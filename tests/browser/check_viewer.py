@@ -1,5 +1,5 @@
-"""Checks the replay viewer (host/assets/replay.js) on tests/browser/viewer_fixture.html and the page
-script (host/assets/arena.js) on a small page served here, in the system chromium.
+"""Checks the replay viewer (crates/web/assets/replay.js) on tests/browser/viewer_fixture.html and the page
+script (crates/web/assets/arena.js) on a small page served here, in the system chromium.
 
     target/browser-venv/bin/python tests/browser/check_viewer.py [NAME_FILTER...]
 
@@ -23,7 +23,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from harness import browser, run, shot, test  # noqa: E402
 
 HERE = Path(__file__).resolve().parent
-ASSETS = HERE.parent.parent / "host" / "assets"
+ASSETS = HERE.parent.parent / "crates" / "web" / "assets"
 FIXTURE = (HERE / "viewer_fixture.html").as_uri()
 FIXTURE_DATA = json.loads(
     re.search(r'<script type="application/json" id="replay-data">(.*?)</script>',

@@ -1,0 +1,258 @@
+//! `make bench` (distributed part): games per second in-process and with 1, 2 and 4 workers
+//! (`arena worker --jobs 1`) over a loopback `nats-server -js`, for a fast game (Nim) and a slower one
+//! (Yahtzee); the queue's cost per game and the coordinator's ceiling, from a no-op game (a responder
+//! here answers every job at once with a fixed outcome, so only the queue's round trip is left); and
+//! the peak memory of round robins of 100, 300 and 1,000 players, in-process and distributed. One run,
+//! everything on this machine's cores (coordinator, server and workers share them).
+
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+fn arena() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_arena"))
+}
+
+fn players() -> PathBuf {
+    PathBuf::from(env!("CARGO_BIN_EXE_arena")).parent().unwrap().parent().unwrap().join("players")
+}
+
+/// A process killed when dropped.
+struct Killed(Child);
+
+impl Drop for Killed {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+fn nats(dir: &Path) -> (Killed, String) {
+    let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+    let child = Command::new("nats-server")
+        .args(["-js", "-a", "127.0.0.1", "-p", &port.to_string(), "-sd"])
+        .arg(dir)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("nats-server is not installed (scripts/setup-nats.sh)");
+    while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    (Killed(child), format!("nats://127.0.0.1:{port}"))
+}
+
+fn workers(url: &str, dirs: &Path, n: usize) -> Vec<Killed> {
+    (0..n)
+        .map(|i| {
+            let child = arena()
+                .args(["worker", "--nats", url, "--jobs", "1", "--dir"])
+                .arg(dirs.join(format!("w{i}")))
+                .stdout(Stdio::null())
+                .stderr(Stdio::null())
+                .spawn()
+                .unwrap();
+            Killed(child)
+        })
+        .collect()
+}
+
+/// A round robin of `lineup` (one game a match); its wall time, peak memory (KiB) and JSON result.
+fn tournament(game: &str, lineup: &[(String, PathBuf)], nats: Option<&str>) -> (Duration, u64, Vec<u8>) {
+    let mut c = arena();
+    c.args(["tournament", "--game", game, "--format", "round-robin", "--games-per-match", "1", "--seed", "7"]);
+    c.arg("--json");
+    if let Some(url) = nats {
+        c.args(["--nats", url]);
+    }
+    for (name, path) in lineup {
+        c.arg(format!("{name}={}", path.display()));
+    }
+    let out = tempfile::NamedTempFile::new().unwrap();
+    let err = tempfile::NamedTempFile::new().unwrap();
+    c.stdout(out.reopen().unwrap()).stderr(err.reopen().unwrap());
+    let t = Instant::now();
+    let mut child = c.spawn().unwrap();
+    // The high-water mark of its resident memory, read until it exits.
+    let status = format!("/proc/{}/status", child.id());
+    let mut peak = 0u64;
+    // A distributed run says every 10 s how many games workers played: one that plays none for 60 s
+    // fails the bench instead of hanging it.
+    let (mut played, mut since) = (None, Instant::now());
+    loop {
+        if let Ok(s) = std::fs::read_to_string(&status)
+            && let Some(kb) = s.lines().find(|l| l.starts_with("VmHWM:")).and_then(|l| l.split_whitespace().nth(1))
+        {
+            peak = peak.max(kb.parse().unwrap_or(0));
+        }
+        if child.try_wait().unwrap().is_some() {
+            break;
+        }
+        if nats.is_some() {
+            let now = played_by_workers(&std::fs::read_to_string(err.path()).unwrap_or_default());
+            if now != played {
+                (played, since) = (now, Instant::now());
+            }
+            if since.elapsed() > Duration::from_secs(60) {
+                let _ = child.kill();
+                let said = std::fs::read_to_string(err.path()).unwrap_or_default();
+                panic!("{game} tournament on workers made no progress for 60 s; it said:\n{said}");
+            }
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let elapsed = t.elapsed();
+    assert!(child.wait().unwrap().success(), "{game} tournament failed");
+    (elapsed, peak, std::fs::read(out.path()).unwrap())
+}
+
+/// The games played by workers, as the coordinator's last status line says ("…, N played by workers").
+fn played_by_workers(stderr: &str) -> Option<u64> {
+    let line = stderr.lines().rev().find(|l| l.contains(" played by workers"))?;
+    let head = &line[..line.find(" played by workers")?];
+    head.rsplit(", ").next()?.trim().parse().ok()
+}
+
+fn lineup(n: usize, files: &[&str]) -> Vec<(String, PathBuf)> {
+    (0..n).map(|i| (format!("p{i:04}"), players().join(format!("{}.wasm", files[i % files.len()])))).collect()
+}
+
+fn games(n: usize) -> usize {
+    n * (n - 1) / 2
+}
+
+/// Answers every job at once with a fixed outcome (seat 0 wins), as a worker would, without playing.
+async fn responder(url: String) {
+    let client = async_nats::connect(&url).await.unwrap();
+    let js = async_nats::jetstream::new(client.clone());
+    // The job stream is made by the coordinator; the consumer as `arena worker` makes it.
+    let config = async_nats::jetstream::consumer::pull::Config {
+        durable_name: Some("arena-workers".into()),
+        ack_policy: async_nats::jetstream::consumer::AckPolicy::Explicit,
+        ack_wait: Duration::from_secs(30),
+        max_deliver: 5,
+        max_ack_pending: 10_000,
+        ..Default::default()
+    };
+    let consumer = loop {
+        if let Ok(s) = js.get_stream("ARENA_JOBS").await
+            && let Ok(c) = s.get_or_create_consumer("arena-workers", config.clone()).await
+        {
+            break c;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    };
+    use futures_util::StreamExt;
+    let mut messages = consumer.messages().await.unwrap();
+    while let Some(Ok(m)) = messages.next().await {
+        // The job and its outcome in the very types a worker uses, so the bench speaks the current format.
+        let job: arena_cluster::Job = serde_json::from_slice(&m.payload).unwrap();
+        let n = job.players.len();
+        let outcome = arena_core::GameOutcome {
+            scores: (0..n).map(|i| i64::from(i == 0)).collect(),
+            winners: vec![0],
+            fuel: vec![0; n],
+            logs: vec![String::new(); n],
+            ..Default::default()
+        };
+        let done = arena_cluster::Done {
+            game: job.game.clone(),
+            key: job.key(),
+            outcome: Ok(outcome),
+            worker: "no-op".into(),
+        };
+        let _ = client.publish(arena_cluster::BUSY_SUBJECT, "no-op".into()).await;
+        js.publish(job.reply.clone(), serde_json::to_vec(&done).unwrap().into()).await.unwrap().await.unwrap();
+        m.ack().await.unwrap();
+    }
+}
+
+fn rate(n: usize, d: Duration) -> String {
+    format!("{:.0}", n as f64 / d.as_secs_f64())
+}
+
+fn main() {
+    if std::env::args().any(|a| a == "--list") {
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let cores = std::thread::available_parallelism().map(|n| n.get()).unwrap_or(2);
+    println!("\nDistributed play (one run, {cores} cores shared by coordinator, nats-server and workers)\n");
+
+    // Games per second.
+    println!("| round robin | games | in-process | 1 worker | 2 workers | 4 workers | same result |");
+    println!("| --- | --- | --- | --- | --- | --- | --- |");
+    let cases: [(&str, usize, &[&str]); 2] =
+        [("nim", 60, &["nim-optimal"]), ("yahtzee", 30, &["yahtzee-greedy", "yahtzee-random"])];
+    for (game, n, files) in cases {
+        let l = lineup(n, files);
+        let g = games(n);
+        // A first run compiles into the cache (a new build's engine starts with an empty one).
+        tournament(game, &l, None);
+        let (here, _, expected) = tournament(game, &l, None);
+        let (_server, url) = nats(&tmp.path().join(format!("nats-{game}")));
+        let dirs = tmp.path().join(format!("workers-{game}"));
+        // A first run fetches and compiles into every worker's cache.
+        {
+            let _w = workers(&url, &dirs, 4);
+            tournament(game, &l, Some(&url));
+        }
+        let mut cells = vec![];
+        let mut same = true;
+        for w in [1, 2, 4] {
+            let _w = workers(&url, &dirs, w);
+            let (t, _, out) = tournament(game, &l, Some(&url));
+            same &= out == expected;
+            cells.push(format!("{} games/s", rate(g, t)));
+        }
+        println!(
+            "| {game}, {n} players | {g} | {} games/s | {} | {} | {} | {} |",
+            rate(g, here),
+            cells[0],
+            cells[1],
+            cells[2],
+            if same { "yes" } else { "NO" }
+        );
+    }
+
+    // The queue alone: a no-op game's round trip, and what one coordinator can dispatch and record.
+    println!("\n| no-op games through JetStream | games | games/s (coordinator's ceiling) | per game |");
+    println!("| --- | --- | --- | --- |");
+    for responders in [1, 2] {
+        let (_server, url) = nats(&tmp.path().join(format!("nats-noop-{responders}")));
+        let rt = tokio::runtime::Builder::new_multi_thread().worker_threads(1).enable_all().build().unwrap();
+        for _ in 0..responders {
+            rt.spawn(responder(url.clone()));
+        }
+        let n = 100;
+        let l = lineup(n, &["nim-optimal"]);
+        let (t, _, _) = tournament("nim", &l, Some(&url));
+        let g = games(n);
+        println!(
+            "| {responders} responder(s), {n} players | {g} | {} | {:.0} µs |",
+            rate(g, t),
+            t.as_secs_f64() * 1e6 / g as f64
+        );
+        rt.shutdown_background();
+    }
+
+    // Peak memory against the number of games.
+    println!(
+        "\n| round robin of yahtzee-random | games | in-process: time, peak memory | 2 workers: time, coordinator's peak |"
+    );
+    println!("| --- | --- | --- | --- |");
+    let (_server, url) = nats(&tmp.path().join("nats-memory"));
+    let dirs = tmp.path().join("workers-memory");
+    for n in [100, 300, 1000] {
+        let l = lineup(n, &["yahtzee-random"]);
+        let (t, peak, _) = tournament("yahtzee", &l, None);
+        let distributed = if n <= 300 {
+            let _w = workers(&url, &dirs, 2);
+            let (t, peak, _) = tournament("yahtzee", &l, Some(&url));
+            format!("{:.1} s, {} MB", t.as_secs_f64(), peak / 1024)
+        } else {
+            "not run here (about 16 minutes; by hand: 946 s, 703 MB)".into()
+        };
+        println!("| {n} players | {} | {:.1} s, {} MB | {distributed} |", games(n), t.as_secs_f64(), peak / 1024);
+    }
+}

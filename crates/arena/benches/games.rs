@@ -1,0 +1,612 @@
+//! `make bench`: how fast Arena plays, measured in one run on this machine. Every game is a game
+//! package (`target/packages/<name>`, assembled by `make players`): a referee component the host drives
+//! with dynamic values, and players checked against its requests.
+//! - compiling: each game's referee, a player, and a Rust, a JavaScript and a Python player through a
+//!   cold and then a warm on-disk compile cache;
+//! - instantiating from an `InstancePre` into a fresh store (pooling allocator): a player, and the
+//!   referee of each game (every game instantiates one referee and one instance per seat);
+//! - the per-call overhead of a decision: a component whose `keep` returns at once, called with a
+//!   dynamic turn state built once (lowering it, the call, lifting the answer), bare and guarded as a
+//!   game calls it;
+//! - a decision all-in in a packaged game: Nim games per second, and one 1,000-round game of matching
+//!   pennies (the referee's `requests` and `apply` around every player call);
+//! - games per second of each game's strong sample player against itself, as components through its
+//!   package (referee and players in wasm) and as the same referee state machine and bots compiled
+//!   natively into the bench: the ratio is the headline figure;
+//! - what fuel buys in time: a wasm loop against a loop of calls to a rule checker (Yahtzee's `score`,
+//!   served from a referee instance of the player's own and charged a fee, the fuel it burns and the
+//!   bytes it moves; the ratio says whether spamming it costs the host more time per unit of fuel than
+//!   running wasm does), and what one such call costs;
+//! - compiling in a child process under limits (what every submission gets) against in-process;
+//! - a round-robin tournament with every game recorded in the results store (journal, writer thread,
+//!   SQLite) against the same tournament unrecorded: the store's cost per game.
+//!
+//! Each figure is the median of several rounds; run it on a quiet machine.
+
+use arena_core::{Entry, Game, Limits, MatchSoFar};
+use arena_match::{LoadPlayers, Package, PackageGame, PackagePlayer, values};
+use arena_sandbox::Sandbox;
+use arena_sandbox::{Guard, PlayerState, WorldSpec};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+use wasmtime::component::{Func, Instance, InstancePre, Val};
+
+/// `target/`: the bench runs as target/<profile>/deps/<bench>.
+fn target_dir() -> PathBuf {
+    let exe = std::env::current_exe().expect("bench path");
+    exe.ancestors().nth(3).expect("target dir").to_path_buf()
+}
+
+/// target/players: every sample player built by `make players`.
+fn players_dir() -> PathBuf {
+    target_dir().join("players")
+}
+
+/// target/packages/NAME: a game package assembled by `make players`.
+fn package_dir(name: &str) -> PathBuf {
+    let dir = target_dir().join("packages").join(name);
+    assert!(dir.join("game.toml").is_file(), "{} is missing: run `make players` first", dir.display());
+    dir
+}
+
+/// Loads the package `name` (compiling its referee), and how long that took.
+fn package(sandbox: &Arc<Sandbox>, name: &str) -> (Package, Duration) {
+    let t = Instant::now();
+    let pkg = Package::load(sandbox.clone(), &package_dir(name)).unwrap_or_else(|e| panic!("{e}"));
+    (pkg, t.elapsed())
+}
+
+/// A player of `pkg` from target/players.
+fn player(pkg: &Package, name: &str, file: &str) -> Arc<PackagePlayer> {
+    pkg.load_player(name, &players_dir().join(file)).unwrap_or_else(|e| panic!("{e} (run `make players` first)"))
+}
+
+fn median(mut v: Vec<Duration>) -> Duration {
+    v.sort();
+    v[v.len() / 2]
+}
+
+fn entry<P>(name: &str, p: P) -> Arc<Entry<P>> {
+    Arc::new(Entry { name: name.into(), source: name.into(), hash: None, player: p })
+}
+
+/// The first and only game of a match.
+fn one_game() -> MatchSoFar {
+    MatchSoFar { game: 1, games_in_match: 1, wins: vec![0, 0], ..Default::default() }
+}
+
+#[tokio::main(flavor = "current_thread")]
+async fn main() {
+    let dir = players_dir();
+    let sandbox = Arc::new(Sandbox::new(Limits::default()).expect("sandbox"));
+    println!(
+        "machine: {} cores; wasmtime 48, Cranelift, pooling allocator, fuel and epochs on",
+        std::thread::available_parallelism().map_or(1, |n| n.get())
+    );
+
+    // Compiling: each package's referee, and a player, in-process without a disk cache.
+    let (yahtzee, y_load) = package(&sandbox, "yahtzee");
+    let (santorini, s_load) = package(&sandbox, "santorini");
+    let (fish, f_load) = package(&sandbox, "fish");
+    println!(
+        "load a package, compiling its referee:           yahtzee {y_load:.2?}, santorini {s_load:.2?}, fish \
+         {f_load:.2?}"
+    );
+    let t = Instant::now();
+    let greedy = player(&yahtzee, "a", "yahtzee-greedy.wasm");
+    println!("compile yahtzee-greedy.wasm (once per run):      {:>10.2?}", t.elapsed());
+    compile_cache(&dir);
+
+    // Instantiation from InstancePre, into a fresh store each time: a player, and each game's referee.
+    println!();
+    let limits = *sandbox.limits();
+    let took = instantiate_time(&sandbox, greedy.pre(), &limits).await;
+    println!("instantiate from InstancePre (fresh store), goal <= 10 us a component:");
+    println!("  player yahtzee-greedy                          {took:>10.2?}");
+    for pkg in [&yahtzee, &santorini, &fish] {
+        let pre = referee_pre(&sandbox, pkg);
+        let took = instantiate_time(&sandbox, &pre, &limits.referee()).await;
+        println!("  referee {:<38} {took:>10.2?}", pkg.manifest.name);
+    }
+
+    // Per-call overhead: a component whose keep returns an empty list at once, called with a dynamic
+    // turn state built once.
+    println!();
+    let noop = player(&yahtzee, "noop", "yahtzee-wat-badenum.wat");
+    let (mut store, instance, keep, params) = ready_keep(&sandbox, &noop).await;
+    let mut results = vec![Val::Bool(false)];
+    let (mut bare, mut guarded) = (vec![], vec![]);
+    for _ in 0..5 {
+        let n = 20_000;
+        let t = Instant::now();
+        for _ in 0..n {
+            store.set_fuel(1_000_000).unwrap();
+            store.set_epoch_deadline(1_000_000);
+            keep.call_async(&mut store, &params, &mut results).await.expect("keep");
+        }
+        bare.push(t.elapsed() / n);
+        // As a game calls a seat: the export looked up by name, fuel, deadline and CPU clock armed, the
+        // outcome judged.
+        let t = Instant::now();
+        for _ in 0..n {
+            let f = instance.get_func(&mut store, "keep").expect("keep");
+            let guard = Guard::arm(&sandbox, &mut store, false, "keep");
+            let r = guard.run(f.call_async(&mut store, &params, &mut results)).await;
+            guard.finish(&mut store, r).expect("keep answers");
+        }
+        guarded.push(t.elapsed() / n);
+    }
+    assert!(matches!(&results[0], Val::List(l) if l.is_empty()), "the no-op keep keeps nothing");
+    println!("per-call overhead of a decision (no-op keep, dynamic values):");
+    println!("  a bare call                                    {:>10.2?}", median(bare));
+    println!("  guarded, as a game calls a seat                {:>10.2?}", median(guarded));
+
+    // Native strategy cost of one decision, for scale.
+    let view = first_keep();
+    let t = Instant::now();
+    let n = 2_000;
+    for _ in 0..n {
+        std::hint::black_box(yahtzee_bots::greedy::keep(std::hint::black_box(&view)));
+    }
+    println!("native greedy keep decision:                     {:>10.2?}", t.elapsed() / n);
+
+    println!();
+    decisions_all_in(&sandbox, &dir).await;
+
+    // Games per second, the strong sample player against itself, through the package and natively.
+    println!();
+    println!(
+        "{:<10} {:>14} {:>16} {:>8} {:>14} {:>10} {:>12}",
+        "game", "wasm games/s", "native games/s", "ratio", "fuel per game", "decisions", "a decision"
+    );
+    let players = [greedy.clone(), player(&yahtzee, "b", "yahtzee-greedy.wasm")];
+    compare(&yahtzee, &players, &yahtzee_native, 20).await;
+    let players =
+        [player(&santorini, "a", "santorini-minimax.wasm"), player(&santorini, "b", "santorini-minimax.wasm")];
+    compare(&santorini, &players, &santorini_native, 10).await;
+    let players = [player(&fish, "a", "fish-greedy.wasm"), player(&fish, "b", "fish-greedy.wasm")];
+    let options: Vec<(String, String)> = fish.options().iter().map(|(k, v)| (k.clone(), v.to_string())).collect();
+    compare(&fish, &players, &|seed| fish_native(seed, &options), 20).await;
+    println!(
+        "(ratio: native games/s over wasm games/s, goal within 1.5x for Fish and Santorini; a decision: the wasm \
+         game's time over its answered calls; the native games score as the packaged ones, seed for seed)"
+    );
+
+    fuel_prices(&sandbox, &yahtzee, &dir).await;
+    compile_in_child(&dir);
+    store_overhead(&sandbox, &dir).await;
+}
+
+/// Loading a player through a package on a sandbox with an on-disk compile cache: cold (an empty cache
+/// directory), then warm (a new sandbox on the same directory), the referee's load too.
+fn compile_cache(dir: &Path) {
+    let cache = std::env::temp_dir().join(format!("arena-bench-cache-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&cache);
+    let files = ["yahtzee-greedy.wasm", "yahtzee-js.wasm", "yahtzee-py.wasm"];
+    // Per phase (cold, warm): the package (its referee), then each file.
+    let mut phases: Vec<Vec<Duration>> = vec![];
+    for _ in ["cold", "warm"] {
+        let s = Arc::new(Sandbox::new(Limits::default()).expect("sandbox").with_cache_dir(cache.clone()));
+        let (pkg, t) = package(&s, "yahtzee");
+        let mut took = vec![t];
+        for file in files {
+            let t = Instant::now();
+            pkg.load_player("p", &dir.join(file)).unwrap_or_else(|e| panic!("{e}"));
+            took.push(t.elapsed());
+        }
+        phases.push(took);
+    }
+    let _ = std::fs::remove_dir_all(&cache);
+    let names = std::iter::once("the yahtzee package").chain(files);
+    for ((name, cold), warm) in names.zip(phases[0].iter().copied()).zip(phases[1].iter().copied()) {
+        let ratio = cold.as_secs_f64() / warm.as_secs_f64().max(1e-9);
+        println!("load {name:<22} cold cache {cold:>10.2?}, warm {warm:>8.2?} ({ratio:.0}x)");
+    }
+}
+
+/// The referee of `pkg` pre-instantiated as its package does (its component from the package, WASI and
+/// `arena:game/events`; `emit` here records nothing), since `Package` does not expose its own.
+fn referee_pre(sandbox: &Sandbox, pkg: &Package) -> InstancePre<PlayerState> {
+    let name = pkg.manifest.name.clone();
+    let spec = WorldSpec {
+        game: name.clone().into(),
+        package: "arena:".into(),
+        world: format!("arena:{name}/referee").into(),
+    };
+    let loaded = sandbox.load(&pkg.dir.join(&pkg.manifest.referee), &spec).unwrap_or_else(|e| panic!("{e}"));
+    let mut linker = sandbox.linker().expect("linker");
+    linker
+        .instance("arena:game/events@0.1.0")
+        .and_then(|mut events| events.func_new("emit", |_, _, _, _| Ok(())))
+        .expect("events");
+    linker.instantiate_pre(&loaded.component).expect("the referee links")
+}
+
+/// Median time to instantiate `pre` into a fresh store under `limits` (the store created and dropped).
+async fn instantiate_time(sandbox: &Sandbox, pre: &InstancePre<PlayerState>, limits: &Limits) -> Duration {
+    let mut rounds = vec![];
+    for _ in 0..5 {
+        let n = 200;
+        let t = Instant::now();
+        for i in 0..n {
+            let mut store = sandbox.store_with(i, limits);
+            store.set_fuel(u64::MAX / 2).unwrap();
+            store.set_epoch_deadline(1_000_000);
+            let _instance = pre.instantiate_async(&mut store).await.expect("instantiate");
+        }
+        rounds.push(t.elapsed() / n as u32);
+    }
+    median(rounds)
+}
+
+/// A Yahtzee turn state at its first `keep`, for the native bots.
+fn first_keep() -> yahtzee_rules::PlayerView {
+    yahtzee_rules::PlayerView {
+        turn: 1,
+        dice: [1, 2, 3, 4, 5],
+        rolls_left: 2,
+        mine: Default::default(),
+        theirs: Default::default(),
+        opponent: "x".into(),
+        match_view: Default::default(),
+    }
+}
+
+/// `player` instantiated in a fresh store, its `keep`, and `keep`'s arguments: the same turn state as
+/// [`first_keep`], built from JSON against the export's parameter type.
+async fn ready_keep(
+    sandbox: &Sandbox,
+    player: &PackagePlayer,
+) -> (wasmtime::Store<PlayerState>, Instance, Func, Vec<Val>) {
+    let mut store = sandbox.store(1);
+    store.set_fuel(u64::MAX / 2).unwrap();
+    store.set_epoch_deadline(1_000_000);
+    let instance = player.pre().instantiate_async(&mut store).await.expect("instantiate");
+    let keep = instance.get_func(&mut store, "keep").expect("keep");
+    let (_, ty) = keep.ty(&store).params().next().expect("keep takes a turn state");
+    let card = serde_json::json!({
+        "boxes": vec![serde_json::Value::Null; 13], "upper-bonus": 0, "yahtzee-bonus": 0, "total": 0
+    });
+    let state = serde_json::json!({
+        "turn": 1, "dice": [1, 2, 3, 4, 5], "rolls-left": 2, "mine": card, "theirs": card, "opponent": "x",
+        "match-state": {
+            "game": 1, "games-in-match": 1, "my-wins": 0, "their-wins": 0, "ties": 0, "earlier": []
+        }
+    });
+    let arg = values::from_json(&state, &ty).expect("a turn state");
+    (store, instance, keep, vec![arg])
+}
+
+/// A packaged game played all-in (the referee's `requests` and `apply` around every player call, three
+/// instances a game): Nim games per second, and one long game of matching pennies.
+async fn decisions_all_in(sandbox: &Arc<Sandbox>, dir: &Path) {
+    let (pkg, _) = package(sandbox, "nim");
+    let optimal = dir.join("nim-optimal.wasm");
+    let players = [pkg.load_player("a", &optimal).expect("player"), pkg.load_player("b", &optimal).expect("player")];
+    let mut rounds = vec![];
+    let (games, mut decisions) = (200u64, 0);
+    for _ in 0..3 {
+        decisions = 0;
+        let t = Instant::now();
+        for seed in 0..games {
+            let o = pkg.play(&players, seed, &Default::default()).await;
+            assert!(o.game_fault.is_none() && o.faults.is_empty());
+            decisions += o.calls().len() as u32;
+        }
+        rounds.push(t.elapsed());
+    }
+    let t = median(rounds);
+    println!(
+        "nim package (referee component, dynamic values): {:.0} games/s, {:.2?} a decision, everything included \
+         (three instances a game), over {} decisions",
+        games as f64 / t.as_secs_f64(),
+        t / decisions,
+        decisions
+    );
+
+    // Steady state: one long game of matching pennies (both seats asked at once each round), so the
+    // instances and the start are spread over 2,000 decisions: the referee's `requests`, two player
+    // calls and two `apply`s a round.
+    let (mut pkg, _) = package(sandbox, "pennies");
+    pkg.set_options(&["rounds=1000".to_string()]).expect("rounds");
+    let players = [
+        pkg.load_player("a", &dir.join("pennies-heads.wasm")).expect("player"),
+        pkg.load_player("b", &dir.join("pennies-alternate.wasm")).expect("player"),
+    ];
+    let mut rounds = vec![];
+    for seed in 0..3 {
+        let t = Instant::now();
+        let o = pkg.play(&players, seed, &Default::default()).await;
+        assert!(o.game_fault.is_none() && o.faults.is_empty());
+        rounds.push(t.elapsed() / o.calls().len() as u32);
+    }
+    println!(
+        "pennies package, one game of 1,000 rounds: {:.2?} a decision (steady state; a guarded call alone is the \
+         per-call overhead above)",
+        median(rounds)
+    );
+}
+
+/// Median games per second of `players` through `pkg` and of `native` (the same games natively; three
+/// rounds each, interleaved), their ratio, and the wasm games' fuel and calls per game. The native games
+/// must score as the packaged ones do, seed for seed.
+async fn compare(pkg: &Package, players: &[Arc<PackagePlayer>], native: &dyn Fn(u64) -> Vec<i64>, games: u64) {
+    let name = &pkg.manifest.name;
+    let (mut w, mut n, mut fuel, mut calls) = (vec![], vec![], 0, 0);
+    for round in 0..3 {
+        let (mut scores, t) = (vec![], Instant::now());
+        (fuel, calls) = (0, 0);
+        for seed in 0..games {
+            let o = pkg.play(players, seed, &one_game()).await;
+            assert!(o.game_fault.is_none() && o.faults.is_empty(), "{name}: {:?} {:?}", o.game_fault, o.faults);
+            fuel += o.fuel.iter().sum::<u64>();
+            calls += o.calls().len() as u64;
+            scores.push(o.scores);
+        }
+        w.push(t.elapsed());
+        let t = Instant::now();
+        for seed in 0..games {
+            let s = std::hint::black_box(native(std::hint::black_box(seed)));
+            if round == 0 {
+                assert_eq!(s, scores[seed as usize], "{name}, seed {seed}: the native game is not the packaged one");
+            }
+        }
+        n.push(t.elapsed());
+    }
+    let (w, n) = (median(w), median(n));
+    let rate = |d: Duration| games as f64 / d.as_secs_f64();
+    println!(
+        "{name:<10} {:>14.1} {:>16.1} {:>7.2}x {:>14} {:>10} {:>12.2?}",
+        rate(w),
+        rate(n),
+        rate(n) / rate(w),
+        fuel / games,
+        calls / games,
+        w / (calls as u32).max(1)
+    );
+}
+
+/// One game of Yahtzee between two natively compiled greedy bots, driven through the referee's state
+/// machine as its component does (the same turn state, the same events): the scores.
+fn yahtzee_native(seed: u64) -> Vec<i64> {
+    use yahtzee_bots::greedy;
+    use yahtzee_referee::game::{Ask, Game, MatchSoFar, Move, match_view};
+    let so_far = MatchSoFar { game: 1, games_in_match: 1, wins: vec![0, 0], ties: 0, earlier: vec![] };
+    let views = [0, 1].map(|seat| match_view(&so_far, seat));
+    let mut events = 0;
+    let mut emit = |e: &str| events += e.len();
+    let mut g = Game::new(["a".to_string(), "b".to_string()], seed, &mut emit);
+    let view = |g: &Game, seat: usize| {
+        let v = g.turn_view(seat);
+        yahtzee_rules::PlayerView {
+            turn: v.turn,
+            dice: *v.dice,
+            rolls_left: v.rolls_left,
+            mine: v.mine.clone(),
+            theirs: v.theirs.clone(),
+            opponent: v.opponent.to_string(),
+            match_view: views[seat].clone(),
+        }
+    };
+    while let Some((seat, ask)) = g.pending() {
+        let r = match ask {
+            Ask::GameStart => g.apply(seat, Move::GameStart, &mut emit),
+            Ask::Keep => {
+                let keep = greedy::keep(&view(&g, seat));
+                g.apply(seat, Move::Keep(&keep), &mut emit)
+            }
+            Ask::Choose => {
+                let category = greedy::choose(&view(&g, seat));
+                g.apply(seat, Move::Choose(category), &mut emit)
+            }
+        };
+        r.expect("a legal answer");
+    }
+    std::hint::black_box(events);
+    g.outcome().expect("the game is over").0.to_vec()
+}
+
+/// One game of Santorini between two natively compiled minimax bots, through the referee's state
+/// machine (Santorini deals nothing: the seed changes no game).
+fn santorini_native(_seed: u64) -> Vec<i64> {
+    use santorini_bots::minimax;
+    use santorini_referee::game::{Ask, Game, Match, Reply};
+    use santorini_rules::PlayerView;
+    let so_far = Match { game: 1, games_in_match: 1, wins: [0, 0], number: 0, matches: 0 };
+    let mut g = Game::new(["a".to_string(), "b".to_string()], so_far);
+    while let Some((seat, ask)) = g.ask() {
+        let reply = match ask {
+            Ask::Place(state) => Reply::Place(minimax::place(&PlayerView { me: state.turn, state })),
+            Ask::TakeTurn(state) => Reply::TakeTurn(minimax::take_turn(&PlayerView { me: state.turn, state })),
+            Ask::MatchStart { .. } | Ask::GameStart(_) | Ask::GameOver(_) => Reply::Done,
+        };
+        g.apply(seat, reply).expect("a legal answer");
+    }
+    g.outcome().expect("the game is over").0
+}
+
+/// One game of Fish between two natively compiled greedy bots on the board of `options`, through the
+/// referee's state machine (its events taken as its component takes them).
+fn fish_native(seed: u64, options: &[(String, String)]) -> Vec<i64> {
+    use fish_bots::greedy;
+    use fish_referee::game::{Answer, Game, Request};
+    use fish_rules::PlayerView;
+    let mut g = Game::start(2, seed, options).expect("a game");
+    loop {
+        let asked = g.requests();
+        if asked.is_empty() {
+            break;
+        }
+        for (seat, request) in asked {
+            let answer = match request {
+                Request::Setup(state) => {
+                    Answer::Setup(greedy::place(&PlayerView { me: state.turn, state, actions_since: vec![] }))
+                }
+                Request::TakeTurn(state, since) => {
+                    Answer::TakeTurn(greedy::take_turn(&PlayerView { me: state.turn, state, actions_since: since }))
+                }
+                Request::PlayAs(_) => Answer::PlayAs,
+                Request::PlayWith(_) => Answer::PlayWith,
+                Request::Start => Answer::Start,
+                Request::End(_) => Answer::End,
+            };
+            g.apply(seat, answer).expect("a legal answer");
+        }
+        std::hint::black_box(g.take_events());
+    }
+    g.outcome().expect("the game is over").0
+}
+
+/// The Yahtzee WAT sample player with `keep`'s body replaced.
+fn yahtzee_wat(keep_body: &str) -> String {
+    let sample = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../sample-players/wat/yahtzee-wat-loop.wat");
+    let src = std::fs::read_to_string(&sample).expect("the WAT sample player");
+    let body = "      ;; never returns\n      (loop $forever (br $forever))\n      unreachable\n";
+    assert!(src.contains(body), "yahtzee-wat-loop.wat's keep has changed");
+    src.replacen(body, keep_body, 1)
+}
+
+/// Nanoseconds per 1,000 fuel: for a wasm loop, and for a loop of calls to the rule checker `score`
+/// (served from a referee instance of the player's own); and the time and fuel of one such call.
+async fn fuel_prices(sandbox: &Arc<Sandbox>, pkg: &Package, dir: &Path) {
+    let tmp = tempfile::tempdir().expect("temp dir");
+    // score(card, dice, box) with an empty card and no dice (flattened: the card's list and three u16,
+    // the dice's list, the box, the return pointer): the checker answers `none` at once, so the call is
+    // the crossing itself, the cheapest in fuel a player can make.
+    let call = "(call 0 (i32.const 0) (i32.const 0) (i32.const 0) (i32.const 0) (i32.const 0) (i32.const 0) \
+                (i32.const 0) (i32.const 0) (i32.const 32))";
+    let spam = tmp.path().join("spam.wat");
+    std::fs::write(&spam, yahtzee_wat(&format!("(loop $spam {call} (br $spam)) unreachable\n"))).expect("write");
+    // The same call `checks` times, then an empty keep (the list at bytes 16..24).
+    let checks = 1_000;
+    let counted = tmp.path().join("counted.wat");
+    let body = format!(
+        "(local.set 0 (i32.const {checks})) (loop $spam {call} (local.set 0 (i32.sub (local.get 0) (i32.const 1))) \
+         (br_if $spam (local.get 0))) (i32.const 16)\n"
+    );
+    std::fs::write(&counted, yahtzee_wat(&body)).expect("write");
+
+    let fuel = 100_000_000;
+    let mut prices = vec![];
+    for path in [dir.join("yahtzee-wat-loop.wat"), spam] {
+        let p = pkg.load_player("p", &path).unwrap_or_else(|e| panic!("{e}"));
+        let mut rounds = vec![];
+        for _ in 0..5 {
+            let (mut store, _, keep, params) = ready_keep(sandbox, &p).await;
+            let mut results = vec![Val::Bool(false)];
+            store.set_fuel(fuel).unwrap();
+            let t = Instant::now();
+            let r = keep.call_async(&mut store, &params, &mut results).await;
+            rounds.push(t.elapsed());
+            assert!(r.is_err() && store.get_fuel().unwrap() == 0, "the loop runs out of fuel: {r:?}");
+        }
+        prices.push(median(rounds).as_nanos() as f64 / (fuel / 1_000) as f64);
+    }
+    println!();
+    println!(
+        "fuel in time: a wasm loop {:.1} ns per 1,000 fuel; a loop of rule-checker calls (`score`, served by a \
+         referee instance) {:.1} ns per 1,000 fuel ({:.2}x)",
+        prices[0],
+        prices[1],
+        prices[1] / prices[0]
+    );
+
+    let p = pkg.load_player("p", &counted).unwrap_or_else(|e| panic!("{e}"));
+    let (mut rounds, mut spent) = (vec![], 0);
+    for _ in 0..5 {
+        let (mut store, _, keep, params) = ready_keep(sandbox, &p).await;
+        let mut results = vec![Val::Bool(false)];
+        // The first call starts the player's checker instance.
+        keep.call_async(&mut store, &params, &mut results).await.expect("checks");
+        store.set_fuel(fuel).unwrap();
+        let t = Instant::now();
+        keep.call_async(&mut store, &params, &mut results).await.expect("checks");
+        rounds.push(t.elapsed() / checks);
+        spent = (fuel - store.get_fuel().unwrap()) / u64::from(checks);
+    }
+    println!(
+        "a `score` check through the package: {:.2?} and {spent} fuel a call ({} fuel the crossing, then the \
+         checker's own fuel and {} a byte moved)",
+        median(rounds),
+        arena_sandbox::HOST_CALL_FUEL,
+        arena_sandbox::BYTE_FUEL
+    );
+}
+
+/// Loading a component compiled in a child process under the compile limits, against in-process.
+fn compile_in_child(dir: &Path) {
+    use arena_sandbox::{CompileLimits, Compiler};
+    let exe = PathBuf::from(env!("CARGO_BIN_EXE_arena"));
+    let files = ["yahtzee-greedy.wasm", "yahtzee-py.wasm"];
+    let mut took = vec![[Duration::ZERO; 2]; files.len()];
+    for (mode, child) in [false, true].into_iter().enumerate() {
+        let mut s = Sandbox::new(Limits::default()).expect("sandbox");
+        if child {
+            s = s.with_compiler(Compiler::Child(exe.clone()), CompileLimits::default());
+        }
+        let (pkg, _) = package(&Arc::new(s), "yahtzee");
+        for (i, file) in files.iter().enumerate() {
+            let t = Instant::now();
+            pkg.load_player("p", &dir.join(file)).unwrap_or_else(|e| panic!("{e}"));
+            took[i][mode] = t.elapsed();
+        }
+    }
+    println!();
+    for (file, [local, child]) in files.iter().zip(took) {
+        let ratio = child.as_secs_f64() / local.as_secs_f64();
+        println!("compile {file:<19} in-process {local:>10.2?}, in a child under limits {child:>10.2?} ({ratio:.2}x)");
+    }
+}
+
+/// A round robin of six `yahtzee-random` components (the fastest player, so the store's share is
+/// largest) in the Yahtzee package, recorded in a fresh store and not, three rounds interleaved.
+async fn store_overhead(sandbox: &Arc<Sandbox>, dir: &Path) {
+    use arena_store::{Store, StoredSettings};
+    use arena_tournament::{Format, Settings};
+    let (pkg, _) = package(sandbox, "yahtzee");
+    let game = Arc::new(PackageGame::new(pkg).unwrap_or_else(|e| panic!("{e}")));
+    let data = tempfile::tempdir().expect("temp dir");
+    let mut store = Store::open(data.path()).expect("store");
+    let path = dir.join("yahtzee-random.wasm");
+    let bytes = std::fs::read(&path).expect("yahtzee-random.wasm");
+    let (mut entries, mut versions) = (vec![], vec![]);
+    for i in 0..6 {
+        let (loaded, p) = game.load(&path).expect("load");
+        let name = format!("p{i}");
+        versions.push(store.add_version("yahtzee", &name, &bytes, &loaded.hash).expect("submit").version);
+        entries.push(entry(&name, p));
+    }
+    let k = 21;
+    let (mut plain, mut stored, mut games) = (vec![], vec![], 0);
+    for seed in 0..3 {
+        let s = Settings::new(Format::RoundRobin, k, seed);
+        let t = Instant::now();
+        let r = arena_tournament::run(game.clone(), entries.clone(), Limits::default(), &s).await;
+        plain.push(t.elapsed());
+        games = r.games.len();
+
+        let mut s = Settings::new(Format::RoundRobin, k, seed);
+        let t = Instant::now();
+        let settings =
+            StoredSettings { limits: Limits::default(), options: game.options(), referee: game.referee_hash() };
+        let id =
+            store.create_tournament("yahtzee", (Format::RoundRobin, k, seed), &settings, &versions).expect("create");
+        let journal = store.journal(id, &versions).expect("journal");
+        s.journal = Some(journal.clone());
+        let r = arena_tournament::run(game.clone(), entries.clone(), Limits::default(), &s).await;
+        journal.finish().expect("recorded");
+        store.finish_tournament(id, &r).expect("finish");
+        stored.push(t.elapsed());
+    }
+    let (p, st) = (median(plain), median(stored));
+    let rate = |d: Duration| games as f64 / d.as_secs_f64();
+    println!();
+    println!(
+        "round robin of 6 yahtzee-random, {games} games: unrecorded {:.0} games/s, recorded in the store {:.0} games/s \
+         ({:.2}x the time)",
+        rate(p),
+        rate(st),
+        st.as_secs_f64() / p.as_secs_f64()
+    );
+}

@@ -1,0 +1,137 @@
+//! `arena ladder`: finds the game's ladder in the store (or starts one with the package kept there),
+//! plays it in-process or on workers until Ctrl-C or a number of games, shows what happens, and ends
+//! with the leaderboard.
+
+use super::{package, results, runtime, sandbox, seed_or_clock};
+use anyhow::{Context, bail};
+use arena_core::Limits;
+use arena_core::{DataDir, Game};
+use arena_match::LoadPlayers;
+use arena_match::Manifest;
+use arena_sandbox::CompileLimits;
+use arena_service::ladder::{Event, LadderConfig, Stop};
+use arena_store::{Store, StoredSettings};
+use arena_tournament::Format;
+use arena_tournament::ratings::System;
+use indicatif::{ProgressBar, ProgressStyle};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::sync::Arc;
+
+/// What `arena ladder` was given.
+pub struct LadderArgs {
+    pub game_dir: PathBuf,
+    pub data: PathBuf,
+    pub nats: Option<String>,
+    pub seed: Option<u64>,
+    pub limits: Limits,
+    pub compile: CompileLimits,
+    pub options: Vec<String>,
+    pub cfg: LadderConfig,
+}
+
+pub fn ladder(a: LadderArgs) -> anyhow::Result<ExitCode> {
+    if !(0.0..=1.0).contains(&a.cfg.explore) {
+        bail!("--explore must be between 0 and 1, got {}", a.cfg.explore);
+    }
+    if a.cfg.max_faults == 0 {
+        bail!("--max-faults must be at least 1");
+    }
+    let mut store = Store::open(&a.data)?;
+    let name = Manifest::read(&a.game_dir)?.name;
+    // A ladder goes on with what it was started with: its package's copy, limits and options.
+    let (dir, limits, options, id) = match store.ladder_of(&name)? {
+        Some(row) => {
+            let dir = package::kept(&a.data, row.settings.referee.as_deref()).with_context(|| {
+                format!("{}: the package the ladder of {name} was started with is missing", a.data.display())
+            })?;
+            let options = package::stored_options(&row.settings.options)
+                .with_context(|| format!("{}: ladder {}: unreadable game options", a.data.display(), row.id))?;
+            eprintln!(
+                "Ladder {} of {name} goes on ({} games so far; its own limits and options, seed {})",
+                row.id, row.games, row.seed
+            );
+            (dir, row.settings.limits, options, Some(row.id))
+        }
+        None => (package::keep(&a.data, &a.game_dir)?, a.limits, a.options.clone(), None),
+    };
+    let compiled = Some(DataDir::new(a.data).compiled());
+    runtime()?.block_on(async move {
+        let sandbox = Arc::new(sandbox(limits, a.compile, compiled)?);
+        let game = package::load(sandbox, &dir, &options).await?;
+        let id = match id {
+            Some(id) => id,
+            None => {
+                let stored = StoredSettings { limits, options: game.options(), referee: game.referee_hash() };
+                let seed = seed_or_clock(a.seed);
+                let id = store.create_tournament(&name, (Format::Ladder, 1, seed), &stored, &[])?;
+                eprintln!("Ladder {id} of {name} starts (seed {seed})");
+                id
+            }
+        };
+        let _lock = store.lock(id)?;
+        match &a.nats {
+            Some(url) => {
+                let engine = arena_cluster::Engine::connect(url).await?;
+                let remote = arena_cluster::RemoteGame::new(engine, Arc::new(game), &dir, &options, limits).await?;
+                play(Arc::new(remote), &store, id, &a.cfg).await
+            }
+            None => play(Arc::new(game), &store, id, &a.cfg).await,
+        }
+    })
+}
+
+async fn play<G: LoadPlayers>(game: Arc<G>, store: &Store, id: i64, cfg: &LadderConfig) -> anyhow::Result<ExitCode> {
+    let bar = ProgressBar::new_spinner();
+    bar.set_style(
+        ProgressStyle::with_template("{elapsed:>4} {pos} games ({per_sec}) {msg} {prefix}")
+            .unwrap_or_else(|_| ProgressStyle::default_spinner()),
+    );
+    bar.enable_steady_tick(std::time::Duration::from_millis(200));
+    let _watch = super::watch(&game, &bar);
+    let b = bar.clone();
+    let max_faults = cfg.max_faults;
+    // Lines above the spinner on a terminal, plain lines otherwise.
+    let say = {
+        let b = bar.clone();
+        move |line: String| if b.is_hidden() { eprintln!("{line}") } else { b.println(line) }
+    };
+    let observe = move |e: Event<'_>| match e {
+        Event::Game(g) => {
+            b.inc(1);
+            let who = g.players.join(" v ");
+            let won = g.winner.as_deref().map_or("a tie".to_string(), |w| format!("{w} won"));
+            b.set_message(format!("last: {who}, {won}"));
+        }
+        Event::Entered(v) => say(format!("  {} version {} enters the ladder", v.name, v.version)),
+        Event::Benched(v, f) => say(format!(
+            "  {} version {} is benched ({} faults; the last: {} in {}: {})",
+            v.name, v.version, max_faults, f.kind, f.call, f.reason
+        )),
+        Event::StaysBenched(v, n) => say(format!("  {} version {} stays benched ({n} faults)", v.name, v.version)),
+        Event::Waiting(n) => say(format!("  {n} player(s) can play: waiting for submissions (`arena submit`)")),
+    };
+    let stop = async {
+        let _ = tokio::signal::ctrl_c().await;
+    };
+    let run = arena_service::ladder::run(game.clone(), store, id, cfg, observe, stop).await?;
+    bar.finish_and_clear();
+    let total = store.tournament(id)?.map_or(0, |r| r.games);
+    let why = match run.stop {
+        Stop::Played => "the games asked for were played",
+        Stop::Interrupted => "interrupted; the games in flight were dropped",
+    };
+    eprintln!(
+        "Ladder {id} of {}: {} games this run ({why}), {total} in all; {} version(s) benched.",
+        game.name(),
+        run.written,
+        run.benched
+    );
+    eprintln!("  arena ladder --game {} --data {}   goes on", game.name(), display(store.dir()));
+    let rows = store.leaderboard(game.name(), System::for_seats(game.seats()), true)?;
+    results::print_leaderboard(game.name(), &rows, false, &display(store.dir()))
+}
+
+fn display(p: &Path) -> String {
+    p.display().to_string()
+}

@@ -1,0 +1,163 @@
+//! `arena new`: writes a minimal, buildable player project for a game and a language — the game's WIT,
+//! a player that always answers legally (through the host's rule checker), a build script and a README
+//! with the one command that builds it and the `arena check` command that tries it.
+
+use super::args::{GameLang, Lang};
+use anyhow::{Context, bail};
+use arena_match::Manifest;
+use std::path::Path;
+
+const README: &str = include_str!("../../../../templates/README.md.tmpl");
+
+/// The language's build files, the same for every game.
+fn build_files(lang: Lang) -> Vec<(&'static str, &'static str)> {
+    match lang {
+        Lang::Rust => vec![
+            ("Cargo.toml", include_str!("../../../../templates/rust/Cargo.toml")),
+            ("build.sh", include_str!("../../../../templates/rust/build.sh")),
+        ],
+        Lang::Python => vec![("build.sh", include_str!("../../../../templates/python/build.sh"))],
+        Lang::Js => vec![("build.sh", include_str!("../../../../templates/js/build.sh"))],
+        Lang::C => vec![
+            ("build.sh", include_str!("../../../../templates/c/build.sh")),
+            ("alloc.c", include_str!("../../../../templates/c/alloc.c")),
+        ],
+    }
+}
+
+/// The game's starter files for `lang`, from the package's `templates/LANG/`: (path, text).
+fn game_files(package: &Path, lang_name: &str) -> anyhow::Result<Vec<(String, String)>> {
+    let dir = package.join("templates").join(lang_name);
+    if !dir.is_dir() {
+        let have: Vec<String> = std::fs::read_dir(package.join("templates"))
+            .map(|r| r.filter_map(|e| e.ok()?.file_name().into_string().ok()).collect())
+            .unwrap_or_default();
+        bail!(
+            "{}: the game has no {lang_name} template (it has: {})",
+            package.display(),
+            if have.is_empty() { "none".to_string() } else { have.join(", ") }
+        );
+    }
+    let mut out = Vec::new();
+    for rel in arena_match::files_under(&dir).with_context(|| format!("{}: cannot read", dir.display()))? {
+        let path = dir.join(&rel);
+        let text = std::fs::read_to_string(&path).with_context(|| format!("{}: cannot read", path.display()))?;
+        out.push((rel.to_string_lossy().into_owned(), text));
+    }
+    Ok(out)
+}
+
+/// Writes the project into `dir`, which must not exist or be empty.
+pub fn write(package: &Path, lang: Lang, dir: &Path) -> anyhow::Result<()> {
+    let manifest = Manifest::read(package)?;
+    if dir.exists() && dir.read_dir().with_context(|| format!("{}: cannot read", dir.display()))?.next().is_some() {
+        bail!("{}: the directory is not empty; choose a new one", dir.display());
+    }
+    let name = kebab(dir, "player");
+    let game_name = manifest.name.clone();
+    let lang_name = format!("{lang:?}").to_lowercase();
+    let wit_file = package.join("wit").join(format!("{game_name}.wit"));
+    let wit = std::fs::read_to_string(&wit_file)
+        .with_context(|| format!("{}: cannot read the game's player WIT", wit_file.display()))?;
+    let fill = |s: &str| {
+        s.replace("{{name}}", &name)
+            .replace("{{crate}}", &name.replace('-', "_"))
+            .replace("{{game}}", &game_name)
+            .replace("{{lang}}", &lang_name)
+    };
+    let mut all: Vec<(String, String)> = game_files(package, &lang_name)?;
+    all.extend(build_files(lang).into_iter().map(|(p, t)| (p.to_string(), t.to_string())));
+    all.push(("README.md".into(), README.into()));
+    // What the first build installs and what it builds stay out of version control.
+    all.push((".gitignore".into(), "/.tools/\n/target/\n__pycache__/\n".into()));
+    let wit_path = format!("wit/{game_name}.wit");
+    for (path, text) in all.iter().map(|(p, t)| (p.clone(), fill(t))).chain([(wit_path, wit)]) {
+        let target = dir.join(&path);
+        if let Some(parent) = target.parent() {
+            std::fs::create_dir_all(parent).with_context(|| format!("{}: cannot create", parent.display()))?;
+        }
+        std::fs::write(&target, text).with_context(|| format!("{}: cannot write", target.display()))?;
+        if path.ends_with(".sh") {
+            use std::os::unix::fs::PermissionsExt;
+            std::fs::set_permissions(&target, std::fs::Permissions::from_mode(0o755))?;
+        }
+    }
+    println!(
+        "wrote a {lang_name} player for {game_name} in {}: build it with {}/build.sh",
+        dir.display(),
+        dir.display()
+    );
+    Ok(())
+}
+
+/// A game package's files for game authors (`arena new-game`): path (with `{{name}}`), text.
+fn package_files(lang: GameLang) -> Vec<(&'static str, &'static str)> {
+    match lang {
+        GameLang::Rust => vec![
+            ("Cargo.toml", include_str!("../../../../templates/game/rust/Cargo.toml")),
+            ("game.toml", include_str!("../../../../templates/game/rust/game.toml")),
+            ("build.sh", include_str!("../../../../templates/game/rust/build.sh")),
+            ("README.md", include_str!("../../../../templates/game/rust/README.md")),
+            ("wit/{{name}}.wit", include_str!("../../../../templates/game/rust/wit/{{name}}.wit")),
+            ("wit/referee.wit", include_str!("../../../../templates/game/rust/wit/referee.wit")),
+            ("wit/deps/game/game.wit", include_str!("../../../../wit/game/game.wit")),
+            ("rules/Cargo.toml", include_str!("../../../../templates/game/rust/rules/Cargo.toml")),
+            ("rules/src/lib.rs", include_str!("../../../../templates/game/rust/rules/src/lib.rs")),
+            ("referee/Cargo.toml", include_str!("../../../../templates/game/rust/referee/Cargo.toml")),
+            ("referee/src/lib.rs", include_str!("../../../../templates/game/rust/referee/src/lib.rs")),
+            ("players/first/Cargo.toml", include_str!("../../../../templates/game/rust/players/first/Cargo.toml")),
+            ("players/first/src/lib.rs", include_str!("../../../../templates/game/rust/players/first/src/lib.rs")),
+        ],
+    }
+}
+
+/// Writes a new game package into `dir`, which must not exist or be empty. The game is named after the
+/// directory (lower-case letters, digits and `-`), which is also its WIT package name, `arena:NAME`.
+pub fn write_game(lang: GameLang, dir: &Path) -> anyhow::Result<()> {
+    if dir.exists() && dir.read_dir().with_context(|| format!("{}: cannot read", dir.display()))?.next().is_some() {
+        bail!("{}: the directory is not empty; choose a new one", dir.display());
+    }
+    let name = kebab(dir, "game");
+    let crate_name = name.replace('-', "_");
+    let fill = |s: &str| s.replace("{{name}}", &name).replace("{{crate}}", &crate_name);
+    for (path, text) in package_files(lang) {
+        let target = dir.join(fill(path));
+        if let Some(parent) = target.parent() {
+            std::fs::create_dir_all(parent).with_context(|| format!("{}: cannot create", parent.display()))?;
+        }
+        std::fs::write(&target, fill(text)).with_context(|| format!("{}: cannot write", target.display()))?;
+        if path.ends_with(".sh") {
+            use std::os::unix::fs::PermissionsExt;
+            std::fs::set_permissions(&target, std::fs::Permissions::from_mode(0o755))?;
+        }
+    }
+    std::fs::write(dir.join(".gitignore"), "/target/\n/referee.wasm\n/players/*.wasm\n")
+        .with_context(|| format!("{}: cannot write", dir.display()))?;
+    println!(
+        "wrote the game package {name} in {}: build it with {}/build.sh, then `arena play --game {} ...`",
+        dir.display(),
+        dir.display(),
+        dir.display()
+    );
+    Ok(())
+}
+
+/// The directory's name as a lower-case kebab-case name that starts with a letter (`prefix-…` if not).
+fn kebab(dir: &Path, prefix: &str) -> String {
+    let name: String = dir
+        .file_name()
+        .and_then(|n| n.to_str())
+        .unwrap_or(prefix)
+        .chars()
+        .map(|c| if c.is_ascii_alphanumeric() { c.to_ascii_lowercase() } else { '-' })
+        .collect::<String>()
+        .split('-')
+        .filter(|p| !p.is_empty())
+        .collect::<Vec<_>>()
+        .join("-");
+    if name.is_empty() || !name.starts_with(|c: char| c.is_ascii_lowercase()) {
+        format!("{prefix}-{name}")
+    } else {
+        name
+    }
+}

@@ -1,0 +1,371 @@
+//! The coordinator's side: a package as a `Game` whose games are played by workers. Everything else
+//! stays here and unchanged — the tournament logic, the store, the lifecycle calls (players are
+//! loaded and checked here too, through the compile cache) — only `play` becomes a job on the queue
+//! and an outcome read back from the result stream, matched by game id.
+
+use super::job::{Done, Job, JobPlayer, component_key, package_key};
+use super::{BUSY_SUBJECT, ClusterError, Engine, JOBS_SUBJECT, RESULTS};
+use arena_core::Limits;
+use arena_core::{Entry, Game, GameOutcome, GameSetup, TournamentInfo};
+use arena_core::{Fault, FaultKind};
+use arena_match::{LoadPlayers, PackageGame, PackagePlayer};
+use arena_sandbox::{LoadError, Loaded, WorldSpec};
+use futures_util::StreamExt;
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+use tokio::sync::oneshot;
+
+type Outcome = Result<GameOutcome, String>;
+
+/// Outcomes by game (`Job::key`): those awaited (a sender) and those that came before anyone asked
+/// (an interrupted run's, read back by the run that resumes it).
+#[derive(Default)]
+struct Mailbox {
+    waiting: HashMap<String, oneshot::Sender<Outcome>>,
+    early: HashMap<String, Outcome>,
+    /// Messages on the result subject that are no outcome this Arena can read.
+    unreadable: u64,
+    /// Outcomes handed to their games.
+    placed: u64,
+}
+
+impl Mailbox {
+    /// Places an outcome read from the result stream: to the game waiting for it, else kept for when
+    /// it is asked for. One it cannot place now is logged with its key and what was expected.
+    fn place(&mut self, payload: &[u8]) {
+        let done = match serde_json::from_slice::<Done>(payload) {
+            Ok(done) => done,
+            Err(e) => {
+                self.unreadable += 1;
+                let head: String = String::from_utf8_lossy(&payload[..payload.len().min(200)]).into_owned();
+                tracing::warn!("an outcome on the result stream is unreadable ({e}), dropped: {head}");
+                return;
+            }
+        };
+        tracing::debug!("game {} played by {}", done.game, done.worker);
+        // A game played twice (a worker died after publishing) is taken once.
+        match self.waiting.remove(&done.key) {
+            Some(tx) => {
+                self.placed += 1;
+                let _ = tx.send(done.outcome);
+            }
+            None => {
+                let prefix = format!("{}|", done.game);
+                match self.waiting.keys().find(|k| k.starts_with(&prefix)) {
+                    Some(expected) => tracing::warn!(
+                        "an outcome of game {} (key {}) is not the one awaited (key {expected}): kept aside",
+                        done.game,
+                        done.key
+                    ),
+                    None => tracing::debug!(
+                        "an outcome of game {} (key {}) came before it was asked for",
+                        done.game,
+                        done.key
+                    ),
+                }
+                self.early.insert(done.key, done.outcome);
+            }
+        }
+    }
+}
+
+/// A package whose games are played by workers over NATS.
+pub struct RemoteGame {
+    local: Arc<PackageGame>,
+    engine: Engine,
+    files: async_nats::jetstream::object_store::ObjectStore,
+    /// The package's directory and its files (paths inside it).
+    dir: PathBuf,
+    package_files: Vec<String>,
+    options: Vec<String>,
+    limits: Limits,
+    /// The run's name, in its result subject (`arena.results.<run>`) and its consumer's: a stored
+    /// tournament's is the same every time it is resumed; otherwise a random one.
+    run: Mutex<String>,
+    /// This process's own, in every job's deduplication id (a resumed run publishes again).
+    nonce: String,
+    /// Reading outcomes starts with the first game.
+    reading: tokio::sync::OnceCell<()>,
+    /// Where each loaded component came from, by sha256 (uploaded when a game first needs it).
+    paths: Mutex<HashMap<String, PathBuf>>,
+    uploaded: tokio::sync::Mutex<std::collections::HashSet<String>>,
+    mailbox: Arc<Mutex<Mailbox>>,
+    /// When each worker last said it took or was playing a job.
+    busy: Arc<Mutex<HashMap<String, std::time::Instant>>>,
+}
+
+/// A name fit for a subject token and a consumer name.
+fn token(text: &str) -> String {
+    arena_core::sha256_hex(text.as_bytes())[..24].to_string()
+}
+
+impl RemoteGame {
+    /// `local` (loaded from `dir` with `options`) played by the workers of `engine`.
+    pub async fn new(
+        engine: Engine,
+        local: Arc<PackageGame>,
+        dir: &Path,
+        options: &[String],
+        limits: Limits,
+    ) -> Result<RemoteGame, ClusterError> {
+        let files = engine.files().await?;
+        let package_files: Vec<String> = arena_match::files_under(dir)
+            .map_err(|e| ClusterError::Other(format!("{}: cannot list the package: {e}", dir.display())))?
+            .iter()
+            .map(|p| p.to_string_lossy().replace('\\', "/"))
+            .collect();
+        let nonce = arena_core::secret("").map_err(|e| ClusterError::Other(e.to_string()))?;
+        Ok(RemoteGame {
+            local,
+            engine,
+            files,
+            dir: dir.to_path_buf(),
+            package_files,
+            options: options.to_vec(),
+            limits,
+            run: Mutex::new(token(&nonce)),
+            nonce: nonce[..16].to_string(),
+            reading: tokio::sync::OnceCell::new(),
+            paths: Mutex::default(),
+            uploaded: tokio::sync::Mutex::default(),
+            mailbox: Arc::default(),
+            busy: Arc::default(),
+        })
+    }
+
+    fn run(&self) -> String {
+        self.run.lock().unwrap_or_else(|e| e.into_inner()).clone()
+    }
+
+    /// Starts reading this run's outcomes from the result stream: everything still there, an
+    /// interrupted run's included. The stream is a work queue: an outcome is gone once acked, so what
+    /// a resumed run finds is only what its predecessor never took.
+    async fn read_outcomes(&self) -> Result<(), ClusterError> {
+        let engine = &self.engine;
+        let run = self.run();
+        let name = format!("results-{run}");
+        let stream = engine.js.get_stream(RESULTS).await.map_err(|e| engine.err("the result stream", e))?;
+        // The consumer of a run that died is replaced (a work queue allows one per subject).
+        let _ = stream.delete_consumer(&name).await;
+        let consumer = stream
+            .create_consumer(async_nats::jetstream::consumer::pull::Config {
+                durable_name: Some(name),
+                filter_subject: format!("arena.results.{run}"),
+                ack_policy: async_nats::jetstream::consumer::AckPolicy::Explicit,
+                inactive_threshold: Duration::from_secs(3600),
+                ..Default::default()
+            })
+            .await
+            .map_err(|e| engine.err("a result consumer", e))?;
+        let mut messages = consumer.messages().await.map_err(|e| engine.err("the results", e))?;
+        let mut busy = engine.client.subscribe(BUSY_SUBJECT).await.map_err(|e| engine.err("the workers' news", e))?;
+        let seen = self.busy.clone();
+        tokio::spawn(async move {
+            while let Some(m) = busy.next().await {
+                let name = String::from_utf8_lossy(&m.payload[..m.payload.len().min(200)]).into_owned();
+                let mut seen = seen.lock().unwrap_or_else(|e| e.into_inner());
+                seen.insert(name, std::time::Instant::now());
+                // Bounded by the workers of the last minute.
+                seen.retain(|_, t| t.elapsed() < Duration::from_secs(60));
+            }
+        });
+        let mailbox = self.mailbox.clone();
+        tokio::spawn(async move {
+            loop {
+                while let Some(m) = messages.next().await {
+                    // Errors (a heartbeat missed while the server restarts) pass; the stream goes on.
+                    let Ok(m) = m else { continue };
+                    mailbox.lock().unwrap_or_else(|e| e.into_inner()).place(&m.payload);
+                    let _ = m.ack().await;
+                }
+                // The stream ended: pull again (the durable consumer keeps its place).
+                tokio::time::sleep(Duration::from_millis(500)).await;
+                match consumer.messages().await {
+                    Ok(m) => messages = m,
+                    Err(e) => tracing::warn!("reading results again: {e}"),
+                }
+            }
+        });
+        Ok(())
+    }
+
+    /// Uploads `key` (from `path`) unless this run did already.
+    async fn upload(&self, key: String, path: &Path) -> Result<(), String> {
+        let mut done = self.uploaded.lock().await;
+        if done.contains(&key) {
+            return Ok(());
+        }
+        let bytes = tokio::fs::read(path).await.map_err(|e| format!("{}: cannot read: {e}", path.display()))?;
+        // The server may be away for a while (a restart): tried again for up to two minutes.
+        let (mut wait, until) = (Duration::from_millis(100), tokio::time::Instant::now() + Duration::from_secs(120));
+        loop {
+            match super::put_once(&self.files, &key, &bytes, self.engine.chunk()).await {
+                Ok(()) => break,
+                Err(why) if tokio::time::Instant::now() >= until => return Err(why),
+                Err(why) => tracing::warn!("{why}; trying again"),
+            }
+            tokio::time::sleep(wait).await;
+            wait = (wait * 2).min(Duration::from_secs(5));
+        }
+        done.insert(key);
+        Ok(())
+    }
+
+    async fn job(&self, setup: &GameSetup<Arc<PackagePlayer>>) -> Result<Job, String> {
+        let hash = self.local.referee_hash().unwrap_or_default();
+        for f in &self.package_files {
+            self.upload(package_key(&hash, f), &self.dir.join(f)).await?;
+        }
+        let mut players = vec![];
+        for e in &setup.players {
+            let builtin = e.source.strip_prefix("builtin:").map(str::to_string);
+            let component = if builtin.is_some() { None } else { e.hash.clone() };
+            if let Some(h) = &component {
+                let path = self.paths.lock().unwrap_or_else(|e| e.into_inner()).get(h).cloned();
+                let path = path.ok_or_else(|| format!("{}: its component was not loaded here", e.name))?;
+                self.upload(component_key(h), &path).await?;
+            }
+            players.push(JobPlayer { name: e.name.clone(), component, builtin });
+        }
+        Ok(Job {
+            reply: format!("arena.results.{}", self.run()),
+            game: setup.id.clone(),
+            package: hash,
+            files: self.package_files.clone(),
+            options: self.options.clone(),
+            players,
+            seed: setup.seed,
+            limits: self.limits,
+            so_far: setup.so_far.clone(),
+        })
+    }
+
+    /// Publishes a job until the stream has it, deduplicated by run, game and this process.
+    async fn publish(&self, job: &Job) -> Result<(), String> {
+        let payload: bytes::Bytes = serde_json::to_vec(job).unwrap_or_default().into();
+        let id = format!("{}/{}/{}", job.reply, job.game, self.nonce);
+        self.engine.publish_stored(JOBS_SUBJECT, &id, payload).await.map_err(|e| format!("the game's job: {e}"))
+    }
+}
+
+/// A game the workers could not play: no result, nobody banned, and why.
+fn unplayed(n: usize, why: String) -> GameOutcome {
+    GameOutcome {
+        scores: vec![0; n],
+        fuel: vec![0; n],
+        logs: vec![String::new(); n],
+        game_fault: Some(Fault::new(FaultKind::Crash, "worker", why)),
+        ..Default::default()
+    }
+}
+
+impl LoadPlayers for RemoteGame {
+    fn spec(&self) -> &'static WorldSpec {
+        self.local.spec()
+    }
+    fn load(&self, path: &Path) -> Result<(Loaded, Self::Player), LoadError> {
+        let (loaded, player) = self.local.load(path)?;
+        self.paths.lock().unwrap_or_else(|e| e.into_inner()).insert(loaded.hash.clone(), path.to_path_buf());
+        Ok((loaded, player))
+    }
+}
+
+impl Game for RemoteGame {
+    type Player = Arc<PackagePlayer>;
+
+    fn name(&self) -> &'static str {
+        self.local.name()
+    }
+    fn seats(&self) -> std::ops::RangeInclusive<usize> {
+        self.local.seats()
+    }
+    fn builtin(&self, name: &str) -> Option<Self::Player> {
+        self.local.builtin(name)
+    }
+    fn builtin_names(&self) -> &'static [&'static str] {
+        self.local.builtin_names()
+    }
+    fn options(&self) -> serde_json::Value {
+        self.local.options()
+    }
+    fn draws_svg(&self) -> bool {
+        self.local.draws_svg()
+    }
+    fn referee_hash(&self) -> Option<String> {
+        self.local.referee_hash()
+    }
+
+    async fn tournament_start(&self, p: &Entry<Self::Player>, info: &TournamentInfo, seed: u64) -> Option<Fault> {
+        self.local.tournament_start(p, info, seed).await
+    }
+
+    fn status(&self) -> Option<String> {
+        self.reading.get()?;
+        let workers = self
+            .busy
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .values()
+            .filter(|t| t.elapsed() <= Duration::from_secs(10))
+            .count();
+        let (waiting, aside, placed) = {
+            let b = self.mailbox.lock().unwrap_or_else(|e| e.into_inner());
+            (b.waiting.len(), b.early.len() as u64 + b.unreadable, b.placed)
+        };
+        let mut line = if workers == 0 && waiting > 0 {
+            format!(
+                "no worker has taken a job in the last 10 s ({waiting} game(s) waiting): start one with `arena worker --nats {}`",
+                self.engine.url
+            )
+        } else {
+            format!("{workers} worker(s) busy in the last 10 s, {waiting} game(s) waiting")
+        };
+        line.push_str(&format!(", {placed} played by workers"));
+        if aside > 0 {
+            line.push_str(&format!(", {aside} outcome(s) not placed (see the log)"));
+        }
+        Some(line)
+    }
+
+    fn bind(&self, run: &str) {
+        *self.run.lock().unwrap_or_else(|e| e.into_inner()) = token(run);
+    }
+
+    async fn play(&self, setup: GameSetup<Self::Player>) -> GameOutcome {
+        let n = setup.players.len();
+        if let Err(e) = self.reading.get_or_try_init(|| self.read_outcomes()).await {
+            return unplayed(n, e.to_string());
+        }
+        let job = match self.job(&setup).await {
+            Ok(job) => job,
+            Err(why) => return unplayed(n, why),
+        };
+        let key = job.key();
+        let rx = {
+            let mut b = self.mailbox.lock().unwrap_or_else(|e| e.into_inner());
+            // Played for the run this one resumes, after its store was last written.
+            if let Some(outcome) = b.early.remove(&key) {
+                b.placed += 1;
+                return outcome.unwrap_or_else(|why| unplayed(n, why));
+            }
+            let (tx, rx) = oneshot::channel();
+            b.waiting.insert(key.clone(), tx);
+            rx
+        };
+        if let Err(why) = self.publish(&job).await {
+            self.mailbox.lock().unwrap_or_else(|e| e.into_inner()).waiting.remove(&key);
+            return unplayed(n, why);
+        }
+        match rx.await {
+            Ok(Ok(outcome)) => outcome,
+            Ok(Err(why)) => unplayed(n, why),
+            Err(_) => unplayed(n, "the result stream closed".into()),
+        }
+    }
+
+    async fn tournament_end(&self, p: &Entry<Self::Player>, won: bool, seed: u64) -> Option<Fault> {
+        self.local.tournament_end(p, won, seed).await
+    }
+}

@@ -1,0 +1,239 @@
+//! `arena worker`: stateless; pulls game jobs from the queue, fetches what it lacks (packages and
+//! components by sha256 from the object store, compiled through its own compile cache), plays each
+//! with exactly the sandbox and limits of a local game, publishes the outcome and acks. While a game
+//! plays it tells the queue it is still at it, so a worker that dies has its job redelivered to
+//! another within the ack wait.
+
+use super::job::{Done, Job, component_key, package_key};
+use super::{BUSY_SUBJECT, ClusterError, Engine, Fetch, JOBS, WORKERS};
+use arena_core::{DataDir, Entry, Game, GameSetup};
+use arena_match::{LoadPlayers, Package, PackageGame};
+use arena_sandbox::{CompileLimits, Sandbox};
+use futures_util::StreamExt;
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+/// How a worker runs.
+pub struct WorkerConfig {
+    pub url: String,
+    /// Games played at once.
+    pub jobs: usize,
+    /// Where fetched packages and components and the compile cache are kept.
+    pub dir: PathBuf,
+    /// How long the queue waits for a job's ack (or a sign of progress) before giving it to another
+    /// worker.
+    pub ack_wait: Duration,
+    /// Runs compiles in a child process of this executable.
+    pub exe: PathBuf,
+    pub compile: CompileLimits,
+}
+
+/// Deliveries of one job at most (a job whose workers keep dying is given up after this many).
+const MAX_DELIVER: i64 = 5;
+
+/// Packages loaded so far: by referee hash and options, with their limits.
+type Games = Mutex<HashMap<(String, Vec<String>, String), Arc<PackageGame>>>;
+
+/// Works until the process is stopped.
+pub async fn work(cfg: WorkerConfig) -> Result<(), ClusterError> {
+    let engine = Engine::connect(&cfg.url).await?;
+    let files = engine.files().await?;
+    let stream = engine.js.get_stream(JOBS).await.map_err(|e| engine.err("the job stream", e))?;
+    let consumer = stream
+        .get_or_create_consumer(
+            WORKERS,
+            async_nats::jetstream::consumer::pull::Config {
+                durable_name: Some(WORKERS.into()),
+                ack_policy: async_nats::jetstream::consumer::AckPolicy::Explicit,
+                ack_wait: cfg.ack_wait,
+                max_deliver: MAX_DELIVER,
+                max_ack_pending: 10_000,
+                ..Default::default()
+            },
+        )
+        .await
+        .map_err(|e| engine.err("the workers' consumer", e))?;
+    for d in DataDir::new(&cfg.dir).worker_dirs() {
+        std::fs::create_dir_all(&d).map_err(|e| ClusterError::Other(format!("{}: cannot create: {e}", d.display())))?;
+    }
+    let name = format!("{}:{}", hostname(), std::process::id());
+    eprintln!("Worker {name} takes games from {} ({} at once)", cfg.url, cfg.jobs);
+    let games: Arc<Games> = Arc::default();
+    let permits = Arc::new(tokio::sync::Semaphore::new(cfg.jobs.max(1)));
+    let cfg = Arc::new(cfg);
+    loop {
+        let mut batch =
+            match consumer.fetch().max_messages(cfg.jobs.max(1)).expires(Duration::from_secs(2)).messages().await {
+                Ok(b) => b,
+                Err(e) => {
+                    tracing::warn!("fetching jobs: {e}; retrying");
+                    tokio::time::sleep(Duration::from_secs(1)).await;
+                    continue;
+                }
+            };
+        while let Some(m) = batch.next().await {
+            let Ok(m) = m else { continue };
+            let permit = permits.clone().acquire_owned().await.map_err(|e| ClusterError::Other(e.to_string()))?;
+            let (engine, files, games, cfg, name) =
+                (engine.clone(), files.clone(), games.clone(), cfg.clone(), name.clone());
+            tokio::spawn(async move {
+                let job: Result<Job, _> = serde_json::from_slice(&m.payload);
+                let Ok(job) = job else {
+                    // Not a job: nobody can play it.
+                    let _ = m.ack_with(async_nats::jetstream::AckKind::Term).await;
+                    return;
+                };
+                // Still at it: tell the queue a few times per ack wait, and the coordinators (who show
+                // how many workers are busy) when the job is taken and every few seconds after.
+                let beat = {
+                    let (m, client, name) = (m.clone(), engine.client.clone(), name.clone());
+                    let every = (cfg.ack_wait / 3).min(Duration::from_secs(4));
+                    tokio::spawn(async move {
+                        loop {
+                            let _ = client.publish(BUSY_SUBJECT, name.clone().into()).await;
+                            tokio::time::sleep(every).await;
+                            let _ = m.ack_with(async_nats::jetstream::AckKind::Progress).await;
+                        }
+                    })
+                };
+                let outcome = play(&cfg, &files, &games, &job).await;
+                beat.abort();
+                let delivered = m.info().map(|i| i.delivered).unwrap_or(1);
+                let outcome = match outcome {
+                    Ok(o) => Ok(o),
+                    // Tried again later (by any worker) while deliveries remain; the last one reports it.
+                    Err(Fetch::Transient(why)) if delivered < MAX_DELIVER => {
+                        tracing::warn!("game {}: {why}; handing it back", job.game);
+                        let _ = m.ack_with(async_nats::jetstream::AckKind::Nak(Some(Duration::from_secs(1)))).await;
+                        return;
+                    }
+                    Err(f) => Err(f.to_string()),
+                };
+                let mut done = Done { game: job.game.clone(), key: job.key(), outcome, worker: name };
+                // Deduplicated per published job: a redelivered job's outcome is stored once, a job
+                // published again (by a coordinator resuming) gets its own.
+                let sequence = m.info().map(|i| i.stream_sequence).unwrap_or_default();
+                let id = format!("{}/{}/{sequence}", job.reply, job.game);
+                // Published (and stored) before the job is acked: a worker dying in between has the game
+                // played again, and the coordinator takes the first outcome. An outcome too large for
+                // the server goes back as that game's failure, which always fits.
+                let payload = |d: &Done| bytes::Bytes::from(serde_json::to_vec(d).unwrap_or_default());
+                if let Err(why) = engine.publish_stored(&job.reply, &id, payload(&done)).await {
+                    done.outcome = Err(format!("its outcome could not be sent back: {why}"));
+                    let _ = engine.publish_stored(&job.reply, &id, payload(&done)).await;
+                }
+                let _ = m.double_ack().await;
+                drop(permit);
+            });
+        }
+    }
+}
+
+fn hostname() -> String {
+    std::fs::read_to_string("/etc/hostname").map(|s| s.trim().to_string()).unwrap_or_else(|_| "worker".into())
+}
+
+/// Plays a job: the outcome, or why it cannot be played (for good, or for now).
+async fn play(
+    cfg: &WorkerConfig,
+    files: &async_nats::jetstream::object_store::ObjectStore,
+    games: &Games,
+    job: &Job,
+) -> Result<arena_core::GameOutcome, Fetch> {
+    let game = package(cfg, files, games, job).await?;
+    let mut entries = vec![];
+    for p in &job.players {
+        let player = match (&p.builtin, &p.component) {
+            (Some(b), _) => {
+                game.builtin(b).ok_or_else(|| Fetch::Missing(format!("{}: no sample player `{b}`", game.name())))?
+            }
+            (None, Some(hash)) => {
+                let path = fetch(files, &component_key(hash), &DataDir::new(&cfg.dir).component(hash), hash).await?;
+                let g = game.clone();
+                tokio::task::spawn_blocking(move || g.load(&path).map(|(_, p)| p))
+                    .await
+                    .map_err(|e| Fetch::Transient(e.to_string()))?
+                    .map_err(|e| Fetch::Missing(format!("component {hash} ({}): {e}", p.name)))?
+            }
+            (None, None) => return Err(Fetch::Missing(format!("{}: the job names no component", p.name))),
+        };
+        entries.push(Arc::new(Entry {
+            name: p.name.clone(),
+            source: String::new(),
+            hash: p.component.clone(),
+            player,
+        }));
+    }
+    let setup = GameSetup { id: job.game.clone(), seed: job.seed, players: entries, so_far: job.so_far.clone() };
+    Ok(game.play(setup).await)
+}
+
+/// A file from the object store, kept at `to` (checked against its sha256 when `hash` is one).
+async fn fetch(
+    files: &async_nats::jetstream::object_store::ObjectStore,
+    key: &str,
+    to: &Path,
+    hash: &str,
+) -> Result<PathBuf, Fetch> {
+    if to.is_file() {
+        return Ok(to.to_path_buf());
+    }
+    let bytes = super::get(files, key).await?;
+    if hash.len() == 64 && arena_core::sha256_hex(&bytes) != hash {
+        return Err(Fetch::Missing(format!("{key}: the stored bytes do not have the sha256 they are named by")));
+    }
+    // This worker's own disk: another worker may do better.
+    let local = |e: std::io::Error, p: &Path| Fetch::Transient(format!("{}: {e}", p.display()));
+    if let Some(parent) = to.parent() {
+        std::fs::create_dir_all(parent).map_err(|e| local(e, parent))?;
+    }
+    arena_core::write_atomically(to, &bytes).map_err(|e| local(e, to))?;
+    Ok(to.to_path_buf())
+}
+
+/// The job's package, fetched and loaded once per worker (per options and limits).
+async fn package(
+    cfg: &WorkerConfig,
+    files: &async_nats::jetstream::object_store::ObjectStore,
+    games: &Games,
+    job: &Job,
+) -> Result<Arc<PackageGame>, Fetch> {
+    let gone = Fetch::Missing;
+    let limits = serde_json::to_string(&job.limits).unwrap_or_default();
+    let key = (job.package.clone(), job.options.clone(), limits);
+    if let Some(g) = games.lock().unwrap_or_else(|e| e.into_inner()).get(&key) {
+        return Ok(g.clone());
+    }
+    if job.package.len() != 64 || !job.package.bytes().all(|b| b.is_ascii_hexdigit()) {
+        return Err(gone(format!("`{}` is not a package's sha256", job.package)));
+    }
+    let dir = DataDir::new(&cfg.dir).package(&job.package);
+    for f in &job.files {
+        let rel = Path::new(f);
+        if rel.is_absolute() || rel.components().any(|c| !matches!(c, std::path::Component::Normal(_))) {
+            return Err(gone(format!("package {}: `{f}` is not a path inside a package", job.package)));
+        }
+        fetch(files, &package_key(&job.package, f), &dir.join(rel), "").await?;
+    }
+    let sandbox = Sandbox::new(job.limits)
+        .map_err(|e| Fetch::Transient(e.to_string()))?
+        .with_compiler(arena_sandbox::Compiler::Child(cfg.exe.clone()), cfg.compile)
+        .with_cache_dir(DataDir::new(&cfg.dir).compiled());
+    let (d, options) = (dir.clone(), job.options.clone());
+    let game = tokio::task::spawn_blocking(move || -> Result<PackageGame, String> {
+        let mut pkg = Package::load(Arc::new(sandbox), &d).map_err(|e| e.to_string())?;
+        pkg.set_options(&options).map_err(|e| e.to_string())?;
+        PackageGame::new(pkg).map_err(|e| e.to_string())
+    })
+    .await
+    .map_err(|e| Fetch::Transient(e.to_string()))?
+    .map_err(gone)?;
+    if game.referee_hash().as_deref() != Some(job.package.as_str()) {
+        return Err(gone(format!("package {}: its referee has another sha256", job.package)));
+    }
+    let game = Arc::new(game);
+    games.lock().unwrap_or_else(|e| e.into_inner()).insert(key, game.clone());
+    Ok(game)
+}

@@ -1,0 +1,199 @@
+//! The match host's face to the tournaments: a `Game` plays one game between seated players and
+//! reports an outcome; lifecycle calls tell players that a tournament starts and ends. The host knows
+//! no game: every game is a package (`arena_match`), whose referee component plays it; loading a
+//! player component is the match host's own business (`arena_match::LoadPlayers`).
+
+use crate::{Event, Fault};
+use serde::{Deserialize, Serialize};
+use std::future::Future;
+use std::sync::Arc;
+
+/// A registered player of some game: its name, where it came from, and the game's handle to it.
+pub struct Entry<P> {
+    pub name: String,
+    /// The file it was loaded from, or `builtin:NAME` for a native bot.
+    pub source: String,
+    /// sha256 of the file, for components.
+    pub hash: Option<String>,
+    pub player: P,
+}
+
+/// The match so far, in the seat order of the game about to be played.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct MatchSoFar {
+    /// This game's number in the match, from 1.
+    pub game: u32,
+    pub games_in_match: u32,
+    pub wins: Vec<u32>,
+    pub ties: u32,
+    /// Scores of the earlier games, each in this game's seat order.
+    pub earlier: Vec<Vec<i64>>,
+    /// This match's number in the tournament, from 1, of `matches` (0 when not known in advance).
+    pub match_no: u32,
+    pub matches: u32,
+}
+
+/// What the referee hands a game.
+pub struct GameSetup<P> {
+    pub id: String,
+    pub seed: u64,
+    /// In seat order; seat 0 moves first.
+    pub players: Vec<Arc<Entry<P>>>,
+    pub so_far: MatchSoFar,
+}
+
+/// One call as the replay records it.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct CallLine {
+    pub seat: usize,
+    pub call: std::borrow::Cow<'static, str>,
+    /// The turn (or move number) the call belongs to; 0 for calls outside turns.
+    pub turn: u32,
+    pub answer: serde_json::Value,
+    pub fuel: u64,
+    /// The seat failed here instead of answering (a fault, or an answer the referee refused).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fault: Option<Fault>,
+    /// How long the call took on the clock, in microseconds (0: not measured). For people reading a
+    /// replay; never part of a result (which is the same on any machine).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub micros: u64,
+    /// What the seat printed during the call (its part of the seat's bounded log). Private to the
+    /// seat's owner: every view for anyone else goes through `GameRecord::only_for`, which clears it.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub output: String,
+}
+
+fn is_zero(n: &u64) -> bool {
+    *n == 0
+}
+
+/// The same call, answered the same way: its time on the clock and what the player printed are not
+/// part of the game.
+impl PartialEq for CallLine {
+    fn eq(&self, o: &CallLine) -> bool {
+        (self.seat, &self.call, self.turn, &self.answer, self.fuel, &self.fault)
+            == (o.seat, &o.call, o.turn, &o.answer, o.fuel, &o.fault)
+    }
+}
+
+impl CallLine {
+    /// A call line whose answer is cut to a small bound (a replay quotes, it does not copy).
+    pub fn new(
+        seat: usize,
+        call: impl Into<std::borrow::Cow<'static, str>>,
+        turn: u32,
+        answer: serde_json::Value,
+        fuel: u64,
+    ) -> CallLine {
+        CallLine {
+            seat,
+            call: call.into(),
+            turn,
+            answer: crate::quote_json(answer),
+            fuel,
+            fault: None,
+            micros: 0,
+            output: String::new(),
+        }
+    }
+
+    /// Seat `seat` failed in step `turn`.
+    pub fn failed(seat: usize, turn: u32, fault: Fault) -> CallLine {
+        CallLine {
+            seat,
+            call: fault.call.clone().into(),
+            turn,
+            answer: serde_json::Value::Null,
+            fuel: 0,
+            fault: Some(fault),
+            micros: 0,
+            output: String::new(),
+        }
+    }
+}
+
+/// How a game ended (sent whole from a worker to the coordinator, so serializable).
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+pub struct GameOutcome {
+    /// Per seat.
+    pub scores: Vec<i64>,
+    /// Seats that won: one, several on a tie, none if every player was banned.
+    pub winners: Vec<usize>,
+    /// Faults in the order they happened, with the seat that failed.
+    pub faults: Vec<(usize, Fault)>,
+    /// Fuel used per seat.
+    pub fuel: Vec<u64>,
+    /// Every call, in order.
+    pub calls: Vec<CallLine>,
+    /// The final position as text (score cards, board).
+    pub board: String,
+    /// What each seat printed (bounded), for replays.
+    pub logs: Vec<String>,
+    /// What the referee emitted, with its audience.
+    pub events: Vec<Event>,
+    /// The referee's view of the final position for each seat (it may show what that seat alone sees).
+    pub seat_views: Vec<String>,
+    /// The referee failed: the game has no result, and nobody is banned for it.
+    pub game_fault: Option<Fault>,
+    /// The match the game was played in, as the referee was told (a replay tells it again).
+    pub so_far: MatchSoFar,
+    /// The referee's drawing of the final position for spectators, and for each seat, if it draws.
+    pub svg: Option<String>,
+    pub seat_svgs: Vec<Option<String>>,
+}
+
+/// Information every player gets when a tournament starts.
+#[derive(Debug, Clone)]
+pub struct TournamentInfo {
+    pub you: String,
+    pub players: Vec<String>,
+    pub games_per_match: u32,
+}
+
+/// A game the tournaments can run.
+pub trait Game: Send + Sync + 'static {
+    /// The game's handle to one player (a pre-instantiated component, or a native bot).
+    type Player: Send + Sync + 'static;
+
+    fn name(&self) -> &'static str;
+    /// How many players one game seats.
+    fn seats(&self) -> std::ops::RangeInclusive<usize>;
+    /// The native bots built into the host, by name (`builtin:NAME` on the command line).
+    fn builtin(&self, name: &str) -> Option<Self::Player>;
+    /// Their names; the first is the strongest (the opponent `arena check` plays against).
+    fn builtin_names(&self) -> &'static [&'static str];
+    /// The game's options as settings to store and replay with; none by default.
+    fn options(&self) -> serde_json::Value {
+        serde_json::Value::Null
+    }
+    /// Whether the game draws its positions as SVG.
+    fn draws_svg(&self) -> bool {
+        false
+    }
+    /// What identifies the game's rules exactly (a package's referee hash), if anything.
+    fn referee_hash(&self) -> Option<String> {
+        None
+    }
+    /// Names the run the coming games belong to (a stored tournament, the same name when it is
+    /// resumed): a game played elsewhere finds there the outcomes an interrupted run left behind.
+    fn bind(&self, _run: &str) {}
+    /// A line on who plays the games, for a progress display (games played elsewhere: how many workers
+    /// are at it, and what to do when none is); `None` for games played here.
+    fn status(&self) -> Option<String> {
+        None
+    }
+    fn tournament_start(
+        &self,
+        p: &Entry<Self::Player>,
+        info: &TournamentInfo,
+        seed: u64,
+    ) -> impl Future<Output = Option<Fault>> + Send;
+    fn play(&self, setup: GameSetup<Self::Player>) -> impl Future<Output = GameOutcome> + Send;
+    fn tournament_end(
+        &self,
+        p: &Entry<Self::Player>,
+        won: bool,
+        seed: u64,
+    ) -> impl Future<Output = Option<Fault>> + Send;
+}

@@ -1,0 +1,150 @@
+//! A package as a `Game` the tournaments run: every format (knockout, round robin, elimination rounds)
+//! plays packaged games, and players hear a tournament start and end through the referee's
+//! `tournament` export.
+
+use super::{Lifecycle, Package, PackageError, PackagePlayer};
+use arena_core::Fault;
+use arena_core::{Entry, Game, GameOutcome, GameSetup, TournamentInfo};
+use arena_sandbox::{LoadError, Loaded, WorldSpec};
+use std::path::Path;
+use std::sync::Arc;
+
+/// A loaded package, seen as a game. `Game::name` and `LoadPlayers::spec` are `'static`: a package's are
+/// leaked once, when it is loaded (one package a process).
+pub struct PackageGame {
+    pkg: Package,
+    name: &'static str,
+    spec: &'static WorldSpec,
+    /// The package's sample players, loaded (and checked) when first asked for, by name (their file
+    /// stems), the strongest first.
+    samples: Vec<std::sync::OnceLock<Option<Arc<PackagePlayer>>>>,
+    sample_names: &'static [&'static str],
+}
+
+impl PackageGame {
+    /// The package as a game, its sample players as its built-in opponents.
+    pub fn new(pkg: Package) -> Result<PackageGame, PackageError> {
+        let name: &'static str = Box::leak(pkg.manifest.name.clone().into_boxed_str());
+        let spec = Box::leak(Box::new(pkg.player_spec()));
+        let mut samples = Vec::new();
+        let mut names: Vec<&'static str> = Vec::new();
+        for file in &pkg.manifest.players {
+            let stem = file.file_stem().and_then(|s| s.to_str()).unwrap_or("player");
+            samples.push(std::sync::OnceLock::new());
+            names.push(Box::leak(stem.to_string().into_boxed_str()));
+        }
+        let sample_names = Box::leak(names.into_boxed_slice());
+        Ok(PackageGame { pkg, name, spec, samples, sample_names })
+    }
+
+    pub fn package(&self) -> &Package {
+        &self.pkg
+    }
+}
+
+/// A game whose players are components this host loads: the match host's side of the `Game` seam (the
+/// tournaments play games; loading a player is the match host's business, so no wasmtime type
+/// reaches them).
+pub trait LoadPlayers: Game {
+    /// The world a player component implements.
+    fn spec(&self) -> &'static WorldSpec;
+    /// Loads, compiles and pre-instantiates a component, checking it implements the world.
+    fn load(&self, path: &Path) -> Result<(Loaded, Self::Player), LoadError>;
+}
+
+impl LoadPlayers for PackageGame {
+    fn spec(&self) -> &'static WorldSpec {
+        self.spec
+    }
+
+    fn load(&self, path: &Path) -> Result<(Loaded, Self::Player), LoadError> {
+        let name = path.file_stem().and_then(|s| s.to_str()).unwrap_or("player");
+        self.pkg.load_player_with(name, path).map_err(|e| match e {
+            PackageError::Load(e) => e,
+            other => LoadError::WrongWorld {
+                path: path.to_path_buf(),
+                world: self.spec.world.to_string(),
+                detail: other.to_string(),
+            },
+        })
+    }
+}
+
+impl Game for PackageGame {
+    type Player = Arc<PackagePlayer>;
+
+    fn name(&self) -> &'static str {
+        self.name
+    }
+
+    fn seats(&self) -> std::ops::RangeInclusive<usize> {
+        self.pkg.manifest.seats()
+    }
+
+    fn options(&self) -> serde_json::Value {
+        serde_json::json!(self.pkg.options())
+    }
+
+    fn draws_svg(&self) -> bool {
+        self.pkg.draws_svg()
+    }
+
+    fn referee_hash(&self) -> Option<String> {
+        Some(self.pkg.hash.clone())
+    }
+
+    fn builtin(&self, name: &str) -> Option<Self::Player> {
+        let i = self.sample_names.iter().position(|n| *n == name)?;
+        self.samples[i]
+            .get_or_init(|| {
+                let path = self.pkg.dir.join(&self.pkg.manifest.players[i]);
+                match self.pkg.load_player(name, &path) {
+                    Ok(p) => Some(p),
+                    Err(e) => {
+                        tracing::error!("the sample player {name} of {} does not load: {e}", self.name);
+                        None
+                    }
+                }
+            })
+            .clone()
+    }
+
+    fn builtin_names(&self) -> &'static [&'static str] {
+        self.sample_names
+    }
+
+    async fn tournament_start(&self, p: &Entry<Self::Player>, info: &TournamentInfo, seed: u64) -> Option<Fault> {
+        let event = Lifecycle::Start { you: &info.you, players: &info.players, games_per_match: info.games_per_match };
+        self.pkg.lifecycle(&p.player, event, seed).await
+    }
+
+    async fn play(&self, setup: GameSetup<Self::Player>) -> GameOutcome {
+        let players: Vec<Arc<PackagePlayer>> = setup.players.iter().map(|e| e.player.clone()).collect();
+        let names: Vec<String> = setup.players.iter().map(|e| e.name.clone()).collect();
+        let o = self.pkg.play_as(&players, &names, setup.seed, &setup.so_far).await;
+        let n = players.len();
+        let board = match &o.game_fault {
+            Some(f) => format!("{}\ngame fault (the referee failed, nobody is banned): {f}", o.view),
+            None => o.view.clone(),
+        };
+        GameOutcome {
+            scores: if o.scores.len() == n { o.scores } else { vec![0; n] },
+            winners: o.winners,
+            faults: o.faults,
+            fuel: o.fuel,
+            calls: o.log,
+            board,
+            logs: if o.logs.len() == n { o.logs } else { vec![String::new(); n] },
+            events: o.events,
+            seat_views: o.seat_views,
+            game_fault: o.game_fault,
+            so_far: setup.so_far,
+            svg: o.svg,
+            seat_svgs: o.seat_svgs,
+        }
+    }
+
+    async fn tournament_end(&self, p: &Entry<Self::Player>, won: bool, seed: u64) -> Option<Fault> {
+        self.pkg.lifecycle(&p.player, Lifecycle::End { won }, seed).await
+    }
+}

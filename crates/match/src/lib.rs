@@ -1,0 +1,409 @@
+//! Game packages (seed 004's game machine): a directory holding a manifest (`game.toml`), the game's
+//! WIT and its referee component. The match host loads a package, checks that its referee's requests
+//! and the players' exports agree, and drives the referee through the `arena:game` protocol, forwarding
+//! typed values between it and the players as wasmtime's dynamic `Val`s: it knows no game.
+
+mod game;
+mod keep;
+mod manifest;
+mod play;
+mod rules;
+mod seat;
+mod types;
+pub mod values;
+
+pub use game::{LoadPlayers, PackageGame};
+pub use keep::{files_under, keep, kept, stored_options};
+pub use manifest::{MAX_MANIFEST_BYTES, MAX_REFEREE_BYTES, Manifest};
+pub use play::{Frame, Lifecycle, PackageOutcome, SVG_BYTES};
+
+use arena_sandbox::{LoadError, PlayerState, Sandbox, WorldSpec, refuse};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use wasmtime::component::types::{ComponentFunc, ComponentItem, Type};
+use wasmtime::component::{Component, InstancePre, Linker, Val};
+
+/// The interface the host offers every referee.
+const EVENTS: &str = "arena:game/events@0.1.0";
+/// The most events one game may emit; a referee that emits more is at fault.
+pub const MAX_EVENTS: usize = 100_000;
+/// The most characters of an event kept (the rest is cut, saying how much).
+pub const EVENT_CHARS: usize = 2_000;
+/// The most characters of a view kept (a board drawn as text fits many times over).
+pub const VIEW_CHARS: usize = 32_768;
+
+#[derive(Debug, thiserror::Error)]
+pub enum PackageError {
+    #[error("{path}: {detail}")]
+    Manifest { path: PathBuf, detail: String },
+    #[error("{0}")]
+    Load(#[from] LoadError),
+    #[error("{path}: the referee does not fit the `arena:game` protocol: {detail}")]
+    Referee { path: PathBuf, detail: String },
+    #[error("{path}: not a player of {game}: {detail}")]
+    Player { path: PathBuf, game: String, detail: String },
+    #[error("{0}")]
+    Option(String),
+}
+
+/// One request the referee may make: the player export it names, with the export's parameter (the
+/// request's payload; a tuple is spread over several parameters) and result (the answer's payload).
+#[derive(Debug, Clone)]
+struct Case {
+    name: String,
+    param: Option<Type>,
+    result: Option<Type>,
+}
+
+impl Case {
+    /// Whether the payload is a tuple the host spreads over the export's parameters.
+    fn spread(&self) -> bool {
+        matches!(self.param, Some(Type::Tuple(_)))
+    }
+}
+
+/// A loaded game package.
+pub struct Package {
+    pub manifest: Manifest,
+    pub dir: PathBuf,
+    /// sha256 of the referee component.
+    pub hash: String,
+    sandbox: Arc<Sandbox>,
+    referee: InstancePre<PlayerState>,
+    cases: Vec<Case>,
+    /// Whether the referee exports `tournament` (what to tell players when a tournament starts, ends).
+    lifecycle: bool,
+    /// Whether the referee exports `svg` (a drawing of the position).
+    svg: bool,
+    /// The interfaces the referee serves players (rule checkers).
+    served: Vec<rules::Interface>,
+    players: Linker<PlayerState>,
+    /// The options every game is played with: the manifest's defaults unless set.
+    options: std::collections::BTreeMap<String, i64>,
+}
+
+/// A player of a package, checked against the referee's requests.
+pub struct PackagePlayer {
+    pub name: String,
+    pub hash: String,
+    pre: InstancePre<PlayerState>,
+}
+
+impl PackagePlayer {
+    /// The pre-instantiated component (for measurements: games instantiate it themselves).
+    pub fn pre(&self) -> &InstancePre<PlayerState> {
+        &self.pre
+    }
+}
+
+impl Package {
+    /// Loads the package in `dir`: its manifest, and its referee, compiled within the sandbox's compile
+    /// limits like any submitted component.
+    pub fn load(sandbox: Arc<Sandbox>, dir: &Path) -> Result<Package, PackageError> {
+        let manifest = Manifest::read(dir)?;
+        let path = dir.join(&manifest.referee);
+        let spec = WorldSpec {
+            game: manifest.name.clone().into(),
+            // The game's own types and `arena:game`; the linker refuses anything it does not define.
+            package: "arena:".into(),
+            world: format!("arena:{}/referee", manifest.name).into(),
+        };
+        let size = std::fs::metadata(&path).map(|m| m.len()).unwrap_or(0);
+        if size > manifest::MAX_REFEREE_BYTES {
+            return Err(PackageError::Referee {
+                path,
+                detail: format!("{size} bytes; a referee may have at most {}", manifest::MAX_REFEREE_BYTES),
+            });
+        }
+        let loaded = sandbox.load(&path, &spec)?;
+        let referee_error = |detail: String| PackageError::Referee { path: path.clone(), detail };
+        let cases = cases(sandbox.engine(), &loaded.component).map_err(referee_error)?;
+        let mut linker = sandbox.linker().map_err(|e| referee_error(e.to_string()))?;
+        linker
+            .instance(EVENTS)
+            .and_then(|mut events| events.func_new("emit", emit))
+            .map_err(|e| referee_error(format!("{e:#}")))?;
+        let referee = linker.instantiate_pre(&loaded.component).map_err(|e| referee_error(format!("{e:#}")))?;
+        let lifecycle = lifecycle(sandbox.engine(), &loaded.component, &cases).map_err(referee_error)?;
+        let svg = draws(sandbox.engine(), &loaded.component).map_err(referee_error)?;
+        let served = rules::exported(sandbox.engine(), &loaded.component);
+        let mut players = sandbox.linker().map_err(|e| referee_error(e.to_string()))?;
+        rules::serve(&mut players, &sandbox, &loaded.component, &referee, &served).map_err(referee_error)?;
+        let options = manifest.option_values(&[]).map_err(PackageError::Option)?;
+        Ok(Package {
+            manifest,
+            dir: dir.to_path_buf(),
+            hash: loaded.hash,
+            sandbox,
+            referee,
+            cases,
+            lifecycle,
+            svg,
+            served,
+            players,
+            options,
+        })
+    }
+
+    /// Loads a player component and checks it answers every request the referee can make: an export
+    /// of the request's name taking the request's payload and returning the answer's.
+    pub fn load_player(&self, name: &str, path: &Path) -> Result<Arc<PackagePlayer>, PackageError> {
+        self.load_player_with(name, path).map(|(_, p)| p)
+    }
+
+    /// The world a player of this package implements, and what it may import.
+    pub fn player_spec(&self) -> WorldSpec {
+        WorldSpec {
+            game: self.manifest.name.clone().into(),
+            package: format!("arena:{}", self.manifest.name).into(),
+            world: format!("arena:{}/player", self.manifest.name).into(),
+        }
+    }
+
+    /// [`Package::load_player`], with what is known about the component.
+    pub fn load_player_with(
+        &self,
+        name: &str,
+        path: &Path,
+    ) -> Result<(arena_sandbox::Loaded, Arc<PackagePlayer>), PackageError> {
+        let loaded = self.sandbox.load(path, &self.player_spec())?;
+        let wrong = |detail: String| PackageError::Player {
+            path: path.to_path_buf(),
+            game: self.manifest.name.clone(),
+            detail,
+        };
+        let engine = self.sandbox.engine();
+        let exports: Vec<(String, ComponentItem)> =
+            loaded.component.component_type().exports(engine).map(|(n, e)| (n.to_string(), e.ty)).collect();
+        for case in &self.cases {
+            let Some((_, ComponentItem::ComponentFunc(f))) = exports.iter().find(|(n, _)| *n == case.name) else {
+                return Err(wrong(format!("it exports no function `{}`", case.name)));
+            };
+            check_export(f, case).map_err(wrong)?;
+        }
+        for (import, item) in loaded.component.component_type().imports(engine) {
+            if import.starts_with("arena:") {
+                rules::check_import(&self.served, import, &item.ty, engine).map_err(wrong)?;
+            }
+        }
+        let pre = self.players.instantiate_pre(&loaded.component).map_err(|e| wrong(format!("{e:#}")))?;
+        let player = Arc::new(PackagePlayer { name: name.to_string(), hash: loaded.hash.clone(), pre });
+        Ok((loaded, player))
+    }
+
+    /// Sets the game's options from `NAME=VALUE` strings, checked against the manifest.
+    pub fn set_options(&mut self, raw: &[String]) -> Result<(), PackageError> {
+        self.options = self.manifest.option_values(raw).map_err(PackageError::Option)?;
+        Ok(())
+    }
+
+    /// The options games are played with.
+    pub fn options(&self) -> &std::collections::BTreeMap<String, i64> {
+        &self.options
+    }
+
+    /// Whether the game draws its positions as SVG.
+    pub fn draws_svg(&self) -> bool {
+        self.svg
+    }
+
+    /// The player exports the referee can call, by name.
+    pub fn calls(&self) -> Vec<&str> {
+        self.cases.iter().map(|c| c.name.as_str()).collect()
+    }
+}
+
+/// The referee's export `name`, if it has one: an error if it is not a function.
+fn export_func(engine: &wasmtime::Engine, referee: &Component, name: &str) -> Result<Option<ComponentFunc>, String> {
+    match referee.component_type().get_export(engine, name).map(|e| e.ty) {
+        None => Ok(None),
+        Some(ComponentItem::ComponentFunc(f)) => Ok(Some(f)),
+        Some(_) => Err(format!("`{name}` is not a function")),
+    }
+}
+
+/// The referee's requests, from its component type: `requests` returns a list of (seat, request) and
+/// `apply` takes (seat, answer), where request and answer are variants with the same case names.
+fn cases(engine: &wasmtime::Engine, referee: &Component) -> Result<Vec<Case>, String> {
+    let func =
+        |name: &str| export_func(engine, referee, name)?.ok_or_else(|| format!("it exports no function `{name}`"));
+    for name in ["start", "banned", "outcome", "view"] {
+        func(name)?;
+    }
+    let requests = func("requests")?;
+    let request = match requests.results().next() {
+        Some(Type::List(l)) => match l.ty() {
+            Type::Tuple(t) => t.types().nth(1),
+            _ => None,
+        },
+        _ => None,
+    };
+    let Some(Type::Variant(request)) = request else {
+        return Err("`requests` must return list<tuple<u32, request>> with `request` a variant".into());
+    };
+    let apply = func("apply")?;
+    let Some((_, Type::Variant(answer))) = apply.params().nth(1) else {
+        return Err("`apply` must take (seat: u32, answer) with `answer` a variant".into());
+    };
+    let mut out = Vec::new();
+    for case in request.cases() {
+        let Some(a) = answer.cases().find(|a| a.name == case.name) else {
+            return Err(format!("the answer variant has no case `{}` for the request of that name", case.name));
+        };
+        out.push(Case { name: case.name.to_string(), param: case.ty, result: a.ty });
+    }
+    if out.is_empty() {
+        return Err("the request variant has no cases".into());
+    }
+    Ok(out)
+}
+
+/// Whether the referee exports `tournament(event) -> option<request>`, with the request variant that
+/// `requests` uses.
+fn lifecycle(engine: &wasmtime::Engine, referee: &Component, cases: &[Case]) -> Result<bool, String> {
+    let Some(f) = export_func(engine, referee, "tournament")? else { return Ok(false) };
+    let fits = f.params().len() == 1
+        && matches!(f.results().next(), Some(Type::Option(o)) if matches!(o.ty(), Type::Variant(v)
+            if v.cases().len() == cases.len() && v.cases().zip(cases).all(|(a, b)| a.name == b.name)));
+    if !fits {
+        return Err("`tournament` must take a tournament-event and return option<request>".into());
+    }
+    Ok(true)
+}
+
+/// Whether the referee exports `svg: func(seat: option<u32>) -> option<string>`.
+fn draws(engine: &wasmtime::Engine, referee: &Component) -> Result<bool, String> {
+    let Some(f) = export_func(engine, referee, "svg")? else { return Ok(false) };
+    let param_ok =
+        matches!(f.params().collect::<Vec<_>>().as_slice(), [(_, Type::Option(o))] if matches!(o.ty(), Type::U32));
+    let result_ok =
+        matches!(f.results().collect::<Vec<_>>().as_slice(), [Type::Option(o)] if matches!(o.ty(), Type::String));
+    if !(param_ok && result_ok) {
+        return Err("`svg` must take option<u32> (a seat, or none for spectators) and return option<string>".into());
+    }
+    Ok(true)
+}
+
+/// A player export fits a request when it takes the request's payload (or nothing) and returns the
+/// answer's payload (or nothing).
+fn check_export(f: &ComponentFunc, case: &Case) -> Result<(), String> {
+    let params: Vec<Type> = f.params().map(|(_, t)| t).collect();
+    let results: Vec<Type> = f.results().collect();
+    let fits = |have: &[Type], want: &Option<Type>| match (have, want) {
+        ([], None) => true,
+        ([t], Some(w)) => types::same(t, w),
+        _ => false,
+    };
+    let spread_fits = match &case.param {
+        Some(Type::Tuple(t)) => {
+            t.types().len() == params.len() && t.types().zip(&params).all(|(w, h)| types::same(h, &w))
+        }
+        _ => false,
+    };
+    if !(if case.spread() { spread_fits } else { fits(&params, &case.param) }) {
+        return Err(format!(
+            "`{}` takes other arguments than the referee's `{}` request carries",
+            case.name, case.name
+        ));
+    }
+    if !fits(&results, &case.result) {
+        return Err(format!("`{}` returns another type than the referee's `{}` answer carries", case.name, case.name));
+    }
+    Ok(())
+}
+
+/// `arena:game/events.emit(to, text)`: records the event, its text cut to a quote; charged like any
+/// host call by the size of what it carries.
+fn emit(
+    mut store: wasmtime::StoreContextMut<'_, PlayerState>,
+    _ty: ComponentFunc,
+    params: &[Val],
+    _results: &mut [Val],
+) -> wasmtime::Result<()> {
+    let (Some(to), Some(Val::String(text))) = (params.first(), params.get(1)) else {
+        return refuse("emit: unexpected arguments");
+    };
+    let to = match to {
+        Val::Variant(case, None) if case == "all" => None,
+        Val::Variant(case, Some(seat)) if case == "seat" => match **seat {
+            Val::U32(s) => Some(vec![s]),
+            _ => return refuse("emit: a seat is a u32"),
+        },
+        Val::Variant(case, Some(seats)) if case == "seats" => match &**seats {
+            Val::List(l) => Some(l.iter().filter_map(|v| if let Val::U32(s) = v { Some(*s) } else { None }).collect()),
+            _ => return refuse("emit: seats are a list<u32>"),
+        },
+        _ => return refuse("emit: unexpected audience"),
+    };
+    let state = store.data_mut();
+    state.charge(text.len() as u64 * arena_sandbox::BYTE_FUEL);
+    if state.events.len() >= MAX_EVENTS {
+        return refuse(format!("emitted more than {MAX_EVENTS} events in one game"));
+    }
+    state.events.push(arena_core::Event { to, text: arena_core::quote_at(text, EVENT_CHARS) });
+    Ok(())
+}
+
+/// Where shipped game packages are looked for, in order: each directory of `$ARENA_GAMES` (a
+/// `:`-separated list), then `packages` beside the `arena` executable's directory (`target/packages`
+/// for `target/debug/arena`), then `packages` in the executable's own directory.
+pub fn search_path() -> Vec<PathBuf> {
+    let mut dirs: Vec<PathBuf> =
+        std::env::var_os("ARENA_GAMES").map(|v| std::env::split_paths(&v).collect()).unwrap_or_default();
+    if let Some(bin) = std::env::current_exe().ok().and_then(|e| e.parent().map(Path::to_path_buf)) {
+        if let Some(up) = bin.parent() {
+            dirs.push(up.join("packages"));
+        }
+        dirs.push(bin.join("packages"));
+    }
+    dirs.retain(|d| !d.as_os_str().is_empty());
+    dirs
+}
+
+/// The directory of the game `game`: a package directory (with its game.toml) given as a path, or the
+/// name of a package found on the [`search_path`].
+pub fn locate(game: &str) -> Result<PathBuf, String> {
+    let as_path = PathBuf::from(game);
+    if as_path.join("game.toml").is_file() {
+        return Ok(as_path);
+    }
+    let is_name = !game.is_empty() && game.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-');
+    if !is_name {
+        return Err(format!("{game}: not a game package directory (no game.toml there)"));
+    }
+    let path = search_path();
+    if let Some(dir) = path.iter().map(|d| d.join(game)).find(|d| d.join("game.toml").is_file()) {
+        return Ok(dir);
+    }
+    let known: Vec<String> = shipped().into_iter().map(|(m, _)| m.name).collect();
+    Err(format!(
+        "no game `{game}`: known games are {} (looked in {}; a package directory works too)",
+        if known.is_empty() { "none".to_string() } else { known.join(", ") },
+        path.iter().map(|d| d.display().to_string()).collect::<Vec<_>>().join(", ")
+    ))
+}
+
+/// Every package on the search path whose manifest reads, by name (the first of a name wins), with
+/// its directory.
+pub fn shipped() -> Vec<(Manifest, PathBuf)> {
+    let mut found: Vec<(Manifest, PathBuf)> = Vec::new();
+    for dir in search_path() {
+        let Ok(entries) = std::fs::read_dir(&dir) else { continue };
+        let mut dirs: Vec<PathBuf> = entries.filter_map(|e| e.ok().map(|e| e.path())).collect();
+        dirs.sort();
+        for d in dirs {
+            if let Ok(m) = Manifest::read(&d)
+                && !found.iter().any(|(f, _)| f.name == m.name)
+            {
+                found.push((m, d));
+            }
+        }
+    }
+    found
+}
+
+/// How many seats a game found by name has, from its manifest alone (no engine needed).
+pub fn seats_of(game: &str) -> Option<std::ops::RangeInclusive<usize>> {
+    let dir = locate(game).ok()?;
+    Manifest::read(&dir).ok().map(|m| m.seats())
+}

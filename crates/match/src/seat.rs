@@ -1,0 +1,125 @@
+//! A player component seated for one game (or one lifecycle call): instantiated from its `InstancePre`
+//! on the first call, every export call guarded by the sandbox and made with dynamic values, and never
+//! called again after a fault (a trapped instance is poisoned).
+
+use arena_core::{Fault, FaultKind};
+use arena_sandbox::{Guard, PlayerState, Sandbox};
+use std::sync::Arc;
+use wasmtime::Store;
+use wasmtime::component::{Instance, InstancePre, Val};
+
+pub(super) struct Seat {
+    sandbox: Arc<Sandbox>,
+    pre: InstancePre<PlayerState>,
+    seed: u64,
+    live: Option<(Store<PlayerState>, Instance)>,
+    /// What it printed, kept when its instance is dropped (a fault, a ban): its owner's to read.
+    kept_log: String,
+    /// How much of its log [`Seat::take_output`] has handed out.
+    shown: usize,
+    instantiated: bool,
+    /// What its calls have cost so far, towards the game's total, and their time on the clock.
+    pub(super) spent: std::time::Duration,
+    pub(super) wall: std::time::Duration,
+}
+
+impl Seat {
+    pub(super) fn new(sandbox: Arc<Sandbox>, pre: InstancePre<PlayerState>, seed: u64) -> Seat {
+        Seat {
+            sandbox,
+            pre,
+            seed,
+            live: None,
+            kept_log: String::new(),
+            shown: 0,
+            instantiated: false,
+            spent: std::time::Duration::ZERO,
+            wall: std::time::Duration::ZERO,
+        }
+    }
+
+    /// What the player printed in this game so far.
+    pub(super) fn log(&self) -> String {
+        self.live.as_ref().map_or_else(|| self.kept_log.clone(), |(s, _)| s.data().log())
+    }
+
+    /// What the player printed since this was last asked (its last call's output, instantiation
+    /// included): its owner's to read beside that call.
+    pub(super) fn take_output(&mut self) -> String {
+        let (text, end) = match &self.live {
+            Some((s, _)) => s.data().output_since(self.shown),
+            None => {
+                let kept = self.kept_log.as_bytes();
+                (String::from_utf8_lossy(kept.get(self.shown..).unwrap_or_default()).into_owned(), kept.len())
+            }
+        };
+        self.shown = end;
+        text
+    }
+
+    fn count(&mut self, (wall, spent): (std::time::Duration, std::time::Duration)) {
+        self.wall += wall;
+        self.spent += spent;
+    }
+
+    /// The seat is banned: its instance is dropped (what it printed is kept), and it is never called
+    /// again.
+    pub(super) fn drop_instance(&mut self) {
+        if let Some((store, _)) = self.live.take() {
+            self.kept_log = store.data().log();
+        }
+    }
+
+    /// Instantiates on first use; returns the fuel instantiation used and whether this is the first call.
+    async fn ready(&mut self) -> Result<(u64, bool), Fault> {
+        if self.live.is_some() {
+            return Ok((0, false));
+        }
+        if self.instantiated {
+            return Err(Fault::new(FaultKind::Crash, "instantiate", "called again after a fault"));
+        }
+        self.instantiated = true;
+        let mut store = self.sandbox.store(self.seed);
+        let guard = Guard::arm(&self.sandbox, &mut store, true, "instantiate");
+        let out = guard.run(self.pre.instantiate_async(&mut store)).await;
+        self.count(guard.spent(&store));
+        let (instance, fuel) = guard.finish(&mut store, out)?;
+        self.live = Some((store, instance));
+        Ok((fuel, true))
+    }
+
+    /// Calls the export `name` with `arg` (a tuple spread over the parameters when `spread`); `returns`
+    /// says whether it has a result. A fault drops the instance.
+    pub(super) async fn call(
+        &mut self,
+        name: &str,
+        arg: Option<Val>,
+        spread: bool,
+        returns: bool,
+    ) -> Result<(Option<Val>, u64), Fault> {
+        let (setup, first) = self.ready().await?;
+        let Some((store, instance)) = self.live.as_mut() else {
+            return Err(Fault::new(FaultKind::Crash, name, "no instance"));
+        };
+        let Some(func) = instance.get_func(&mut *store, name) else {
+            return Err(Fault::new(FaultKind::Crash, name, format!("exports no `{name}`")));
+        };
+        let guard = Guard::arm(&self.sandbox, store, first, name.to_string());
+        let params: Vec<Val> = match arg {
+            Some(Val::Tuple(items)) if spread => items,
+            arg => arg.into_iter().collect(),
+        };
+        let mut results = vec![Val::Bool(false); usize::from(returns)];
+        let out = guard.run(func.call_async(&mut *store, &params, &mut results)).await;
+        let (wall, spent) = guard.spent(store);
+        let r = guard.finish(store, out);
+        self.count((wall, spent));
+        match r {
+            Ok(((), fuel)) => Ok((results.pop(), fuel + setup)),
+            Err(f) => {
+                self.drop_instance();
+                Err(f)
+            }
+        }
+    }
+}

@@ -1,0 +1,187 @@
+//! Guarded calls into a player: arm the store with a fuel budget and a CPU-time deadline, run the call
+//! under a wall-clock timeout (the backstop for host calls that block), then classify what happened
+//! (an answer too large to lift included: the store's hostcall fuel stops it before it is copied).
+
+use super::cpu::SAMPLE_TICKS;
+use super::{Limits, PlayerState, Sandbox};
+use arena_core::bytes_text;
+use arena_core::{Fault, FaultKind};
+use std::borrow::Cow;
+use std::time::Duration;
+use wasmtime::component::ResourceTableError;
+use wasmtime::{Store, Trap};
+
+/// How wasmtime says it stopped lifting data over the store's hostcall fuel (its error type is
+/// private; the version is pinned, and the hostile-answer tests would see a change).
+const HOSTCALL_FUEL_EXHAUSTED: &str = "fuel allocated for hostcalls has been exhausted";
+
+/// One call's budget and the means to judge its result. Use as:
+/// `let g = Guard::arm(&sandbox, &mut store, first, "keep"); let r = g.run(fut).await; g.finish(&mut store, r)`.
+pub struct Guard {
+    call: Cow<'static, str>,
+    /// A crash's reason quotes the last line the guest printed (a referee's, for its game's author;
+    /// never a player's, whose output is its owner's alone).
+    quote_output: bool,
+    started: std::time::Instant,
+    fuel: u64,
+    deadline: Duration,
+    answer_limit: u64,
+}
+
+/// What a successful call returns: its value and the fuel it used.
+pub type Called<T> = Result<(T, u64), Fault>;
+
+impl Guard {
+    /// Sets the fuel and the CPU-time deadline for the next call (`first`: the first call of a game,
+    /// which includes instantiation and gets the larger budget).
+    pub fn arm(
+        sandbox: &Sandbox,
+        store: &mut Store<PlayerState>,
+        first: bool,
+        call: impl Into<Cow<'static, str>>,
+    ) -> Guard {
+        Guard::arm_with(sandbox.limits(), store, first, call)
+    }
+
+    /// [`Guard::arm`] under other limits than the sandbox's (a referee's, for one).
+    pub fn arm_with(
+        limits: &Limits,
+        store: &mut Store<PlayerState>,
+        first: bool,
+        call: impl Into<Cow<'static, str>>,
+    ) -> Guard {
+        let (fuel, deadline) = limits.budget(first);
+        // A store is created with fuel enabled, so setting it cannot fail.
+        let _ = store.set_fuel(fuel);
+        // The epoch callback samples the CPU clock every few ticks while wasm runs; the count starts at
+        // the first sample. (Bills are never paid inside that callback: see `meter::on_call`.)
+        store.set_epoch_deadline(SAMPLE_TICKS);
+        let data = store.data_mut();
+        data.limiter.refused = None;
+        data.cpu.arm(deadline);
+        Guard {
+            call: call.into(),
+            quote_output: false,
+            started: std::time::Instant::now(),
+            fuel,
+            deadline,
+            answer_limit: limits.answer_bytes,
+        }
+    }
+
+    /// A crash's reason will quote the guest's last line of output (a referee's: never a player's).
+    pub fn quoting_output(mut self) -> Guard {
+        self.quote_output = true;
+        self
+    }
+
+    /// The call's time on the clock so far, and what it has cost towards a game's total (see
+    /// `CpuClock::spent`).
+    pub fn spent(&self, store: &Store<PlayerState>) -> (Duration, Duration) {
+        store.data().cpu.spent(self.started)
+    }
+
+    /// Runs the call's future under the wall-clock backstop. It can only fire while the call waits on
+    /// the host (a running guest is polled to its end or to its CPU-time deadline), so it stops players
+    /// blocked outside wasm and never decides a CPU-bound call on a loaded machine.
+    pub async fn run<T>(&self, fut: impl Future<Output = wasmtime::Result<T>>) -> Result<wasmtime::Result<T>, Elapsed> {
+        tokio::time::timeout(self.deadline + self.deadline / 2 + Duration::from_millis(50), fut)
+            .await
+            .map_err(|_| Elapsed)
+    }
+
+    /// Turns the outcome into the value and its fuel, or a `Fault` naming the call.
+    pub fn finish<T>(
+        &self,
+        store: &mut Store<PlayerState>,
+        outcome: Result<wasmtime::Result<T>, Elapsed>,
+    ) -> Called<T> {
+        let used = self.fuel.saturating_sub(store.get_fuel().unwrap_or(0));
+        let refused = store.data_mut().limiter.refused.take();
+        match outcome {
+            Ok(Ok(v)) => Ok((v, used)),
+            Err(Elapsed) => Err(self.fault(
+                FaultKind::Timeout,
+                format!("no answer within {} ms, blocked outside wasm", self.deadline.as_millis()),
+            )),
+            Ok(Err(e)) => {
+                if let Some(why) = refused {
+                    return Err(self.fault(FaultKind::Memory, why));
+                }
+                let mut fault = self.classify(&e);
+                if self.quote_output
+                    && fault.kind == FaultKind::Crash
+                    && let Some(last) =
+                        store.data().log().lines().rev().find(|l| !l.trim().is_empty() && !l.starts_with("note: "))
+                {
+                    let last: String = last.chars().take(200).collect();
+                    fault.reason = format!("{}; its last output: {last}", fault.reason);
+                }
+                Err(fault)
+            }
+        }
+    }
+
+    fn classify(&self, e: &wasmtime::Error) -> Fault {
+        match e.downcast_ref::<Trap>() {
+            Some(Trap::OutOfFuel) => self.fault(FaultKind::Fuel, format!("used up its {} fuel", self.fuel)),
+            Some(Trap::Interrupt) => self
+                .fault(FaultKind::Timeout, format!("still running after {} ms of CPU time", self.deadline.as_millis())),
+            Some(Trap::StackOverflow) => self.fault(FaultKind::Crash, "stack overflow"),
+            Some(Trap::UnreachableCodeReached) => {
+                self.fault(FaultKind::Crash, "panicked or aborted (wasm `unreachable` executed)")
+            }
+            Some(trap) => self.fault(FaultKind::Crash, format!("trapped: {trap}")),
+            None if matches!(e.downcast_ref::<ResourceTableError>(), Some(ResourceTableError::Full)) => self.fault(
+                FaultKind::Memory,
+                format!("holds more than {} WASI resources at once, the cap", super::MAX_RESOURCES),
+            ),
+            None if e.chain().any(|c| c.to_string().contains(HOSTCALL_FUEL_EXHAUSTED)) => self.fault(
+                FaultKind::Illegal,
+                format!("sent more than {} to the host in one answer or host call", bytes_text(self.answer_limit)),
+            ),
+            // A host function refused what the guest asked of it: the host's own words.
+            None if let Some(r) = e.chain().find_map(|c| c.downcast_ref::<HostRefusal>()) => {
+                self.fault(FaultKind::Illegal, r.0.clone())
+            }
+            // Errors that are not traps come from lifting the answer (a bad enum value, a list out of
+            // bounds, invalid UTF-8) or from instantiation. A person reads the cause, never wasmtime's
+            // backtrace (logged at debug level).
+            None => {
+                tracing::debug!(call = %self.call, "{e:?}");
+                let cause = e.root_cause().to_string();
+                if self.call == "instantiate" {
+                    self.fault(FaultKind::Crash, format!("failed to instantiate: {cause}"))
+                } else {
+                    self.fault(FaultKind::Illegal, format!("malformed answer: {cause}"))
+                }
+            }
+        }
+    }
+
+    fn fault(&self, kind: FaultKind, reason: impl Into<String>) -> Fault {
+        Fault::new(kind, self.call.clone(), reason)
+    }
+}
+
+/// A host function's refusal of what a guest asked of it (an event flood, a bad argument): the fault's
+/// reason is its text alone.
+#[derive(Debug)]
+pub struct HostRefusal(pub String);
+
+impl std::fmt::Display for HostRefusal {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for HostRefusal {}
+
+/// `Err` of a host function: refuses the guest's call with `why`.
+pub fn refuse<T>(why: impl Into<String>) -> wasmtime::Result<T> {
+    Err(wasmtime::Error::new(HostRefusal(why.into())))
+}
+
+/// The wall-clock backstop fired.
+#[derive(Debug)]
+pub struct Elapsed;

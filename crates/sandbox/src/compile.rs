@@ -1,0 +1,338 @@
+//! Bounded compiles: compiling a submitted component can neither run without end nor exhaust the host.
+//! Two lines of defence. Before compiling, every function body is measured (Cranelift's time grows
+//! faster than linearly with a function's size, so one huge function is the cheapest compile bomb) and
+//! one over the limit is refused at once. Then the compile itself runs in a child process of the same
+//! binary (`arena __compile-worker`) under `setrlimit` limits on CPU time and address space, killed if
+//! it outlives a wall-clock deadline; the parent loads the artifact the child wrote. Library users that
+//! trust their components (benchmarks, unit tests) may compile in-process, with the same pre-check.
+
+use arena_core::{bytes_text, quote};
+use std::io::{Read, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Command, ExitCode, Stdio};
+use std::sync::{Condvar, Mutex};
+use std::time::{Duration, Instant};
+use wasmtime::Engine;
+use wasmtime::component::Component;
+
+/// The first argument that makes the `arena` binary a compile worker.
+pub const WORKER_ARG: &str = "__compile-worker";
+
+/// Exit code of a worker whose input is not a valid component.
+const INVALID: i32 = 3;
+
+/// The most threads one compile uses.
+const COMPILE_THREADS: usize = 4;
+
+fn cores() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get())
+}
+
+/// What one compile may cost.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct CompileLimits {
+    /// CPU time of the compiling process, all its threads together.
+    pub cpu: Duration,
+    /// Address space of the compiling process, in bytes.
+    pub memory_bytes: u64,
+    /// The largest function body accepted, in bytes of code.
+    pub function_bytes: u64,
+}
+
+impl Default for CompileLimits {
+    /// 40 s of CPU time and 2 GiB of address space (the 18 MB Python players compile in 13 s of CPU
+    /// time with a peak of 0.5 GiB); functions of 1 MiB of code (the largest in the Python players,
+    /// CPython's interpreter loop, has 417 KiB; one function of 3 MB takes Cranelift 42 s and 2 GB).
+    fn default() -> Self {
+        CompileLimits { cpu: Duration::from_secs(40), memory_bytes: 2 << 30, function_bytes: 1 << 20 }
+    }
+}
+
+/// Where components are compiled.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Compiler {
+    /// In this process: only the function-size check bounds the cost. For trusted components.
+    InProcess,
+    /// In a child process running this executable as a compile worker, under the limits.
+    Child(PathBuf),
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum CompileError {
+    #[error("too costly to compile ({0})")]
+    TooCostly(String),
+    #[error("{0}")]
+    Invalid(String),
+    #[error("the compile worker failed: {0}")]
+    Worker(String),
+}
+
+/// A compiled component, with its serialized artifact when the compile produced one.
+pub(crate) type Compiled = (Component, Option<Vec<u8>>);
+
+/// At most this many compile workers run at once, whatever loads in parallel: each may use the whole
+/// memory limit.
+pub(crate) struct Slots {
+    free: Mutex<usize>,
+    freed: Condvar,
+}
+
+impl Slots {
+    pub(crate) fn new() -> Slots {
+        Slots::with(cores().clamp(1, COMPILE_THREADS))
+    }
+
+    fn with(n: usize) -> Slots {
+        Slots { free: Mutex::new(n), freed: Condvar::new() }
+    }
+
+    fn take(&self) -> Slot<'_> {
+        let mut free = self.free.lock().unwrap_or_else(|e| e.into_inner());
+        while *free == 0 {
+            free = self.freed.wait(free).unwrap_or_else(|e| e.into_inner());
+        }
+        *free -= 1;
+        Slot(self)
+    }
+}
+
+/// A running compile worker's place; given back when dropped.
+struct Slot<'a>(&'a Slots);
+
+impl Drop for Slot<'_> {
+    fn drop(&mut self) {
+        *self.0.free.lock().unwrap_or_else(|e| e.into_inner()) += 1;
+        self.0.freed.notify_one();
+    }
+}
+
+/// Compiles `bytes` within `limits`.
+pub(crate) fn compile(
+    engine: &Engine,
+    bytes: &[u8],
+    limits: &CompileLimits,
+    compiler: &Compiler,
+    slots: &Slots,
+) -> Result<Compiled, CompileError> {
+    precheck(bytes, limits)?;
+    match compiler {
+        Compiler::InProcess => {
+            Component::new(engine, bytes).map(|c| (c, None)).map_err(|e| CompileError::Invalid(format!("{e:#}")))
+        }
+        Compiler::Child(exe) => {
+            let slot = slots.take();
+            let artifact = in_child(exe, bytes, limits)?;
+            drop(slot);
+            // SAFETY: the artifact was written by this very executable's compiler (the worker) for an
+            // engine of the same configuration; `deserialize` checks its header and that configuration,
+            // and fails cleanly on anything else.
+            let c = unsafe { Component::deserialize(engine, &artifact) }
+                .map_err(|e| CompileError::Worker(format!("its artifact does not load: {e:#}")))?;
+            Ok((c, Some(artifact)))
+        }
+    }
+}
+
+/// Refuses a component any of whose functions is over the size limit, before compiling anything.
+/// Malformed input is left to the compiler's validation, which names the problem precisely.
+fn precheck(bytes: &[u8], limits: &CompileLimits) -> Result<(), CompileError> {
+    use wasmtime::wasmparser::{Parser, Payload};
+    let mut functions = 0u64;
+    for payload in Parser::new(0).parse_all(bytes) {
+        match payload {
+            Ok(Payload::CodeSectionEntry(body)) => {
+                functions += 1;
+                let size = body.range().len() as u64;
+                if size > limits.function_bytes {
+                    return Err(CompileError::TooCostly(format!(
+                        "function {functions} has {size} bytes of code; the limit is {} a function",
+                        bytes_text(limits.function_bytes)
+                    )));
+                }
+            }
+            Ok(_) => {}
+            Err(_) => break,
+        }
+    }
+    Ok(())
+}
+
+/// Runs the worker on `bytes` and returns its artifact, or why it failed.
+fn in_child(exe: &Path, bytes: &[u8], limits: &CompileLimits) -> Result<Vec<u8>, CompileError> {
+    let worker = |e: std::io::Error| CompileError::Worker(format!("{}: {e}", exe.display()));
+    let mut child = Command::new(exe)
+        .arg(WORKER_ARG)
+        .arg(limits.cpu.as_secs().max(1).to_string())
+        .arg(limits.memory_bytes.to_string())
+        // Address space, not memory in use, is what the limit counts: keep glibc from reserving an
+        // arena of 64 MiB per compiling thread, and keep the threads few on a machine with many cores.
+        .env("MALLOC_ARENA_MAX", "2")
+        .env("RAYON_NUM_THREADS", COMPILE_THREADS.min(cores()).to_string())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .map_err(worker)?;
+    let (Some(mut stdin), Some(mut stdout), Some(mut stderr)) =
+        (child.stdin.take(), child.stdout.take(), child.stderr.take())
+    else {
+        let _ = child.kill();
+        return Err(CompileError::Worker("no pipes to the worker".into()));
+    };
+    let input = bytes.to_vec();
+    let writer = std::thread::spawn(move || {
+        // A worker that dies before reading everything must not take this process with it.
+        block_sigpipe();
+        let _ = stdin.write_all(&input);
+    });
+    // Compiled code is a few times the size of its input (2.2 times for the Python players): more is
+    // read no further, and refused.
+    let artifact_limit = (bytes.len() as u64).saturating_mul(16).saturating_add(16 << 20).min(limits.memory_bytes);
+    let reader = std::thread::spawn(move || {
+        let mut v = Vec::new();
+        let _ = (&mut stdout).take(artifact_limit + 1).read_to_end(&mut v);
+        let _ = std::io::copy(&mut stdout, &mut std::io::sink());
+        v
+    });
+    let err_reader = std::thread::spawn(move || {
+        let mut v = Vec::new();
+        let _ = (&mut stderr).take(16 << 10).read_to_end(&mut v);
+        let _ = std::io::copy(&mut stderr, &mut std::io::sink());
+        v
+    });
+    // CPU time bounds the worker; the wall clock only catches one that waits (a starved machine gets
+    // twice the CPU limit and more).
+    let wall = limits.cpu * 2 + Duration::from_secs(10);
+    let start = Instant::now();
+    let mut killed = false;
+    let status = loop {
+        match child.try_wait() {
+            Ok(Some(status)) => break status,
+            Ok(None) => {}
+            Err(e) => return Err(worker(e)),
+        }
+        if !killed && start.elapsed() > wall {
+            let _ = child.kill();
+            killed = true;
+        }
+        std::thread::sleep(Duration::from_millis(5));
+    };
+    let _ = writer.join();
+    let artifact = reader.join().unwrap_or_default();
+    let err = String::from_utf8_lossy(&err_reader.join().unwrap_or_default()).trim().to_string();
+    if killed {
+        return Err(CompileError::TooCostly(format!("still compiling after {} s", wall.as_secs())));
+    }
+    if status.success() {
+        if artifact.len() as u64 > artifact_limit {
+            return Err(CompileError::TooCostly(format!("its compiled code is over {}", bytes_text(artifact_limit))));
+        }
+        return Ok(artifact);
+    }
+    use std::os::unix::process::ExitStatusExt;
+    let out_of_memory = ["memory allocation", "out of memory", "Cannot allocate memory", "failed to spawn thread"]
+        .iter()
+        .any(|m| err.contains(m));
+    match (status.signal(), status.code()) {
+        (Some(libc::SIGXCPU | libc::SIGKILL), _) => {
+            Err(CompileError::TooCostly(format!("more than {} s of CPU time", limits.cpu.as_secs().max(1))))
+        }
+        _ if out_of_memory => {
+            Err(CompileError::TooCostly(format!("more than {} of memory", bytes_text(limits.memory_bytes))))
+        }
+        (_, Some(INVALID)) => Err(CompileError::Invalid(quote(&err))),
+        _ => Err(CompileError::Worker(format!("{status}: {}", quote(&err)))),
+    }
+}
+
+/// Blocks SIGPIPE on the calling thread: a write to a closed pipe then fails with EPIPE.
+fn block_sigpipe() {
+    // SAFETY: an empty set with SIGPIPE added, applied to this thread's own signal mask.
+    unsafe {
+        let mut set: libc::sigset_t = std::mem::zeroed();
+        libc::sigemptyset(&mut set);
+        libc::sigaddset(&mut set, libc::SIGPIPE);
+        libc::pthread_sigmask(libc::SIG_BLOCK, &set, std::ptr::null_mut());
+    }
+}
+
+/// The compile worker: `arena __compile-worker CPU_SECONDS MEMORY_BYTES`, the component on stdin, the
+/// artifact on stdout. It limits itself before reading anything.
+pub fn compile_worker_main(args: &[String]) -> ExitCode {
+    let (Some(cpu), Some(memory)) =
+        (args.first().and_then(|a| a.parse::<u64>().ok()), args.get(1).and_then(|a| a.parse::<u64>().ok()))
+    else {
+        eprintln!("usage: arena {WORKER_ARG} CPU_SECONDS MEMORY_BYTES < component.wasm > artifact");
+        return ExitCode::from(2);
+    };
+    let limit = |resource, soft: u64, hard: u64| {
+        let l = libc::rlimit { rlim_cur: soft, rlim_max: hard };
+        // SAFETY: setrlimit reads a valid rlimit struct; it only lowers this process's own limits.
+        unsafe { libc::setrlimit(resource, &l) == 0 }
+    };
+    // SIGXCPU at the soft limit, SIGKILL a second later if it is ignored.
+    if !limit(libc::RLIMIT_CPU, cpu, cpu + 1) || !limit(libc::RLIMIT_AS, memory, memory) {
+        eprintln!("cannot set the compile limits: {}", std::io::Error::last_os_error());
+        return ExitCode::from(2);
+    }
+    let mut bytes = Vec::new();
+    if let Err(e) = std::io::stdin().read_to_end(&mut bytes) {
+        eprintln!("cannot read the component: {e}");
+        return ExitCode::from(2);
+    }
+    let engine = match Engine::new(&super::engine_config(false)) {
+        Ok(e) => e,
+        Err(e) => {
+            eprintln!("cannot set up the engine: {e:#}");
+            return ExitCode::from(2);
+        }
+    };
+    match engine.precompile_component(&bytes) {
+        Ok(artifact) => match std::io::stdout().lock().write_all(&artifact) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(e) => {
+                eprintln!("cannot write the artifact: {e}");
+                ExitCode::from(2)
+            }
+        },
+        Err(e) => {
+            eprintln!("{e:#}");
+            ExitCode::from(INVALID as u8)
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::Arc;
+    use std::sync::atomic::{AtomicBool, Ordering};
+
+    #[test]
+    fn no_more_workers_than_slots_run_at_once() {
+        let slots = Arc::new(Slots::with(2));
+        let (a, b) = (slots.take(), slots.take());
+        let third_ran = Arc::new(AtomicBool::new(false));
+        let (s, ran) = (slots.clone(), third_ran.clone());
+        let third = std::thread::spawn(move || {
+            let _slot = s.take();
+            ran.store(true, Ordering::SeqCst);
+        });
+        std::thread::sleep(Duration::from_millis(50));
+        assert!(!third_ran.load(Ordering::SeqCst), "a third worker waits while two run");
+        drop(a);
+        third.join().unwrap();
+        assert!(third_ran.load(Ordering::SeqCst));
+        drop(b);
+    }
+
+    #[test]
+    fn one_huge_function_is_refused_before_compiling() {
+        let limits = CompileLimits { function_bytes: 1000, ..CompileLimits::default() };
+        let body = "i32.const 1 drop ".repeat(400);
+        let wasm = wat::parse_str(format!("(module (func {body}) (func))")).unwrap();
+        let err = precheck(&wasm, &limits).unwrap_err().to_string();
+        assert!(err.starts_with("too costly to compile (function 1 has 1"), "{err}");
+        assert!(precheck(&wasm, &CompileLimits::default()).is_ok());
+    }
+}

@@ -1,0 +1,168 @@
+//! The sandbox: one wasmtime engine (pooling allocator, fuel, epoch interruption), loading and
+//! validating components, fresh capability-free stores, and guarded calls that turn every way a call
+//! can fail into a `Fault`. It knows nothing of any game.
+
+mod cache;
+mod call;
+mod compile;
+mod cpu;
+mod load;
+mod meter;
+mod store;
+
+pub use cache::Compilation;
+pub use call::{Guard, HostRefusal, refuse};
+pub use compile::{CompileError, CompileLimits, Compiler, WORKER_ARG, compile_worker_main};
+pub use load::{LoadError, Loaded, WorldSpec};
+pub use meter::{BYTE_FUEL, CHECK_CALL_FUEL, HOST_CALL_FUEL};
+pub use store::{LOG_CAPACITY, MAX_RESOURCES, PlayerState};
+
+use arena_core::Limits;
+
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Duration;
+use wasmtime::component::Linker;
+use wasmtime::{Config, Engine, InstanceAllocationStrategy, PoolingAllocationConfig, Store};
+
+/// How often the epoch advances: the resolution of wall-clock deadlines.
+pub const EPOCH_TICK: Duration = Duration::from_millis(2);
+
+/// Instances the pooling allocator keeps room for: enough for every game in flight on this machine.
+const POOL_INSTANCES: u32 = 512;
+
+#[derive(Debug, thiserror::Error)]
+pub enum SandboxError {
+    #[error("could not set up the wasm engine: {0:#}")]
+    Engine(wasmtime::Error),
+    #[error("could not set up WASI for players: {0:#}")]
+    Linker(wasmtime::Error),
+}
+
+/// The engine and the limits every player runs under. Cheap to share behind an `Arc`.
+pub struct Sandbox {
+    engine: Engine,
+    limits: Limits,
+    ticker_stop: Arc<AtomicBool>,
+    /// Compiled components, in memory and (optionally) on disk.
+    cache: cache::Cache,
+    compile_limits: CompileLimits,
+    compiler: Compiler,
+    compile_slots: compile::Slots,
+}
+
+/// The engine's configuration: the component model, fuel, epochs, and (for a sandbox that runs
+/// players, not for a compile worker) the pooling allocator. Both compile the same code.
+pub(crate) fn engine_config(pooling: bool) -> Config {
+    let mut config = Config::new();
+    config.wasm_component_model(true).consume_fuel(true).epoch_interruption(true);
+    if pooling {
+        let mut pool = PoolingAllocationConfig::new();
+        pool.total_component_instances(POOL_INSTANCES)
+            .total_core_instances(POOL_INSTANCES * 4)
+            .total_memories(POOL_INSTANCES * 2)
+            .total_tables(POOL_INSTANCES * 2)
+            .total_stacks(POOL_INSTANCES)
+            .max_memories_per_component(16)
+            .max_tables_per_component(16)
+            .max_component_instance_size(4 << 20)
+            .max_core_instance_size(4 << 20);
+        config.allocation_strategy(InstanceAllocationStrategy::Pooling(pool));
+    }
+    config
+}
+
+impl Sandbox {
+    /// A sandbox that compiles in-process (see [`Sandbox::with_compiler`]).
+    pub fn new(limits: Limits) -> Result<Sandbox, SandboxError> {
+        let engine = Engine::new(&engine_config(true)).map_err(SandboxError::Engine)?;
+        let ticker_stop = Arc::new(AtomicBool::new(false));
+        let (e, stop) = (engine.clone(), ticker_stop.clone());
+        std::thread::Builder::new()
+            .name("arena-epoch".into())
+            .spawn(move || {
+                while !stop.load(Ordering::Relaxed) {
+                    std::thread::sleep(EPOCH_TICK);
+                    e.increment_epoch();
+                }
+            })
+            .map_err(|e| SandboxError::Engine(e.into()))?;
+        let cache = cache::Cache::new(&engine, None);
+        Ok(Sandbox {
+            engine,
+            limits,
+            ticker_stop,
+            cache,
+            compile_limits: CompileLimits::default(),
+            compiler: Compiler::InProcess,
+            compile_slots: compile::Slots::new(),
+        })
+    }
+
+    /// Compiles with `compiler` within `limits`: `Compiler::Child` for anything submitted by others.
+    pub fn with_compiler(mut self, compiler: Compiler, limits: CompileLimits) -> Sandbox {
+        self.compiler = compiler;
+        self.compile_limits = limits;
+        self
+    }
+
+    pub fn engine(&self) -> &Engine {
+        &self.engine
+    }
+
+    pub fn limits(&self) -> &Limits {
+        &self.limits
+    }
+
+    /// Keeps compiled components in `dir` too, so later runs load them instead of compiling.
+    pub fn with_cache_dir(mut self, dir: PathBuf) -> Sandbox {
+        self.cache = cache::Cache::new(&self.engine, Some(dir));
+        self
+    }
+
+    /// Where compiled components are kept across runs, if anywhere.
+    pub fn cache_dir(&self) -> Option<&std::path::Path> {
+        self.cache.dir()
+    }
+
+    /// A linker with capability-free WASI p2; a game adds its own host interfaces to it.
+    pub fn linker(&self) -> Result<Linker<PlayerState>, SandboxError> {
+        let mut linker = Linker::new(&self.engine);
+        wasmtime_wasi::p2::add_to_linker_async(&mut linker).map_err(SandboxError::Linker)?;
+        Ok(linker)
+    }
+
+    /// A fresh store for one player for one game (or one lifecycle call), armed with the limits: its
+    /// memory caps, the size of what it sends the host, host calls that cost fuel, and deadlines in
+    /// CPU time.
+    pub fn store(&self, seed: u64) -> Store<PlayerState> {
+        self.store_with(seed, &self.limits)
+    }
+
+    /// [`Sandbox::store`] under other limits than the sandbox's (a referee's, for one).
+    pub fn store_with(&self, seed: u64, limits: &Limits) -> Store<PlayerState> {
+        let mut store = Store::new(&self.engine, PlayerState::new(limits, seed));
+        store.limiter(|s| &mut s.limiter);
+        // wasmtime stops lifting an answer, or a host call's arguments, once it would allocate more
+        // than this on the player's behalf: a hostile list is refused before it is copied.
+        store.set_hostcall_fuel(usize::try_from(limits.answer_bytes).unwrap_or(usize::MAX));
+        store.call_hook(meter::on_call);
+        store.epoch_deadline_callback(|mut ctx| {
+            // Inside wasmtime's epoch libcall: the meter must not bill it (see `meter::on_call`).
+            ctx.data_mut().meter.epoch = true;
+            Ok(if ctx.data_mut().cpu.within_budget() {
+                wasmtime::UpdateDeadline::Continue(cpu::SAMPLE_TICKS)
+            } else {
+                wasmtime::UpdateDeadline::Interrupt
+            })
+        });
+        store
+    }
+}
+
+impl Drop for Sandbox {
+    fn drop(&mut self) {
+        self.ticker_stop.store(true, Ordering::Relaxed);
+    }
+}

@@ -1,0 +1,131 @@
+//! Loading a submitted file as a player component: read it, tell apart empty files, non-wasm, core
+//! modules and components, compile it once, and refuse imports other than WASI and the game's own.
+
+use super::{PlayerState, Sandbox};
+use std::borrow::Cow;
+use std::path::{Path, PathBuf};
+use wasmtime::component::{Component, InstancePre, Linker};
+
+/// What a game's world allows a component to import besides WASI.
+#[derive(Debug, Clone)]
+pub struct WorldSpec {
+    /// The game's name, e.g. `yahtzee`.
+    pub game: Cow<'static, str>,
+    /// The WIT package whose interfaces the host provides, e.g. `arena:yahtzee`, or a namespace ending
+    /// in `:` (`arena:`) for every package in it (a referee uses its game's package and `arena:game`).
+    pub package: Cow<'static, str>,
+    /// The world a component implements, e.g. `arena:yahtzee/player`.
+    pub world: Cow<'static, str>,
+}
+
+impl WorldSpec {
+    pub const fn new(game: &'static str, package: &'static str, world: &'static str) -> WorldSpec {
+        WorldSpec { game: Cow::Borrowed(game), package: Cow::Borrowed(package), world: Cow::Borrowed(world) }
+    }
+}
+
+/// A compiled component and what is known about it.
+pub struct Loaded {
+    pub path: PathBuf,
+    pub component: Component,
+    /// sha256 of the file's bytes, hex.
+    pub hash: String,
+    pub size: usize,
+    pub imports: Vec<String>,
+    pub exports: Vec<String>,
+    /// Compiled now, or found compiled.
+    pub compilation: super::Compilation,
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum LoadError {
+    #[error("{path}: cannot read: {error}")]
+    Read { path: PathBuf, error: std::io::Error },
+    #[error("{path}: the file is empty")]
+    Empty { path: PathBuf },
+    #[error("{path}: not a WebAssembly file (no `\\0asm` header, and not WebAssembly text: {detail})")]
+    NotWasm { path: PathBuf, detail: String },
+    #[error(
+        "{path}: this is a core WebAssembly module, not a component; build a component for the {world} world \
+         (e.g. `cargo build --target wasm32-wasip2`, or `wasm-tools component new`)"
+    )]
+    CoreModule { path: PathBuf, world: String },
+    #[error("{path}: not a valid component: {detail}")]
+    Invalid { path: PathBuf, detail: String },
+    #[error("{path}: {error}")]
+    Compile { path: PathBuf, error: super::CompileError },
+    #[error("{path}: imports `{import}`, which players may not use (only WASI and `{package}/…` are provided)")]
+    ForbiddenImport { path: PathBuf, import: String, package: String },
+    #[error("{path}: does not implement the {world} world: {detail}")]
+    WrongWorld { path: PathBuf, world: String, detail: String },
+}
+
+const MAGIC: &[u8; 4] = b"\0asm";
+const CORE_VERSION: [u8; 4] = [1, 0, 0, 0];
+
+impl Sandbox {
+    /// Reads and compiles `path` (binary or text format) and checks its imports against `spec`.
+    pub fn load(&self, path: &Path, spec: &WorldSpec) -> Result<Loaded, LoadError> {
+        let p = || path.to_path_buf();
+        let raw = std::fs::read(path).map_err(|error| LoadError::Read { path: p(), error })?;
+        if raw.is_empty() {
+            return Err(LoadError::Empty { path: p() });
+        }
+        let hash = arena_core::sha256_hex(&raw);
+        let bytes = if raw.starts_with(MAGIC) {
+            raw
+        } else {
+            wat::parse_bytes(&raw)
+                .map_err(|e| LoadError::NotWasm { path: p(), detail: first_line(&e.to_string()) })?
+                .into_owned()
+        };
+        if bytes.len() >= 8 && bytes[4..8] == CORE_VERSION {
+            return Err(LoadError::CoreModule { path: p(), world: spec.world.to_string() });
+        }
+        let compile = || {
+            super::compile::compile(self.engine(), &bytes, &self.compile_limits, &self.compiler, &self.compile_slots)
+        };
+        let (component, compilation) = self.cache.get(self.engine(), &hash, compile).map_err(|e| match e {
+            super::CompileError::Invalid(detail) => LoadError::Invalid { path: p(), detail },
+            error => LoadError::Compile { path: p(), error },
+        })?;
+        let ty = component.component_type();
+        let imports: Vec<String> = ty.imports(self.engine()).map(|(n, _)| n.to_string()).collect();
+        let exports: Vec<String> = ty.exports(self.engine()).map(|(n, _)| n.to_string()).collect();
+        // `arena:yahtzee` allows its interfaces; a namespace such as `arena:` allows every package in it.
+        let own = if spec.package.ends_with(':') { spec.package.to_string() } else { format!("{}/", spec.package) };
+        if let Some(bad) = imports.iter().find(|i| !i.starts_with("wasi:") && !i.starts_with(&own)) {
+            return Err(LoadError::ForbiddenImport {
+                path: p(),
+                import: bad.clone(),
+                package: spec.package.to_string(),
+            });
+        }
+        Ok(Loaded { path: p(), component, hash, size: bytes.len(), imports, exports, compilation })
+    }
+}
+
+impl LoadError {
+    /// The component does not fit the world (a missing export, an import the linker cannot satisfy).
+    pub fn wrong_world(path: &Path, spec: &WorldSpec, e: wasmtime::Error) -> LoadError {
+        LoadError::WrongWorld { path: path.to_path_buf(), world: spec.world.to_string(), detail: format!("{e:#}") }
+    }
+}
+
+impl Sandbox {
+    /// Loads `path` and pre-instantiates it with `linker` (which holds WASI and the game's interfaces).
+    pub fn load_world(
+        &self,
+        path: &Path,
+        spec: &WorldSpec,
+        linker: &Linker<PlayerState>,
+    ) -> Result<(Loaded, InstancePre<PlayerState>), LoadError> {
+        let loaded = self.load(path, spec)?;
+        let pre = linker.instantiate_pre(&loaded.component).map_err(|e| LoadError::wrong_world(path, spec, e))?;
+        Ok((loaded, pre))
+    }
+}
+
+fn first_line(s: &str) -> String {
+    s.lines().next().unwrap_or_default().to_string()
+}

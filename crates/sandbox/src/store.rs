@@ -1,0 +1,318 @@
+//! What a player's store holds: a capability-free WASI context (no files, no network, no environment,
+//! seeded randomness, virtual clocks), a bounded log of what it printed, the resource limiter that
+//! enforces its memory, table and instance caps and remembers what it refused, the meter of what its
+//! host calls cost, and the CPU clock of the call under way.
+
+use super::cpu::CpuClock;
+use super::meter::{Meter, WasiBytes};
+use arena_core::{Event, Limits};
+use bytes::Bytes;
+use chacha20::ChaCha8Rng;
+use rand_core::{Rng as _, SeedableRng, TryRng};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+use wasmtime::ResourceLimiter;
+use wasmtime::component::ResourceTable;
+use wasmtime_wasi::cli::{IsTerminal, StdoutStream};
+use wasmtime_wasi::p2::{OutputStream, Pollable, StreamResult};
+use wasmtime_wasi::{HostMonotonicClock, HostWallClock, WasiCtx, WasiCtxView, WasiView};
+
+/// Bytes of stdout+stderr kept per player per store; the rest is counted and dropped.
+pub const LOG_CAPACITY: usize = 16 * 1024;
+
+/// The most random bytes one WASI call may ask for (language runtimes ask for a few dozen).
+const MAX_RANDOM_BYTES: u64 = 64 * 1024;
+
+/// The most WASI resources (streams, pollables) a player may hold at once: language runtimes hold a
+/// handful; a player that opens them without end gets an error instead of growing the host's table.
+pub const MAX_RESOURCES: usize = 1_000;
+
+/// The data of one player's `Store`.
+pub struct PlayerState {
+    wasi: WasiCtx,
+    table: ResourceTable,
+    pub(crate) limiter: Limiter,
+    log: BoundedLog,
+    pub(crate) meter: Meter,
+    pub(crate) cpu: CpuClock,
+    /// What a referee emitted (game packages), in order; bounded by the host function that adds them.
+    pub events: Vec<Event>,
+    /// What a host layer keeps with this player for the length of its store (a game package's
+    /// instance serving the player's rule checks).
+    pub extension: Option<Box<dyn std::any::Any + Send>>,
+}
+
+impl PlayerState {
+    /// A fresh state: `seed` feeds the player's (virtual) randomness so a game is reproducible.
+    pub fn new(limits: &Limits, seed: u64) -> PlayerState {
+        let meter = Meter::default();
+        // One write may carry no more than the store lets a host call lift.
+        let chunk = usize::try_from(limits.answer_bytes).unwrap_or(usize::MAX).min(64 * 1024);
+        let log = BoundedLog::new(LOG_CAPACITY, chunk, meter.wasi_bytes.clone());
+        let random = |seed| MeteredRng { rng: ChaCha8Rng::seed_from_u64(seed), metered: meter.wasi_bytes.clone() };
+        let mut b = WasiCtx::builder();
+        // The builder's defaults already give no env, no args, no preopens, closed stdin and denied
+        // sockets; what remains is made virtual here.
+        b.stdout(log.clone())
+            .stderr(log.clone())
+            .secure_random(random(seed))
+            .insecure_random(random(seed ^ 0x5eed_5eed_5eed_5eed))
+            .insecure_random_seed(u128::from(seed))
+            .max_random_size(MAX_RANDOM_BYTES)
+            .wall_clock(VirtualClock::default())
+            .monotonic_clock(VirtualClock::default())
+            .allow_ip_name_lookup(false)
+            .allow_tcp(false)
+            .allow_udp(false);
+        let mut table = ResourceTable::new();
+        table.set_max_capacity(MAX_RESOURCES);
+        PlayerState {
+            wasi: b.build(),
+            table,
+            limiter: Limiter::new(limits),
+            log,
+            meter,
+            cpu: CpuClock::new(),
+            events: Vec::new(),
+            extension: None,
+        }
+    }
+
+    /// What the player printed so far (bounded), as lossy UTF-8.
+    pub fn log(&self) -> String {
+        self.log.text()
+    }
+
+    /// What it printed from byte `from` of its kept log on, and where the kept log ends now (what it
+    /// printed past the log's capacity is dropped, and not shown here).
+    pub fn output_since(&self, from: usize) -> (String, usize) {
+        self.log.since(from)
+    }
+}
+
+impl WasiView for PlayerState {
+    fn ctx(&mut self) -> WasiCtxView<'_> {
+        WasiCtxView { ctx: &mut self.wasi, table: &mut self.table }
+    }
+}
+
+/// Enforces the memory, table and instance caps, and remembers the first refusal so that the trap a
+/// guest raises after a failed `memory.grow` is classified as `memory`, not as a crash.
+pub(crate) struct Limiter {
+    memory_cap: usize,
+    table_cap: usize,
+    instances: usize,
+    /// Bytes of linear memory in use, summed over the player's memories.
+    in_use: usize,
+    pub(crate) refused: Option<String>,
+}
+
+impl Limiter {
+    fn new(limits: &Limits) -> Limiter {
+        Limiter {
+            memory_cap: usize::try_from(limits.memory_bytes).unwrap_or(usize::MAX),
+            table_cap: limits.table_elements,
+            instances: limits.instances,
+            in_use: 0,
+            refused: None,
+        }
+    }
+}
+
+impl ResourceLimiter for Limiter {
+    fn memory_growing(&mut self, current: usize, desired: usize, _max: Option<usize>) -> wasmtime::Result<bool> {
+        let after = self.in_use - current.min(self.in_use) + desired;
+        if after > self.memory_cap {
+            self.refused.get_or_insert_with(|| {
+                format!(
+                    "asked for {} MiB of linear memory; the cap is {} MiB",
+                    after.div_ceil(1 << 20),
+                    self.memory_cap >> 20
+                )
+            });
+            return Ok(false);
+        }
+        self.in_use = after;
+        Ok(true)
+    }
+
+    fn table_growing(&mut self, _current: usize, desired: usize, _max: Option<usize>) -> wasmtime::Result<bool> {
+        if desired > self.table_cap {
+            self.refused.get_or_insert_with(|| {
+                format!("asked for a table of {desired} elements; the cap is {}", self.table_cap)
+            });
+            return Ok(false);
+        }
+        Ok(true)
+    }
+
+    fn instances(&self) -> usize {
+        self.instances
+    }
+    fn tables(&self) -> usize {
+        self.instances
+    }
+    fn memories(&self) -> usize {
+        self.instances
+    }
+}
+
+/// A player's randomness: seeded, and every byte drawn is billed to the player by the meter.
+struct MeteredRng {
+    rng: ChaCha8Rng,
+    metered: WasiBytes,
+}
+
+impl TryRng for MeteredRng {
+    type Error = std::convert::Infallible;
+    fn try_next_u32(&mut self) -> Result<u32, Self::Error> {
+        self.metered.add(4);
+        Ok(self.rng.next_u32())
+    }
+    fn try_next_u64(&mut self) -> Result<u64, Self::Error> {
+        self.metered.add(8);
+        Ok(self.rng.next_u64())
+    }
+    fn try_fill_bytes(&mut self, dst: &mut [u8]) -> Result<(), Self::Error> {
+        self.metered.add(dst.len());
+        self.rng.fill_bytes(dst);
+        Ok(())
+    }
+}
+
+/// A clock that starts at 2000-01-01 and advances one millisecond each time it is read: guests that
+/// need a clock get one, but it tells them nothing about the host and is the same on every run.
+#[derive(Default)]
+struct VirtualClock {
+    reads: std::sync::atomic::AtomicU64,
+}
+
+impl VirtualClock {
+    fn tick(&self) -> u64 {
+        self.reads.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1
+    }
+}
+
+const Y2000: Duration = Duration::from_secs(946_684_800);
+
+impl HostWallClock for VirtualClock {
+    fn resolution(&self) -> Duration {
+        Duration::from_millis(1)
+    }
+    fn now(&self) -> Duration {
+        Y2000 + Duration::from_millis(self.tick())
+    }
+}
+
+impl HostMonotonicClock for VirtualClock {
+    fn resolution(&self) -> u64 {
+        1_000_000
+    }
+    fn now(&self) -> u64 {
+        self.tick() * 1_000_000
+    }
+}
+
+/// stdout/stderr of a player: keeps the first `capacity` bytes, accepts and drops the rest, so a chatty
+/// player never fails a write (which would make some languages' print panic).
+#[derive(Clone)]
+struct BoundedLog {
+    inner: Arc<Mutex<LogBuf>>,
+    /// The most one write may carry.
+    chunk: usize,
+    metered: WasiBytes,
+}
+
+struct LogBuf {
+    kept: Vec<u8>,
+    capacity: usize,
+    dropped: usize,
+}
+
+impl BoundedLog {
+    fn new(capacity: usize, chunk: usize, metered: WasiBytes) -> BoundedLog {
+        BoundedLog { inner: Arc::new(Mutex::new(LogBuf { kept: Vec::new(), capacity, dropped: 0 })), chunk, metered }
+    }
+
+    fn push(&self, bytes: &[u8]) {
+        let mut b = self.inner.lock().unwrap_or_else(|e| e.into_inner());
+        let room = b.capacity - b.kept.len();
+        let take = room.min(bytes.len());
+        b.kept.extend_from_slice(&bytes[..take]);
+        b.dropped += bytes.len() - take;
+        drop(b);
+        self.metered.add(bytes.len());
+    }
+
+    fn since(&self, from: usize) -> (String, usize) {
+        let b = self.inner.lock().unwrap_or_else(|e| e.into_inner());
+        let new = b.kept.get(from..).unwrap_or_default();
+        (String::from_utf8_lossy(new).into_owned(), b.kept.len())
+    }
+
+    fn text(&self) -> String {
+        let b = self.inner.lock().unwrap_or_else(|e| e.into_inner());
+        let mut s = String::from_utf8_lossy(&b.kept).into_owned();
+        if b.dropped > 0 {
+            s.push_str(&format!("\n[… {} more bytes dropped]", b.dropped));
+        }
+        s
+    }
+}
+
+impl IsTerminal for BoundedLog {
+    fn is_terminal(&self) -> bool {
+        false
+    }
+}
+
+impl StdoutStream for BoundedLog {
+    fn async_stream(&self) -> Box<dyn tokio::io::AsyncWrite + Send + Sync> {
+        Box::new(self.clone())
+    }
+    fn p2_stream(&self) -> Box<dyn OutputStream> {
+        Box::new(self.clone())
+    }
+}
+
+impl tokio::io::AsyncWrite for BoundedLog {
+    fn poll_write(
+        self: std::pin::Pin<&mut Self>,
+        _cx: &mut std::task::Context<'_>,
+        buf: &[u8],
+    ) -> std::task::Poll<std::io::Result<usize>> {
+        self.push(buf);
+        std::task::Poll::Ready(Ok(buf.len()))
+    }
+    fn poll_flush(
+        self: std::pin::Pin<&mut Self>,
+        _: &mut std::task::Context<'_>,
+    ) -> std::task::Poll<std::io::Result<()>> {
+        std::task::Poll::Ready(Ok(()))
+    }
+    fn poll_shutdown(
+        self: std::pin::Pin<&mut Self>,
+        _: &mut std::task::Context<'_>,
+    ) -> std::task::Poll<std::io::Result<()>> {
+        std::task::Poll::Ready(Ok(()))
+    }
+}
+
+#[wasmtime_wasi::async_trait]
+impl Pollable for BoundedLog {
+    async fn ready(&mut self) {}
+}
+
+#[wasmtime_wasi::async_trait]
+impl OutputStream for BoundedLog {
+    fn write(&mut self, bytes: Bytes) -> StreamResult<()> {
+        self.push(&bytes);
+        Ok(())
+    }
+    fn flush(&mut self) -> StreamResult<()> {
+        Ok(())
+    }
+    fn check_write(&mut self) -> StreamResult<usize> {
+        Ok(self.chunk)
+    }
+}

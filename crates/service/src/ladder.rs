@@ -1,0 +1,316 @@
+//! The ladder: rated games without end among a game's registered players, as Halite's and Kaggle's
+//! are. It is stored as one tournament of format `ladder` per game, so the leaderboard, the stats, the
+//! web pages and replays count and show its games like any other. Pairing (`pairing`) follows the
+//! ratings, which are updated as each game finishes; a player's new version takes its place once the
+//! old one's games in flight are over; a version that keeps faulting is benched until its next
+//! version. Stopping (Ctrl-C, or after a number of games) leaves the ladder to go on next time, with
+//! its games numbered on.
+
+use arena_tournament::pairing;
+
+use arena_core::seed::derive;
+use arena_core::{Entry, GameSetup, MatchSoFar};
+use arena_match::LoadPlayers;
+use arena_store::{Store, Version};
+use arena_tournament::ratings::{Ratings, System};
+use arena_tournament::{GameFault, GameRecord, Journal};
+use std::collections::{HashMap, HashSet};
+use std::future::Future;
+use std::sync::Arc;
+use std::time::Duration;
+use tokio::task::JoinSet;
+
+/// How a ladder runs.
+#[derive(Debug, Clone)]
+pub struct LadderConfig {
+    /// Games in flight at once.
+    pub parallel: usize,
+    /// Stop after this many games in this run (the games in flight are finished); none: until stopped.
+    pub games: Option<u64>,
+    /// The share of opponents drawn uniformly instead of by rating.
+    pub explore: f64,
+    /// A version with this many faults in the ladder's games plays no more (until its next version).
+    pub max_faults: u32,
+    /// How often the store is asked for new versions.
+    pub poll: Duration,
+}
+
+/// What happened, for the caller to show.
+pub enum Event<'a> {
+    /// A game finished (and was written to the store).
+    Game(&'a GameRecord),
+    /// A version joined the ladder.
+    Entered(&'a Version),
+    /// A version plays no more: it faulted `max_faults` times, the last one this.
+    Benched(&'a Version, &'a GameFault),
+    /// A version benched in an earlier run (this many faults) stays out.
+    StaysBenched(&'a Version, u32),
+    /// Too few players can play; the ladder waits for submissions.
+    Waiting(usize),
+}
+
+/// How a run of the ladder ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Stop {
+    /// The number of games asked for was played.
+    Played,
+    /// Told to stop; the games in flight were abandoned (nothing of them is stored).
+    Interrupted,
+}
+
+/// What a run did.
+pub struct LadderRun {
+    pub stop: Stop,
+    /// Games written to the store in this run.
+    pub written: u64,
+    /// Versions benched in this run.
+    pub benched: usize,
+}
+
+/// One version in the ladder (an entrant of its tournament).
+struct Slot<P> {
+    version: Version,
+    entry: Option<Arc<Entry<P>>>,
+    busy: u32,
+    faults: u32,
+    /// Its player's latest version, not benched.
+    playing: bool,
+    /// Its component could not be loaded (not tried again).
+    broken: bool,
+    /// That it stays benched was said.
+    told: bool,
+}
+
+/// Everything a run holds.
+struct Ladder<'a, G: LoadPlayers> {
+    game: Arc<G>,
+    store: &'a Store,
+    id: i64,
+    seed: u64,
+    cfg: &'a LadderConfig,
+    slots: Vec<Slot<G::Player>>,
+    ratings: Ratings,
+    journal: Arc<arena_store::StoreJournal>,
+}
+
+/// Runs ladder `id` of `store` (its seed and entrants stored there) until `cfg.games` are played or
+/// `stop` completes; `observe` is told what happens.
+pub async fn run<G: LoadPlayers>(
+    game: Arc<G>,
+    store: &Store,
+    id: i64,
+    cfg: &LadderConfig,
+    observe: impl Fn(Event<'_>),
+    stop: impl Future<Output = ()>,
+) -> anyhow::Result<LadderRun> {
+    let row = store.tournament(id)?.ok_or_else(|| anyhow::anyhow!("there is no tournament {id}"))?;
+    let entrants = store.entrants(id)?;
+    let faults = store.faults_by_version(id)?;
+    let journal = store.ladder_journal(id, &entrants)?;
+    game.bind(&store.run_name(id)?);
+    let slots = entrants
+        .into_iter()
+        .map(|v| Slot {
+            faults: faults.get(&v.id).copied().unwrap_or(0),
+            version: v,
+            entry: None,
+            busy: 0,
+            playing: false,
+            broken: false,
+            told: false,
+        })
+        .collect();
+    let ratings = store.ratings(game.name(), System::for_seats(game.seats()))?;
+    let mut l = Ladder { game, store, id, seed: row.seed, cfg, slots, ratings, journal };
+    let result = l.play(&observe, stop).await;
+    let written = l.journal.finish().map_err(anyhow::Error::msg);
+    let (stop, benched) = result?;
+    Ok(LadderRun { stop, written: written?, benched })
+}
+
+type Played = (Vec<usize>, GameRecord);
+
+impl<G: LoadPlayers> Ladder<'_, G> {
+    async fn play(
+        &mut self,
+        observe: &impl Fn(Event<'_>),
+        stop: impl Future<Output = ()>,
+    ) -> anyhow::Result<(Stop, usize)> {
+        let seats = (*self.game.seats().start()).max(2);
+        let mut number = self.store.next_number(self.id)?;
+        let mut dispatched = 0u64;
+        let mut benched = 0;
+        let mut waiting_told = false;
+        let mut in_flight: JoinSet<Played> = JoinSet::new();
+        let mut poll = tokio::time::interval(self.cfg.poll);
+        poll.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        tokio::pin!(stop);
+        self.refresh(observe).await?;
+        loop {
+            let wanted = |d: u64| self.cfg.games.is_none_or(|g| d < g);
+            while in_flight.len() < self.cfg.parallel.max(1) && wanted(dispatched) {
+                let open: Vec<usize> = (0..self.slots.len()).filter(|&i| self.slots[i].playing).collect();
+                if open.len() < seats {
+                    if !waiting_told && in_flight.is_empty() {
+                        observe(Event::Waiting(open.len()));
+                        waiting_told = true;
+                    }
+                    break;
+                }
+                waiting_told = false;
+                let candidates: Vec<pairing::Candidate> = open
+                    .iter()
+                    .map(|&i| pairing::Candidate {
+                        rating: self.ratings.get(self.slots[i].version.player_id),
+                        busy: self.slots[i].busy,
+                    })
+                    .collect();
+                let seated: Vec<usize> =
+                    pairing::pick(&candidates, seats, self.cfg.explore, (self.seed, u64::from(number)))
+                        .into_iter()
+                        .map(|k| open[k])
+                        .collect();
+                let mut players = vec![];
+                for &i in &seated {
+                    self.slots[i].busy += 1;
+                    players.extend(self.slots[i].entry.clone());
+                }
+                let game = self.game.clone();
+                let seed = derive(self.seed, &[1, u64::from(number), 1]);
+                let n = number;
+                in_flight.spawn(async move {
+                    let id = arena_tournament::game_id(1, n, 1);
+                    let names: Vec<String> = players.iter().map(|p| p.name.clone()).collect();
+                    let so_far = MatchSoFar {
+                        game: 1,
+                        games_in_match: 1,
+                        wins: vec![0; players.len()],
+                        ties: 0,
+                        earlier: vec![],
+                        match_no: n,
+                        matches: 0,
+                    };
+                    let outcome = game.play(GameSetup { id: id.clone(), seed, players, so_far }).await;
+                    (seated, GameRecord::new(id, (1, n, 1), names, seed, outcome))
+                });
+                number += 1;
+                dispatched += 1;
+            }
+            if in_flight.is_empty() && !wanted(dispatched) {
+                return Ok((Stop::Played, benched));
+            }
+            tokio::select! {
+                _ = &mut stop => return Ok((Stop::Interrupted, benched)),
+                Some(done) = in_flight.join_next(), if !in_flight.is_empty() => match done {
+                    Ok((seated, record)) => benched += self.finished(&seated, record, observe),
+                    Err(e) => tracing::warn!("a ladder game stopped: {e}"),
+                },
+                _ = poll.tick() => self.refresh(observe).await?,
+            }
+        }
+    }
+
+    /// A game is over: stored, rated, its faults counted. How many versions it benched.
+    fn finished(&mut self, seated: &[usize], mut record: GameRecord, observe: &impl Fn(Event<'_>)) -> usize {
+        self.journal.game(&record);
+        observe(Event::Game(&record));
+        // Rated as the store rates it, so the leaderboard agrees.
+        // A game whose referee failed has no result: nobody is rated on it.
+        if record.game_fault.is_none() {
+            let ids: Vec<i64> = seated.iter().map(|&i| self.slots[i].version.player_id).collect();
+            self.ratings.update(&ids, &record.places());
+        }
+        let faulted = record.faulted();
+        let mut benched = 0;
+        for (seat, &i) in seated.iter().enumerate() {
+            let slot = &mut self.slots[i];
+            slot.busy = slot.busy.saturating_sub(1);
+            if !faulted[seat] {
+                continue;
+            }
+            slot.faults += 1;
+            if slot.playing && slot.faults >= self.cfg.max_faults {
+                slot.playing = false;
+                benched += 1;
+                let f = record.faults.iter().find(|f| f.player == record.players[seat]);
+                if let Some(f) = f {
+                    observe(Event::Benched(&slot.version, f));
+                }
+            }
+        }
+        record.lighten();
+        benched
+    }
+
+    /// Takes in what the store has now: each registered player's latest version plays (loaded when
+    /// it first does); an older version stops being drawn and is replaced once its games in flight
+    /// are over.
+    async fn refresh(&mut self, observe: &impl Fn(Event<'_>)) -> anyhow::Result<()> {
+        let latest: Vec<Version> = self.store.players(Some(self.game.name()))?.into_iter().map(|p| p.latest).collect();
+        let by_player: HashMap<i64, i64> = latest.iter().map(|v| (v.player_id, v.id)).collect();
+        let mut old_busy: HashSet<i64> = HashSet::new();
+        for s in &mut self.slots {
+            if by_player.get(&s.version.player_id) != Some(&s.version.id) {
+                s.playing = false;
+                s.entry = None;
+                if s.busy > 0 {
+                    old_busy.insert(s.version.player_id);
+                }
+            }
+        }
+        let mut to_load = vec![];
+        for v in latest {
+            if old_busy.contains(&v.player_id) {
+                continue;
+            }
+            match self.slots.iter().position(|s| s.version.id == v.id) {
+                Some(i) => {
+                    let s = &mut self.slots[i];
+                    if s.entry.is_some() || s.broken {
+                        continue;
+                    }
+                    if s.faults < self.cfg.max_faults {
+                        to_load.push(i);
+                    } else if !s.told {
+                        s.told = true;
+                        observe(Event::StaysBenched(&s.version, s.faults));
+                    }
+                }
+                None => {
+                    let slot = self.slots.len();
+                    self.journal.enter(&v, slot);
+                    observe(Event::Entered(&v));
+                    self.slots.push(Slot {
+                        version: v,
+                        entry: None,
+                        busy: 0,
+                        faults: 0,
+                        playing: false,
+                        broken: false,
+                        told: false,
+                    });
+                    to_load.push(slot);
+                }
+            }
+        }
+        if to_load.is_empty() {
+            return Ok(());
+        }
+        let versions: Vec<Version> = to_load.iter().map(|&i| self.slots[i].version.clone()).collect();
+        let components = self.store.components_dir();
+        // One at a time, so one damaged file keeps only its own version out.
+        for (i, v) in to_load.into_iter().zip(versions) {
+            match crate::registered::load_versions(&self.game, &components, std::slice::from_ref(&v)).await {
+                Ok(mut e) => {
+                    self.slots[i].entry = e.pop();
+                    self.slots[i].playing = self.slots[i].entry.is_some();
+                }
+                Err(e) => {
+                    self.slots[i].broken = true;
+                    tracing::warn!("{} version {} stays out of the ladder: {e:#}", v.name, v.version)
+                }
+            }
+        }
+        Ok(())
+    }
+}

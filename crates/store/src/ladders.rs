@@ -1,0 +1,80 @@
+//! A game's ladder in the store: one unfinished tournament of format `ladder` per game, whose games
+//! go on being added (numbered on from the last), whose entrants grow as new versions arrive, and
+//! whose faults, per version, decide who is benched.
+
+use super::{Result, Store};
+use arena_tournament::Format;
+use std::collections::HashMap;
+
+/// A player's record in one tournament: name, [games, won, lost, tied], total score, games faulted.
+pub type RecordIn = (String, [u32; 4], i64, u32);
+
+impl Store {
+    /// The ladder of `game` that has not been closed, if there is one.
+    pub fn ladder_of(&self, game: &str) -> Result<Option<super::TournamentRow>> {
+        let id: Option<i64> = self
+            .conn
+            .query_row(
+                "SELECT MAX(id) FROM tournaments WHERE game = ?1 AND format = ?2 AND status != 'finished'",
+                rusqlite::params![game, Format::Ladder.as_str()],
+                |r| r.get(0),
+            )
+            .map_err(|e| self.sql(e))?;
+        match id {
+            Some(id) => self.tournament(id),
+            None => Ok(None),
+        }
+    }
+
+    /// The number the next game of ladder `id` takes (its games are numbered from 1, never twice).
+    pub fn next_number(&self, id: i64) -> Result<u32> {
+        self.conn
+            .query_row("SELECT COALESCE(MAX(match_no), 0) + 1 FROM games WHERE tournament_id = ?1", [id], |r| r.get(0))
+            .map_err(|e| self.sql(e))
+    }
+
+    /// The latest `n` games of tournament `id`, oldest first (a ladder's page shows these, not all).
+    pub fn latest_games(&self, id: i64, n: u32) -> Result<Vec<arena_tournament::GameRecord>> {
+        let sql = format!(
+            "SELECT record FROM (SELECT record, round, match_no, number, id FROM games WHERE tournament_id = ?1
+             ORDER BY round DESC, match_no DESC, number DESC, id DESC LIMIT {n})
+             ORDER BY round, match_no, number, id"
+        );
+        self.records(id, &sql, "game")
+    }
+
+    /// Each player's record in tournament `id`, counted by the database: name, games, won, lost,
+    /// tied, total score, games with a fault.
+    pub fn records_in(&self, id: i64) -> Result<Vec<RecordIn>> {
+        let mut q = self
+            .conn
+            .prepare(
+                "SELECT p.name, COUNT(*), SUM(gp.result = 'won'), SUM(gp.result = 'lost'), SUM(gp.result = 'tied'),
+                        SUM(gp.score), SUM(gp.faulted)
+                 FROM games g JOIN game_players gp ON gp.game_id = g.id JOIN players p ON p.id = gp.player_id
+                 WHERE g.tournament_id = ?1
+                   AND g.id NOT IN (SELECT f.id FROM games f INDEXED BY games_faulted
+                                    WHERE f.tournament_id = ?1 AND f.game_fault IS NOT NULL)
+                 GROUP BY p.name ORDER BY p.name",
+            )
+            .map_err(|e| self.sql(e))?;
+        let rows = q
+            .query_map([id], |r| Ok((r.get(0)?, [r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?], r.get(5)?, r.get(6)?)))
+            .and_then(Iterator::collect);
+        rows.map_err(|e| self.sql(e))
+    }
+
+    /// Faults in games of tournament `id`, by version.
+    pub fn faults_by_version(&self, id: i64) -> Result<HashMap<i64, u32>> {
+        let mut q = self
+            .conn
+            .prepare(
+                "SELECT gp.version_id, COUNT(*) FROM faults f
+                 JOIN game_players gp ON gp.game_id = f.game_id AND gp.player_id = f.player_id
+                 WHERE f.tournament_id = ?1 GROUP BY gp.version_id",
+            )
+            .map_err(|e| self.sql(e))?;
+        let rows = q.query_map([id], |r| Ok((r.get(0)?, r.get(1)?))).and_then(Iterator::collect);
+        rows.map_err(|e| self.sql(e))
+    }
+}

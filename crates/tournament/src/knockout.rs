@@ -1,0 +1,156 @@
+//! Knockout: 2^m slots filled in the order players are given, empty slots are byes, every match is best
+//! of k, winners advance. Matches of a round run concurrently.
+//!
+//! The tie rule: a match level after its k games goes to sudden death, up to k more games, and the first
+//! to win one takes the match; still level after those, the higher total score over all of the match's
+//! games wins; still level, the player in the earlier slot advances. A player banned during a match
+//! loses it (its opponent advances, `decided_by: forfeit`) and is out of the tournament.
+
+use super::common::{Roster, Table, join_in_order};
+use super::{GameRecord, MatchRecord, Progress, Settings, TournamentResult};
+use arena_core::{Entry, Game};
+use std::sync::Arc;
+
+/// Runs a knockout tournament of `entries` (in slot order) and returns its result.
+pub async fn knockout<G: Game>(
+    game: Arc<G>,
+    entries: Vec<Arc<Entry<G::Player>>>,
+    limits: arena_core::Limits,
+    s: &Settings,
+) -> TournamentResult {
+    let n = entries.len();
+    let mut roster = Roster::new(game, entries, s);
+    roster.start(s.games_per_match).await;
+
+    let slots = n.next_power_of_two().max(2);
+    roster.table.report(Progress::Matches(slots as u64 - 1));
+    let mut alive: Vec<Option<usize>> = (0..slots).map(|i| (i < n && !roster.is_banned[i]).then_some(i)).collect();
+    // The round each player went out in (for the ranking).
+    let mut out_in: Vec<u32> = vec![0; n];
+    let mut matches = Vec::new();
+    let mut games = Vec::new();
+    let mut round = 1u32;
+    while alive.len() > 1 {
+        let handles: Vec<_> = alive
+            .chunks(2)
+            .enumerate()
+            .map(|(m, pair)| {
+                let (table, pair, k) = (roster.table.clone(), [pair[0], pair[1]], s.games_per_match);
+                // Matches are numbered through the whole bracket: earlier rounds' first.
+                let match_no = (slots - alive.len() + m + 1) as u32;
+                let numbering = (k, match_no, slots as u32 - 1);
+                tokio::spawn(async move {
+                    let r = play_match(&table, pair, (round, m as u32 + 1), numbering).await;
+                    table.report(Progress::Match(&r.record));
+                    r
+                })
+            })
+            .collect();
+        let mut next = Vec::new();
+        for r in join_in_order(handles).await {
+            for &i in r.pair.iter().flatten() {
+                if Some(i) != r.winner {
+                    out_in[i] = round;
+                }
+            }
+            for g in &r.games {
+                roster.ban_faults(g);
+            }
+            next.push(r.winner);
+            matches.push(r.record);
+            games.extend(r.games);
+        }
+        alive = next;
+        round += 1;
+    }
+    let champion = alive[0];
+    roster.end(|i| champion == Some(i)).await;
+
+    // Ranking: the champion, then by the round each went out in, latest first; banned players are not ranked.
+    let key = |i: usize| if champion == Some(i) { i64::from(round) } else { i64::from(out_in[i]) };
+    let ranking = super::common::places(&roster.names, &roster.is_banned, key);
+    roster.result(s, limits, ranking, matches, games)
+}
+
+struct MatchResult {
+    pair: [Option<usize>; 2],
+    winner: Option<usize>,
+    record: MatchRecord,
+    games: Vec<GameRecord>,
+}
+
+async fn play_match<G: Game>(
+    table: &Table<G>,
+    pair: [Option<usize>; 2],
+    (round, m): (u32, u32),
+    (k, match_no, matches): (u32, u32, u32),
+) -> MatchResult {
+    let name = |j: usize| pair[j].map(|i| table.names[i].clone());
+    let mut rec = MatchRecord {
+        round,
+        match_no: m,
+        players: [name(0), name(1)],
+        wins: [0, 0],
+        ties: 0,
+        winner: None,
+        decided_by: "bye".into(),
+        games: vec![],
+    };
+    let mut res = MatchResult { pair, winner: None, record: rec.clone(), games: vec![] };
+    let (Some(a), Some(b)) = (pair[0], pair[1]) else {
+        // A bye (or an empty pair): whoever is there advances without playing.
+        res.winner = pair[0].or(pair[1]);
+        rec.winner = res.winner.map(|i| table.names[i].clone());
+        res.record = rec;
+        return res;
+    };
+    let mut totals = [0i64; 2];
+    let mut earlier: Vec<[i64; 2]> = vec![];
+    let mut number = 0u32;
+    let decided = loop {
+        number += 1;
+        if number > k && rec.wins[0] != rec.wins[1] {
+            break "tie-break";
+        }
+        if number > 2 * k {
+            break if totals[0] != totals[1] { "total-score" } else { "slot" };
+        }
+        // Players alternate who starts: slot a starts the odd games.
+        let g = table.series_game([a, b], (round, m, number), &rec, &earlier, (k, match_no, matches)).await;
+        let (score, failed, won) = (g.score, g.failed, g.won);
+        totals[0] += score[0];
+        totals[1] += score[1];
+        earlier.push(score);
+        rec.games.push(g.record.id.clone());
+        res.games.push(g.record);
+        if failed[0] || failed[1] {
+            let j = if failed[0] && failed[1] { None } else { Some(usize::from(failed[0])) };
+            res.winner = j.map(|j| pair[j].expect("both seated"));
+            rec.winner = j.and_then(name);
+            rec.decided_by = "forfeit".into();
+            res.record = rec;
+            return res;
+        }
+        match won {
+            [true, false] => rec.wins[0] += 1,
+            [false, true] => rec.wins[1] += 1,
+            _ => rec.ties += 1,
+        }
+        if number <= k && rec.wins.iter().any(|&w| w * 2 > k) {
+            break "played";
+        }
+        if number == k && rec.wins[0] != rec.wins[1] {
+            break "played";
+        }
+    };
+    let j = match decided {
+        "played" | "tie-break" => usize::from(rec.wins[1] > rec.wins[0]),
+        "total-score" => usize::from(totals[1] > totals[0]),
+        _ => 0,
+    };
+    res.winner = pair[j];
+    rec.winner = name(j);
+    rec.decided_by = decided.into();
+    res.record = rec;
+    res
+}

@@ -1,0 +1,293 @@
+//! `arena serve`: the web arena. One process serves pages rendered on the server (askama, escaped by
+//! default), a JSON API under `/api/`, server-sent events for live tournaments, and its scripts and
+//! styles embedded in the binary (no front-end build, no CDN). It reads and writes the same results
+//! store as the command line; uploads go through the same validation as `arena submit`, in a bounded
+//! pool.
+
+mod api;
+mod api_types;
+mod auth;
+mod conn;
+mod error;
+mod live;
+mod pages;
+mod play;
+mod replay;
+mod view;
+
+pub use replay::{ReplayData, standalone_html};
+
+use arena_core::Limits;
+use arena_match::PackageGame;
+use arena_sandbox::Sandbox;
+use arena_store::Store;
+use axum::Router;
+use axum::routing::{get, post};
+use error::WebError;
+use std::collections::{HashMap, VecDeque};
+use std::net::SocketAddr;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+/// How `arena serve` runs.
+#[derive(Debug, Clone)]
+pub struct Config {
+    pub data: PathBuf,
+    pub listen: SocketAddr,
+    /// The limits every game played here runs under (validation games, tournaments, scrimmages).
+    pub limits: Limits,
+    /// Largest upload accepted, in bytes.
+    pub max_upload: usize,
+    /// Uploads one account may make in an hour.
+    pub uploads_per_hour: usize,
+    /// Uploads validated at once (compiles run in child processes; games on the runtime).
+    pub upload_workers: usize,
+    /// Behind a reverse proxy: a client's address is the last one in `X-Forwarded-For` (for the
+    /// per-client caps), and connections are not capped per address (they all come from the proxy).
+    pub trust_proxy: bool,
+}
+
+/// What every request shares.
+pub struct App {
+    pub cfg: Config,
+    sandbox: Arc<Sandbox>,
+    /// Packages loaded so far, by directory (each is compiled once per process).
+    games: Mutex<HashMap<PathBuf, Arc<PackageGame>>>,
+    /// The bounded validation pool.
+    uploads: tokio::sync::Semaphore,
+    /// Recent uploads per account, for the rate limit.
+    recent: Mutex<HashMap<i64, VecDeque<Instant>>>,
+    /// Replays re-run through a referee at once (each is a referee instance and some CPU).
+    replays: tokio::sync::Semaphore,
+    /// Live streams open, per client and in all (each polls the store a few times a second).
+    live: conn::PerClient,
+    /// Open read connections to the store, reused (opening one costs more than most pages).
+    readers: Arc<Mutex<Vec<Store>>>,
+    /// Leaderboards by game, with the store generation they were computed at.
+    boards: Arc<Boards>,
+    /// Tournament pages' parts by tournament, with the progress they show.
+    pub(crate) views: Mutex<HashMap<i64, Cached<view::Key, view::Rendered>>>,
+    /// Workers' queue, when tournaments are played by workers (`--nats`).
+    engine: Option<arena_cluster::Engine>,
+}
+
+impl App {
+    /// The web arena's shared state; with `engine` (`--nats`), workers play its tournaments.
+    pub fn new(cfg: Config, sandbox: Arc<Sandbox>, engine: Option<arena_cluster::Engine>) -> Arc<App> {
+        let workers = cfg.upload_workers.max(1);
+        Arc::new(App {
+            cfg,
+            sandbox,
+            games: Mutex::default(),
+            uploads: tokio::sync::Semaphore::new(workers),
+            recent: Mutex::default(),
+            replays: tokio::sync::Semaphore::new(4),
+            live: conn::PerClient::new(LIVE_STREAMS),
+            readers: Arc::default(),
+            boards: Arc::default(),
+            views: Mutex::default(),
+            engine,
+        })
+    }
+
+    fn data(&self) -> &Path {
+        &self.cfg.data
+    }
+
+    /// Reads the store on the blocking pool, with a pooled connection.
+    async fn read<T: Send + 'static>(
+        &self,
+        f: impl FnOnce(&Store) -> arena_store::Result<T> + Send + 'static,
+    ) -> Result<T, WebError> {
+        let dir = self.cfg.data.clone();
+        let pool = self.readers.clone();
+        tokio::task::spawn_blocking(move || {
+            let taken = pool.lock().unwrap_or_else(|e| e.into_inner()).pop();
+            let store = match taken {
+                Some(s) => s,
+                None => Store::open_to_read(&dir)?,
+            };
+            let r = f(&store);
+            let mut pool = pool.lock().unwrap_or_else(|e| e.into_inner());
+            if pool.len() < 16 {
+                pool.push(store);
+            }
+            r
+        })
+        .await
+        .map_err(|e| WebError::internal(e.to_string()))?
+        .map_err(WebError::from)
+    }
+
+    /// A game's leaderboard, computed again only when the store has changed since.
+    async fn leaderboard(&self, game: &str) -> Result<Arc<Vec<arena_store::Leader>>, WebError> {
+        let (cache, g) = (self.boards.clone(), game.to_string());
+        self.read(move |s| {
+            let generation = s.generation()?;
+            if let Some(rows) = cached(&cache, &g, &generation) {
+                return Ok(rows);
+            }
+            let rows = Arc::new(s.leaderboard(&g, pages::system(&g), true)?);
+            put(&cache, g, generation, rows.clone());
+            Ok(rows)
+        })
+        .await
+    }
+
+    /// Writes the store on the blocking pool.
+    async fn write<T: Send + 'static>(
+        &self,
+        f: impl FnOnce(&mut Store) -> arena_store::Result<T> + Send + 'static,
+    ) -> Result<T, WebError> {
+        let dir = self.cfg.data.clone();
+        tokio::task::spawn_blocking(move || f(&mut Store::open(&dir)?))
+            .await
+            .map_err(|e| WebError::internal(e.to_string()))?
+            .map_err(WebError::from)
+    }
+
+    /// The package in `dir`, loaded once (with its default options).
+    async fn game_in(&self, dir: PathBuf) -> Result<Arc<PackageGame>, WebError> {
+        if let Some(g) = self.games.lock().unwrap_or_else(|e| e.into_inner()).get(&dir) {
+            return Ok(g.clone());
+        }
+        let sandbox = self.sandbox.clone();
+        let d = dir.clone();
+        let game = tokio::task::spawn_blocking(move || -> anyhow::Result<PackageGame> {
+            let pkg = arena_match::Package::load(sandbox, &d)?;
+            Ok(PackageGame::new(pkg)?)
+        })
+        .await
+        .map_err(|e| WebError::internal(e.to_string()))?
+        .map_err(|e| WebError::internal(format!("{e:#}")))?;
+        let game = Arc::new(game);
+        self.games.lock().unwrap_or_else(|e| e.into_inner()).entry(dir).or_insert(game.clone());
+        Ok(game)
+    }
+
+    /// Takes one of the account's uploads this hour, or says when the next one is allowed.
+    fn take_upload(&self, user: i64) -> Result<(), WebError> {
+        let hour = Duration::from_secs(3600);
+        let now = Instant::now();
+        let mut recent = self.recent.lock().unwrap_or_else(|e| e.into_inner());
+        let q = recent.entry(user).or_default();
+        while q.front().is_some_and(|t| now.duration_since(*t) >= hour) {
+            q.pop_front();
+        }
+        if q.len() >= self.cfg.uploads_per_hour {
+            let wait = q.front().map(|t| hour.saturating_sub(now.duration_since(*t))).unwrap_or(hour);
+            return Err(WebError::too_many(format!(
+                "at most {} uploads an hour per account; the next one in {} s",
+                self.cfg.uploads_per_hour,
+                wait.as_secs() + 1
+            )));
+        }
+        q.push_back(now);
+        Ok(())
+    }
+}
+
+/// A value computed from the store, with the store's state it was computed at. While the store keeps
+/// changing (a tournament recording games), a value at most [`FRESH`] old is served as it is and one
+/// request at a time computes the next: a busy page costs one computation a second, not one a request.
+pub(crate) struct Cached<K, V> {
+    at: K,
+    when: Instant,
+    value: Arc<V>,
+    computing: bool,
+}
+
+/// The store's state a leaderboard is computed at (see `Store::generation`).
+type Generation = (i64, i64, i64, i64);
+
+/// Leaderboards by game.
+type Boards = Mutex<HashMap<String, Cached<Generation, Vec<arena_store::Leader>>>>;
+
+/// Live streams served at once, from one client and in all; past that a page is told to retry later
+/// (it still loads, not live).
+const LIVE_STREAMS: conn::Caps = conn::Caps { per_address: 8, total: 256 };
+
+/// How stale a page of a changing store may be.
+pub(crate) const FRESH: Duration = Duration::from_secs(1);
+
+/// The cached value to serve for state `key`, or `None`: compute it (and say so with
+/// [`Cached::put`]). Marks the entry as being computed.
+pub(crate) fn cached<Q: std::hash::Hash + Eq, K: PartialEq, V>(
+    map: &Mutex<HashMap<Q, Cached<K, V>>>,
+    q: &Q,
+    key: &K,
+) -> Option<Arc<V>> {
+    let mut map = map.lock().unwrap_or_else(|e| e.into_inner());
+    let c = map.get_mut(q)?;
+    // (A computation that failed leaves `computing` set: after ten times FRESH, another may try.)
+    if c.at == *key || (c.computing && c.when.elapsed() < FRESH * 10) || c.when.elapsed() < FRESH {
+        return Some(c.value.clone());
+    }
+    c.computing = true;
+    None
+}
+
+pub(crate) fn put<Q: std::hash::Hash + Eq, K, V>(map: &Mutex<HashMap<Q, Cached<K, V>>>, q: Q, at: K, value: Arc<V>) {
+    let c = Cached { at, when: Instant::now(), value, computing: false };
+    map.lock().unwrap_or_else(|e| e.into_inner()).insert(q, c);
+}
+
+/// The site's routes: the pages, and the API (with its OpenAPI document, made from the same routes).
+pub fn router(app: Arc<App>) -> Router {
+    let body_cap = app.cfg.max_upload + 64 * 1024;
+    let (api, doc) = api::routes();
+    let doc = Arc::new(doc.to_pretty_json().unwrap_or_default());
+    let api = api
+        .route(
+            "/api/openapi.json",
+            get(move || {
+                let doc = doc.clone();
+                async move { ([(axum::http::header::CONTENT_TYPE, "application/json")], (*doc).clone()) }
+            }),
+        )
+        .route("/api", axum::routing::any(error::api_not_found))
+        .route("/api/{*rest}", axum::routing::any(error::api_not_found))
+        .layer(axum::middleware::map_response(error::api_errors));
+    Router::new()
+        .route("/", get(pages::index))
+        .route("/games/{game}", get(pages::leaderboard))
+        .route("/players/{name}", get(pages::player))
+        .route("/players/{name}/games", get(pages::player_games))
+        .route("/tournaments", get(pages::tournaments).post(play::start_tournament))
+        .route("/tournaments/{id}", get(pages::tournament))
+        .route("/tournaments/{id}/live", get(live::tournament))
+        .route("/tournaments/{id}/games/{key}", get(replay::page))
+        .route("/embed/tournaments/{id}/games/{key}", get(replay::embed))
+        .route("/scrimmages", post(play::scrimmage))
+        .route("/upload", get(pages::upload_form).post(pages::upload))
+        .route("/signin", get(auth::signin_form).post(auth::signin))
+        .route("/signout", post(auth::signout))
+        .route("/assets/{file}", get(pages::asset))
+        .route("/favicon.ico", get(|| async { axum::http::StatusCode::NO_CONTENT }))
+        .layer(axum::middleware::map_response(error::page_errors))
+        .merge(api)
+        .layer(axum::extract::DefaultBodyLimit::max(body_cap))
+        .layer(axum::middleware::from_fn(auth::security_headers))
+        .with_state(app)
+}
+
+/// Serves until Ctrl-C.
+pub async fn serve(app: Arc<App>) -> anyhow::Result<()> {
+    use anyhow::Context;
+    let listen = app.cfg.listen;
+    let listener =
+        tokio::net::TcpListener::bind(listen).await.with_context(|| format!("--listen {listen}: cannot listen"))?;
+    let local = listener.local_addr().context("listening")?;
+    let mut caps = conn::Caps::under(conn::raise_descriptor_limit());
+    let per_address = !app.cfg.trust_proxy;
+    if !per_address {
+        caps.per_address = caps.total;
+    }
+    eprintln!("Arena serves {} on http://{local}/ (Ctrl-C stops it)", app.cfg.data.display());
+    tracing::info!("at most {} connections, {} from one address", caps.total, caps.per_address);
+    let shutdown = async {
+        let _ = tokio::signal::ctrl_c().await;
+    };
+    conn::serve(listener, router(app), caps, per_address, shutdown).await.context("serving")
+}
