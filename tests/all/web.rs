@@ -170,9 +170,14 @@ fn api_uploads_are_validated_owned_and_refused_with_reasons() {
         let names: Vec<&str> = board.as_array().unwrap().iter().map(|l| l["name"].as_str().unwrap()).collect();
         assert_eq!(names, ["heads1"]);
         assert_eq!(get_json(&format!("{}/api/games/yahtzee/leaderboard", s.url)).await, serde_json::json!([]));
-        // Two stored files (the two versions), nothing of the refused uploads, no upload left behind.
+        // Two stored files (the two versions), nothing of the refused uploads, no upload left behind: an
+        // upload is validated from its bytes, and the data directory holds the store's layout alone.
         assert_eq!(components(s.data.path()), 2);
-        assert_eq!(std::fs::read_dir(s.data.path().join("uploads")).unwrap().count(), 0);
+        let layout = ["arena.db", "arena.db-wal", "arena.db-shm", "components", "compiled", "locks", "packages"];
+        for entry in std::fs::read_dir(s.data.path()).unwrap() {
+            let name = entry.unwrap().file_name().to_string_lossy().into_owned();
+            assert!(layout.contains(&name.as_str()), "{name} is left in the data directory");
+        }
         let p = get_json(&format!("{}/api/players/heads1", s.url)).await;
         assert_eq!((p["name"].as_str(), p["owner"].as_str()), (Some("heads1"), Some("alice")), "{p}");
         let stats = &p["games"][0];

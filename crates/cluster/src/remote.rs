@@ -71,6 +71,14 @@ impl Mailbox {
     }
 }
 
+/// Where a loaded component's bytes are, to upload for the workers: its file, or the bytes an upload
+/// was loaded from.
+#[derive(Clone)]
+enum Source {
+    File(PathBuf),
+    Bytes(Arc<[u8]>),
+}
+
 /// A package whose games are played by workers over NATS.
 pub struct RemoteGame {
     local: Arc<PackageGame>,
@@ -89,7 +97,7 @@ pub struct RemoteGame {
     /// Reading outcomes starts with the first game.
     reading: tokio::sync::OnceCell<()>,
     /// Where each loaded component came from, by sha256 (uploaded when a game first needs it).
-    paths: Mutex<HashMap<String, PathBuf>>,
+    paths: Mutex<HashMap<String, Source>>,
     uploaded: tokio::sync::Mutex<std::collections::HashSet<String>>,
     mailbox: Arc<Mutex<Mailbox>>,
     /// When each worker last said it took or was playing a job.
@@ -191,13 +199,18 @@ impl RemoteGame {
         Ok(())
     }
 
-    /// Uploads `key` (from `path`) unless this run did already.
-    async fn upload(&self, key: String, path: &Path) -> Result<(), String> {
+    /// Uploads `key` (from `source`) unless this run did already.
+    async fn upload(&self, key: String, source: &Source) -> Result<(), String> {
         let mut done = self.uploaded.lock().await;
         if done.contains(&key) {
             return Ok(());
         }
-        let bytes = tokio::fs::read(path).await.map_err(|e| format!("{}: cannot read: {e}", path.display()))?;
+        let bytes: Arc<[u8]> = match source {
+            Source::File(path) => {
+                tokio::fs::read(path).await.map_err(|e| format!("{}: cannot read: {e}", path.display()))?.into()
+            }
+            Source::Bytes(b) => b.clone(),
+        };
         // The server may be away for a while (a restart): tried again for up to two minutes.
         let (mut wait, until) = (Duration::from_millis(100), tokio::time::Instant::now() + Duration::from_secs(120));
         loop {
@@ -216,16 +229,16 @@ impl RemoteGame {
     async fn job(&self, setup: &GameSetup<Arc<PackagePlayer>>) -> Result<Job, String> {
         let hash = self.local.referee_hash().unwrap_or_default();
         for f in &self.package_files {
-            self.upload(package_key(&hash, f), &self.dir.join(f)).await?;
+            self.upload(package_key(&hash, f), &Source::File(self.dir.join(f))).await?;
         }
         let mut players = vec![];
         for e in &setup.players {
             let builtin = e.source.strip_prefix("builtin:").map(str::to_string);
             let component = if builtin.is_some() { None } else { e.hash.clone() };
             if let Some(h) = &component {
-                let path = self.paths.lock().unwrap_or_else(|e| e.into_inner()).get(h).cloned();
-                let path = path.ok_or_else(|| format!("{}: its component was not loaded here", e.name))?;
-                self.upload(component_key(h), &path).await?;
+                let source = self.paths.lock().unwrap_or_else(|e| e.into_inner()).get(h).cloned();
+                let source = source.ok_or_else(|| format!("{}: its component was not loaded here", e.name))?;
+                self.upload(component_key(h), &source).await?;
             }
             players.push(JobPlayer { name: e.name.clone(), component, builtin });
         }
@@ -267,7 +280,15 @@ impl LoadPlayers for RemoteGame {
     }
     fn load(&self, path: &Path) -> Result<(Loaded, Self::Player), LoadError> {
         let (loaded, player) = self.local.load(path)?;
-        self.paths.lock().unwrap_or_else(|e| e.into_inner()).insert(loaded.hash.clone(), path.to_path_buf());
+        self.paths
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .insert(loaded.hash.clone(), Source::File(path.to_path_buf()));
+        Ok((loaded, player))
+    }
+    fn load_bytes(&self, path: &Path, bytes: &[u8]) -> Result<(Loaded, Self::Player), LoadError> {
+        let (loaded, player) = self.local.load_bytes(path, bytes)?;
+        self.paths.lock().unwrap_or_else(|e| e.into_inner()).insert(loaded.hash.clone(), Source::Bytes(bytes.into()));
         Ok((loaded, player))
     }
 }

@@ -40,6 +40,18 @@ impl PackageGame {
     pub fn package(&self) -> &Package {
         &self.pkg
     }
+
+    /// A package's refusal of a player, as a load error.
+    fn load_error(&self, path: &Path, e: PackageError) -> LoadError {
+        match e {
+            PackageError::Load(e) => e,
+            other => LoadError::WrongWorld {
+                path: path.to_path_buf(),
+                world: self.spec.world.to_string(),
+                detail: other.to_string(),
+            },
+        }
+    }
 }
 
 /// A game whose players are components this host loads: the match host's side of the `Game` seam (the
@@ -50,6 +62,8 @@ pub trait LoadPlayers: Game {
     fn spec(&self) -> &'static WorldSpec;
     /// Loads, compiles and pre-instantiates a component, checking it implements the world.
     fn load(&self, path: &Path) -> Result<(Loaded, Self::Player), LoadError>;
+    /// [`LoadPlayers::load`] of a file's bytes already read (an upload); `path` names it in errors.
+    fn load_bytes(&self, path: &Path, bytes: &[u8]) -> Result<(Loaded, Self::Player), LoadError>;
 }
 
 impl LoadPlayers for PackageGame {
@@ -59,14 +73,12 @@ impl LoadPlayers for PackageGame {
 
     fn load(&self, path: &Path) -> Result<(Loaded, Self::Player), LoadError> {
         let name = path.file_stem().and_then(|s| s.to_str()).unwrap_or("player");
-        self.pkg.load_player_with(name, path).map_err(|e| match e {
-            PackageError::Load(e) => e,
-            other => LoadError::WrongWorld {
-                path: path.to_path_buf(),
-                world: self.spec.world.to_string(),
-                detail: other.to_string(),
-            },
-        })
+        self.pkg.load_player_with(name, path).map_err(|e| self.load_error(path, e))
+    }
+
+    fn load_bytes(&self, path: &Path, bytes: &[u8]) -> Result<(Loaded, Self::Player), LoadError> {
+        let name = path.file_stem().and_then(|s| s.to_str()).unwrap_or("player");
+        self.pkg.load_player_bytes(name, path, bytes).map_err(|e| self.load_error(path, e))
     }
 }
 

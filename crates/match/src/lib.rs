@@ -167,6 +167,27 @@ impl Package {
         path: &Path,
     ) -> Result<(arena_sandbox::Loaded, Arc<PackagePlayer>), PackageError> {
         let loaded = self.sandbox.load(path, &self.player_spec())?;
+        self.check_player(name, path, loaded)
+    }
+
+    /// [`Package::load_player_with`] of a file's bytes already read (an upload); `path` names it in errors.
+    pub fn load_player_bytes(
+        &self,
+        name: &str,
+        path: &Path,
+        bytes: &[u8],
+    ) -> Result<(arena_sandbox::Loaded, Arc<PackagePlayer>), PackageError> {
+        let loaded = self.sandbox.load_bytes(path, bytes, &self.player_spec())?;
+        self.check_player(name, path, loaded)
+    }
+
+    /// Checks a loaded component answers every request the referee can make, and pre-instantiates it.
+    fn check_player(
+        &self,
+        name: &str,
+        path: &Path,
+        loaded: arena_sandbox::Loaded,
+    ) -> Result<(arena_sandbox::Loaded, Arc<PackagePlayer>), PackageError> {
         let wrong = |detail: String| PackageError::Player {
             path: path.to_path_buf(),
             game: self.manifest.name.clone(),

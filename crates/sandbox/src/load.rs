@@ -66,18 +66,22 @@ const CORE_VERSION: [u8; 4] = [1, 0, 0, 0];
 impl Sandbox {
     /// Reads and compiles `path` (binary or text format) and checks its imports against `spec`.
     pub fn load(&self, path: &Path, spec: &WorldSpec) -> Result<Loaded, LoadError> {
+        let raw = std::fs::read(path).map_err(|error| LoadError::Read { path: path.to_path_buf(), error })?;
+        self.load_bytes(path, &raw, spec)
+    }
+
+    /// [`Sandbox::load`] of a file's bytes already read (an upload): `path` names it in errors, and its
+    /// hash is the hash of exactly these bytes.
+    pub fn load_bytes(&self, path: &Path, raw: &[u8], spec: &WorldSpec) -> Result<Loaded, LoadError> {
         let p = || path.to_path_buf();
-        let raw = std::fs::read(path).map_err(|error| LoadError::Read { path: p(), error })?;
         if raw.is_empty() {
             return Err(LoadError::Empty { path: p() });
         }
-        let hash = arena_core::sha256_hex(&raw);
+        let hash = arena_core::sha256_hex(raw);
         let bytes = if raw.starts_with(MAGIC) {
-            raw
+            Cow::Borrowed(raw)
         } else {
-            wat::parse_bytes(&raw)
-                .map_err(|e| LoadError::NotWasm { path: p(), detail: first_line(&e.to_string()) })?
-                .into_owned()
+            wat::parse_bytes(raw).map_err(|e| LoadError::NotWasm { path: p(), detail: first_line(&e.to_string()) })?
         };
         if bytes.len() >= 8 && bytes[4..8] == CORE_VERSION {
             return Err(LoadError::CoreModule { path: p(), world: spec.world.to_string() });

@@ -1,6 +1,9 @@
-//! The service layer under both front ends (the command line and the web arena): submitting a player,
-//! loading the registered versions of players, and running a ladder against the store.
+//! The service layer under both front ends (the command line and the web arena): what each of them
+//! does with a package, a player or a stored tournament is done here once, and the front ends only
+//! print or render what it answers.
 
 pub mod ladder;
+pub mod packages;
 pub mod registered;
 pub mod submit;
+pub mod tournaments;

@@ -9,16 +9,15 @@ use arena_match::LoadPlayers;
 use arena_store::{Store, StoreError, Submitted, User, check_name};
 use arena_tournament::GameRecord;
 use serde::Serialize;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::Arc;
 
-/// A file to submit as version of `name`.
+/// A file to submit as version of `name`, from its bytes (a file read by the command line, an upload's
+/// body): what is validated is what is stored, with no file in between.
 pub struct Submission<'a> {
     pub name: &'a str,
-    /// The file, as read (its hash is the version's).
+    /// The file, as read (its hash is the version's; WebAssembly text is read as text).
     pub bytes: &'a [u8],
-    /// Where it can be loaded from (a `.wat` file is read as text).
-    pub path: &'a Path,
     /// How it is called in messages (its path, or an upload's file name).
     pub label: &'a str,
     /// Seed of the validation game.
@@ -62,8 +61,6 @@ pub enum Refused {
         fault.kind, fault.call, fault.reason
     )]
     Validation { label: String, opponent: String, seed: u64, fault: Fault },
-    #[error("{label}: the file changed while it was being submitted; nothing was stored")]
-    Changed { label: String },
     #[error(transparent)]
     Store(#[from] StoreError),
     #[error("{0}")]
@@ -81,7 +78,8 @@ impl Refused {
 }
 
 /// Validates `s` and stores it as the next version of its name in the store at `data` (by `by`, whose
-/// name it must be or become).
+/// name it must be or become: checked in the transaction that stores the version, so two accounts
+/// racing for a new name cannot both have it).
 pub async fn submit<G: LoadPlayers>(
     game: Arc<G>,
     data: &Path,
@@ -89,27 +87,23 @@ pub async fn submit<G: LoadPlayers>(
     by: Option<&User>,
 ) -> Result<Accepted, Refused> {
     check_name(s.name).map_err(Refused::Name)?;
+    let mut store = Store::open(data)?;
     if let Some(user) = by {
-        // Refused before anything is compiled; checked again when the version is stored.
-        Store::open(data)?.owner_of(s.name)?.admits(s.name, user)?;
+        // A name somebody else owns is refused before anything is compiled.
+        store.owner_of(s.name)?.admits(s.name, user)?;
     }
-    let (g, path) = (game.clone(), s.path.to_path_buf());
-    let label = s.label.to_string();
-    let (loaded, player) = tokio::task::spawn_blocking(move || g.load(&path))
+    let (g, bytes, label) = (game.clone(), s.bytes.to_vec(), s.label.to_string());
+    let (loaded, player) = tokio::task::spawn_blocking(move || g.load_bytes(Path::new(&label), &bytes))
         .await
-        .map_err(|e| Refused::Load { label: label.clone(), error: e.to_string() })?
-        .map_err(|e| Refused::Load { label: label.clone(), error: strip_path(&e.to_string(), s.path) })?;
-    let hash = arena_core::sha256_hex(s.bytes);
-    if hash != loaded.hash {
-        return Err(Refused::Changed { label });
-    }
+        .map_err(|e| Refused::Load { label: s.label.to_string(), error: e.to_string() })?
+        .map_err(|e| Refused::Load { label: s.label.to_string(), error: strip_label(&e.to_string(), s.label) })?;
+    let (label, hash) = (s.label.to_string(), loaded.hash.clone());
     let me = Arc::new(Entry { name: s.name.to_string(), source: label.clone(), hash: Some(hash.clone()), player });
     let (best, o) = against_strongest(&*game, s.seed, me).await.map_err(Refused::Game)?;
     if let Some(f) = o.faults.iter().find(|f| f.player == s.name) {
         let fault = Fault { kind: f.kind, call: f.call.clone(), reason: f.reason.clone() };
         return Err(Refused::Validation { label, opponent: best.to_string(), seed: s.seed, fault });
     }
-    let mut store = Store::open(data)?;
     let Submitted { version, new_player, unchanged } = store.add_version_as(game.name(), s.name, s.bytes, &hash, by)?;
     let max_call_fuel = o.replay.iter().filter(|c| c.seat == 0).map(|c| c.fuel).max().unwrap_or(0);
     Ok(Accepted {
@@ -128,11 +122,9 @@ pub async fn submit<G: LoadPlayers>(
     })
 }
 
-/// An error about a temporary upload file, said of the upload instead (its path means nothing to
-/// the person who sent it).
-fn strip_path(error: &str, path: &Path) -> String {
-    let p = path.display().to_string();
-    error.strip_prefix(&format!("{p}: ")).unwrap_or(error).replace(&p, "the file")
+/// A load error without the file's name it starts with (the refusal names the file once).
+fn strip_label(error: &str, label: &str) -> String {
+    error.strip_prefix(&format!("{label}: ")).unwrap_or(error).replace(label, "the file")
 }
 
 /// One game of the players in the order given.
@@ -161,11 +153,4 @@ pub async fn against_strongest<G: Game>(
     let opponent =
         Arc::new(Entry { name: format!("builtin:{best}"), source: format!("builtin:{best}"), hash: None, player });
     Ok((best, one_game(game, seed, vec![me, opponent]).await))
-}
-
-/// A file name for an upload's bytes in `dir`, keeping a `.wat` upload's extension (it is read as text).
-pub fn upload_path(dir: &Path, file_name: &str) -> std::io::Result<PathBuf> {
-    let ext = if file_name.ends_with(".wat") { "wat" } else { "wasm" };
-    let id = arena_store::secret("").map_err(std::io::Error::other)?;
-    Ok(dir.join(format!("upload-{}.{ext}", &id[..16])))
 }

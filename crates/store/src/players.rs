@@ -105,12 +105,13 @@ impl Store {
         by: Option<&super::User>,
     ) -> Result<Submitted> {
         check_name(name).map_err(StoreError::Invalid)?;
-        if let Some(user) = by {
-            self.owner_of(name)?.admits(name, user)?;
-        }
         if let Some(latest) = self.latest_version(game, name)?
             && latest.hash == hash
         {
+            // Nothing is written: the owner is checked here instead of in the storing transaction.
+            if let Some(user) = by {
+                self.owner_of(name)?.admits(name, user)?;
+            }
             return Ok(Submitted { version: latest, new_player: false, unchanged: true });
         }
         let path = self.component_path(hash);

@@ -10,6 +10,7 @@ use super::pages::{UploadFields, find_game};
 use arena_core::Game;
 use arena_match::{LoadPlayers, PackageGame};
 use arena_service::submit::{Accepted, Refused, Submission};
+use arena_service::tournaments::{check_settings, run_stored, seed_or_clock};
 use arena_store::{StoredSettings, User, Version};
 use arena_tournament::{Format, Settings};
 use axum::extract::{Form, State};
@@ -37,13 +38,8 @@ pub async fn upload(app: &App, user: &User, f: UploadFields) -> Result<Accepted,
             )
         })?
         .map_err(|e| WebError::internal(e.to_string()))?;
-    let tmp = app.data().join("uploads");
-    std::fs::create_dir_all(&tmp).map_err(|e| WebError::internal(format!("{}: {e}", tmp.display())))?;
-    let path = arena_service::submit::upload_path(&tmp, &f.file_name).map_err(|e| WebError::internal(e.to_string()))?;
-    std::fs::write(&path, &bytes).map_err(|e| WebError::internal(format!("{}: {e}", path.display())))?;
-    let s = Submission { name: &f.name, bytes: &bytes, path: &path, label: &f.file_name, seed: 1 };
+    let s = Submission { name: &f.name, bytes: &bytes, label: &f.file_name, seed: 1 };
     let r = arena_service::submit::submit(game, app.data(), s, Some(user)).await;
-    let _ = std::fs::remove_file(&path);
     drop(permit);
     r.map_err(|e| match e {
         Refused::Store(arena_store::StoreError::NotOwner { .. }) => WebError::forbidden(e.to_string()),
@@ -88,16 +84,13 @@ async fn play_recorded<G: LoadPlayers>(
     data: &Path,
     id: i64,
     versions: &[Version],
-    (limits, mut settings): (arena_core::Limits, Settings),
+    (limits, settings): (arena_core::Limits, Settings),
 ) -> anyhow::Result<()> {
     let mut store = arena_store::Store::open(data)?;
     let entries = arena_service::registered::load_versions(&game, &store.components_dir(), versions).await?;
-    let journal = store.journal(id, versions)?;
-    settings.journal = Some(journal.clone());
-    game.bind(&store.run_name(id)?);
-    let result = arena_tournament::run(game, entries, limits, &settings).await;
-    journal.finish().map_err(anyhow::Error::msg)?;
-    store.finish_tournament(id, &result)?;
+    let entrants = (entries, versions);
+    // The server is not interrupted: a tournament it stops with is resumed by `arena resume`.
+    run_stored(game, &mut store, id, entrants, limits, settings, std::future::pending()).await?;
     Ok(())
 }
 
@@ -128,10 +121,6 @@ async fn start(
         .await?;
     run_recorded(app, (game, kept), (id, lock), versions, Settings::new(format, games_per_match, seed));
     Ok(id)
-}
-
-fn clock_seed() -> u64 {
-    std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_nanos() as u64).unwrap_or(0)
 }
 
 #[derive(serde::Deserialize)]
@@ -167,26 +156,14 @@ pub async fn start_tournament(
             .filter(|k| (1..=99).contains(k))
             .ok_or_else(|| WebError::bad("games per match must be 1 to 99"))?,
     };
-    if format == Format::Knockout && k.is_multiple_of(2) {
-        return Err(WebError::bad(format!("a knockout needs an odd number of games per match (best of k), got {k}")));
-    }
-    if format != Format::Rounds && !m.seats().contains(&2) {
-        return Err(WebError::bad(format!("{} is not a two-player game: use elimination rounds", m.name)));
-    }
     let seed = match f.seed.as_deref().map(str::trim).filter(|s| !s.is_empty()) {
-        None => clock_seed(),
+        None => seed_or_clock(None),
         Some(s) => s.parse().map_err(|_| WebError::bad(format!("`{s}` is not a seed (a whole number)")))?,
     };
     let g = m.name.clone();
     let versions: Vec<Version> =
         app.read(move |s| Ok(s.players(Some(&g))?.into_iter().map(|p| p.latest).collect())).await?;
-    if versions.len() < 2 || (format == Format::Rounds && versions.len() < *m.seats().start()) {
-        return Err(WebError::bad(format!(
-            "{} player(s) are registered for {}: too few for a tournament",
-            versions.len(),
-            m.name
-        )));
-    }
+    check_settings(&m.name, m.seats(), (format, k), versions.len()).map_err(WebError::bad)?;
     let id = start(&app, &m.name, versions, (format, k, seed), (true, session.user.clone())).await?;
     Ok(Redirect::to(&format!("/tournaments/{id}")).into_response())
 }
@@ -235,5 +212,5 @@ pub async fn scrimmage_of(app: &App, user: &User, game: &str, player: &str, oppo
         })
         .await??;
     app.take_upload(user.id)?;
-    start(app, &m.name, versions, (Format::RoundRobin, 1, clock_seed()), (false, user.clone())).await
+    start(app, &m.name, versions, (Format::RoundRobin, 1, seed_or_clock(None)), (false, user.clone())).await
 }

@@ -6,7 +6,8 @@
 use super::App;
 use super::auth::Viewer;
 use super::error::WebError;
-use arena_match::{Frame, Package};
+use arena_match::Frame;
+use arena_service::{packages, tournaments};
 use arena_tournament::GameRecord;
 use axum::extract::{Path, State};
 use axum::http::header;
@@ -138,21 +139,13 @@ async fn frames(
     key: &str,
 ) -> Result<(arena_store::TournamentRow, GameRecord, Vec<Frame>), WebError> {
     let (row, record) = stored(app, tournament, key).await?;
-    let dir = arena_match::kept(app.data(), row.settings.referee.as_deref()).ok_or_else(|| {
-        WebError::not_found(format!("the package tournament {tournament} was played with is not kept"))
-    })?;
+    let found = packages::of_tournament(app.data(), &row, packages::Find::Kept)
+        .map_err(|e| WebError::not_found(format!("{:#}", e.context(format!("game {tournament}/{key}")))))?;
     let _permit = app.replays.acquire().await.map_err(|e| WebError::internal(e.to_string()))?;
-    let sandbox = app.sandbox.clone();
-    let options = arena_match::stored_options(&row.settings.options).map_err(|e| WebError::internal(e.to_string()))?;
-    let mut pkg = tokio::task::spawn_blocking(move || Package::load(sandbox, &dir))
+    let (game, referee) = (row.game.as_str(), row.settings.referee.as_deref());
+    let o = tournaments::replay(app.sandbox.clone(), (game, &found.dir), referee, &found.options, &record)
         .await
-        .map_err(|e| WebError::internal(e.to_string()))?
-        .map_err(|e| WebError::internal(e.to_string()))?;
-    pkg.set_options(&options).map_err(|e| WebError::internal(e.to_string()))?;
-    let o = pkg.replay(&record.players, record.seed, &record.so_far, &record.replay).await;
-    if let Some(f) = &o.game_fault {
-        return Err(WebError::internal(format!("game {tournament}/{key} does not replay through its referee: {f}")));
-    }
+        .map_err(|e| WebError::internal(format!("game {tournament}/{key}: {e:#}")))?;
     Ok((row, record, o.frames))
 }
 

@@ -2,14 +2,16 @@
 //! plays it in-process or on workers until Ctrl-C or a number of games, shows what happens, and ends
 //! with the leaderboard.
 
-use super::{package, results, runtime, sandbox, seed_or_clock};
-use anyhow::{Context, bail};
+use super::{results, runtime, sandbox};
+use anyhow::bail;
 use arena_core::Limits;
 use arena_core::{DataDir, Game};
 use arena_match::LoadPlayers;
 use arena_match::Manifest;
 use arena_sandbox::CompileLimits;
 use arena_service::ladder::{Event, LadderConfig, Stop};
+use arena_service::packages;
+use arena_service::tournaments::seed_or_clock;
 use arena_store::{Store, StoredSettings};
 use arena_tournament::Format;
 use arena_tournament::ratings::System;
@@ -42,23 +44,20 @@ pub fn ladder(a: LadderArgs) -> anyhow::Result<ExitCode> {
     // A ladder goes on with what it was started with: its package's copy, limits and options.
     let (dir, limits, options, id) = match store.ladder_of(&name)? {
         Some(row) => {
-            let dir = package::kept(&a.data, row.settings.referee.as_deref()).with_context(|| {
-                format!("{}: the package the ladder of {name} was started with is missing", a.data.display())
-            })?;
-            let options = package::stored_options(&row.settings.options)
-                .with_context(|| format!("{}: ladder {}: unreadable game options", a.data.display(), row.id))?;
+            let packages::StoredPackage { dir, options } =
+                packages::of_tournament(&a.data, &row, packages::Find::Kept)?;
             eprintln!(
                 "Ladder {} of {name} goes on ({} games so far; its own limits and options, seed {})",
                 row.id, row.games, row.seed
             );
             (dir, row.settings.limits, options, Some(row.id))
         }
-        None => (package::keep(&a.data, &a.game_dir)?, a.limits, a.options.clone(), None),
+        None => (arena_match::keep(&a.data, &a.game_dir)?, a.limits, a.options.clone(), None),
     };
     let compiled = Some(DataDir::new(a.data).compiled());
     runtime()?.block_on(async move {
         let sandbox = Arc::new(sandbox(limits, a.compile, compiled)?);
-        let game = package::load(sandbox, &dir, &options).await?;
+        let game = packages::open(sandbox, &dir, &options).await?;
         let id = match id {
             Some(id) => id,
             None => {

@@ -14,7 +14,9 @@ use arena_core::Limits;
 use arena_core::{DataDir, Entry};
 use arena_match::LoadPlayers;
 use arena_sandbox::{Compilation, CompileLimits, Compiler, Sandbox};
+use arena_service::packages;
 use arena_service::submit::{against_strongest, one_game};
+use arena_service::tournaments::{check_settings, seed_or_clock};
 use arena_tournament::{Ban, Format, Observer, Progress, Settings, report};
 use args::{Cli, Command, PlayerArg, Source};
 use indicatif::{ProgressBar, ProgressStyle};
@@ -136,7 +138,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             // Registered players are compiled once, ever, into the store, and the tournament is played
             // with the store's own copy of the package.
             let compiled_dir = if *registered && !cache.no_cache { compiled(data) } else { cache.dir() };
-            let dir = if *registered { package::keep(&data.dir, &game.dir)? } else { game.dir.clone() };
+            let dir = if *registered { arena_match::keep(&data.dir, &game.dir)? } else { game.dir.clone() };
             (dir, limits.to_limits()?, options.options.clone(), compiled_dir)
         }
         Command::Submit { game, limits, options, data, .. } => (
@@ -160,14 +162,8 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                     data.dir.display()
                 );
             }
-            let dir = match package::kept(&data.dir, row.settings.referee.as_deref()) {
-                Some(dir) => dir,
-                None => arena_match::locate(&row.game)
-                    .map_err(|e| anyhow::anyhow!("{}: tournament {id}: {e}", data.dir.display()))?,
-            };
-            let options = package::stored_options(&row.settings.options)
-                .with_context(|| format!("{}: tournament {id}: unreadable game options", data.dir.display()))?;
-            (dir, row.settings.limits, options, if *no_cache { None } else { compiled(data) })
+            let found = packages::of_tournament(&data.dir, &row, packages::Find::KeptOrByName)?;
+            (found.dir, row.settings.limits, found.options, if *no_cache { None } else { compiled(data) })
         }
         _ => bail!("unexpected command"),
     };
@@ -177,7 +173,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     };
     runtime()?.block_on(async move {
         let sandbox = Arc::new(sandbox(limits, compile_limits, cache)?);
-        let game = package::load(sandbox, &dir, &options).await?;
+        let game = packages::open(sandbox, &dir, &options).await?;
         match nats {
             // The games go to the workers; everything else stays here.
             Some(url) => {
@@ -229,17 +225,11 @@ async fn command<G: LoadPlayers>(game: Arc<G>, limits: Limits, cmd: Command) -> 
             data,
             ..
         } => {
-            if games_per_match == 0 {
-                bail!("--games-per-match must be at least 1");
-            }
-            if format == Format::Knockout && games_per_match % 2 == 0 {
-                bail!("--games-per-match must be odd for a knockout (best of k), got {games_per_match}");
-            }
-            if !registered && players.len() < 2 {
-                bail!("a tournament needs at least 2 players, got {}", players.len());
-            }
-            if format != Format::Rounds && !game.seats().contains(&2) {
-                bail!("{} is not a two-player game: use --format rounds", game.name());
+            // Registered players are checked once they are read from the store.
+            if !registered {
+                let counted = players.len();
+                check_settings(game.name(), game.seats(), (format, games_per_match), counted)
+                    .map_err(anyhow::Error::msg)?;
             }
             let settings = Settings::new(format, games_per_match, seed_or_clock(seed));
             if registered {
@@ -258,12 +248,6 @@ async fn command<G: LoadPlayers>(game: Arc<G>, limits: Limits, cmd: Command) -> 
         Command::Resume { id, json, data, .. } => registry::resume(game, &data.dir, id, json).await,
         _ => Ok(ExitCode::SUCCESS),
     }
-}
-
-fn seed_or_clock(seed: Option<u64>) -> u64 {
-    seed.unwrap_or_else(|| {
-        std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_nanos() as u64).unwrap_or(0)
-    })
 }
 
 /// Loads every player (each distinct file compiled once, in parallel on the blocking pool).

@@ -1,27 +1,10 @@
-//! Game packages on the command line: loading the package a command names (its options set and its
-//! sample players as the built-in opponents), `arena games`, and a stored tournament's options back as
-//! `NAME=VALUE` settings.
+//! `arena games`: every game package found by name, with its seats, options and sample players.
 
 use arena_core::sha256_hex;
-use arena_match::{Manifest, Package, PackageGame};
-pub use arena_match::{keep, kept, stored_options};
-use arena_sandbox::Sandbox;
+use arena_match::Manifest;
 
 use std::path::Path;
 use std::process::ExitCode;
-use std::sync::Arc;
-
-/// The package in `dir` as a game, with its `options` (`NAME=VALUE`) set: checked against the
-/// manifest, then tried on the referee (which may refuse a combination the ranges let through).
-pub async fn load(sandbox: Arc<Sandbox>, dir: &Path, options: &[String]) -> anyhow::Result<PackageGame> {
-    let mut pkg = Package::load(sandbox, dir)?;
-    pkg.set_options(options)?;
-    if let Err(why) = pkg.check_options().await {
-        let given = if options.is_empty() { "its default options".to_string() } else { options.join(" ") };
-        anyhow::bail!("{}: {} does not start with {given}: {why}", dir.display(), pkg.manifest.name);
-    }
-    Ok(PackageGame::new(pkg)?)
-}
 
 /// `arena games`: every package found by name.
 pub fn games(json: bool) -> anyhow::Result<ExitCode> {

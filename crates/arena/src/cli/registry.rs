@@ -7,6 +7,7 @@ use anyhow::{Context, anyhow, bail};
 use arena_core::Entry;
 use arena_core::Limits;
 use arena_match::LoadPlayers;
+use arena_service::tournaments::{Ran, check_settings, run_stored as run_stored_in};
 use arena_store::{Status, Store, StoredSettings, TournamentLock, Version, check_name};
 use arena_tournament::{Format, Settings};
 use std::path::Path;
@@ -40,8 +41,7 @@ pub async fn submit<G: LoadPlayers>(game: Arc<G>, s: Submission<'_>) -> anyhow::
     }
     let bytes = std::fs::read(file).with_context(|| format!("{}: cannot read", file.display()))?;
     let label = file.display().to_string();
-    let sub =
-        arena_service::submit::Submission { name: s.name, bytes: &bytes, path: file, label: &label, seed: s.seed };
+    let sub = arena_service::submit::Submission { name: s.name, bytes: &bytes, label: &label, seed: s.seed };
     let a = arena_service::submit::submit(game.clone(), s.data, sub, None).await?;
     let v = &a.version;
     if a.unchanged {
@@ -103,9 +103,9 @@ pub async fn registered<G: LoadPlayers>(
             game.name()
         );
     }
-    if settings.format == Format::Rounds && versions.len() < *game.seats().start() {
-        bail!("{}: too few players for one game of {}", r.data.display(), game.name());
-    }
+    let format = (settings.format, settings.games_per_match);
+    check_settings(game.name(), game.seats(), format, versions.len())
+        .map_err(|why| anyhow!("{}: {why}", r.data.display()))?;
     // Loaded before the tournament is recorded, so a damaged store records nothing.
     let entries = arena_service::registered::load_versions(&game, &store.components_dir(), &versions).await?;
     let stored = StoredSettings { limits, options: game.options(), referee: game.referee_hash() };
@@ -151,7 +151,8 @@ pub async fn resume<G: LoadPlayers>(game: Arc<G>, data: &Path, id: i64, json: bo
     run_stored(game, store, (id, lock), entries, &versions, limits, settings, (json, None)).await
 }
 
-/// Runs a stored tournament with its journal, then records its result.
+/// Runs a stored tournament with its journal, then records its result (Ctrl-C leaves it to resume),
+/// showing its progress and printing its result.
 #[allow(clippy::too_many_arguments)]
 async fn run_stored<G: LoadPlayers>(
     game: Arc<G>,
@@ -163,19 +164,19 @@ async fn run_stored<G: LoadPlayers>(
     mut settings: Settings,
     (json, replay_dir): (bool, Option<&Path>),
 ) -> anyhow::Result<ExitCode> {
-    let journal = store.journal(id, versions)?;
-    settings.journal = Some(journal.clone());
-    game.bind(&store.run_name(id)?);
     let (bar, observe) = progress_bar(if settings.format == Format::Rounds { "rounds" } else { "matches" });
     let _watch = super::watch(&game, &bar);
     let (observe, failed) = super::writing_replays(observe, replay_dir, (game.name(), limits, game.options()))?;
     settings.progress = Some(observe);
     // Ctrl-C: what has finished is written, and the tournament is left to `arena resume`.
-    let result = tokio::select! {
-        r = arena_tournament::run(game, entries, limits, &settings) => r,
-        _ = tokio::signal::ctrl_c() => {
-            bar.finish_and_clear();
-            let kept = journal.finish().map_err(anyhow::Error::msg)?;
+    let ctrl_c = async {
+        let _ = tokio::signal::ctrl_c().await;
+    };
+    let ran = run_stored_in(game, &mut store, id, (entries, versions), limits, settings, ctrl_c).await;
+    bar.finish_and_clear();
+    let result = match ran? {
+        Ran::Finished(result) => *result,
+        Ran::Interrupted { kept } => {
             eprintln!(
                 "Interrupted: {kept} games recorded in this run; `arena resume --data {} {id}` finishes tournament {id}",
                 store.dir().display()
@@ -183,11 +184,6 @@ async fn run_stored<G: LoadPlayers>(
             return Ok(ExitCode::from(130));
         }
     };
-    bar.finish_and_clear();
-    journal.finish().map_err(|e| {
-        anyhow!("{e}\nTournament {id} is not finished in the store; `arena resume {id}` finishes it once this is fixed")
-    })?;
-    store.finish_tournament(id, &result)?;
     drop(lock);
     super::replays_written(&failed)?;
     print_result(&result, json)?;

@@ -4,6 +4,7 @@
 use super::args::Command;
 use anyhow::{Context, bail};
 use arena_match::seats_of;
+use arena_service::packages;
 use arena_store::{Leader, Store};
 use arena_tournament::ratings::{Rating, System};
 use arena_tournament::report;
@@ -243,31 +244,19 @@ pub async fn replay(dir: &Path, which: &str, out: ReplayOut<'_>) -> anyhow::Resu
         println!("{}", serde_json::to_string_pretty(&doc)?);
         return Ok(ExitCode::SUCCESS);
     }
-    let package = match super::package::kept(dir, referee.as_deref()) {
-        Some(kept) => kept,
-        None => arena_match::locate(&game).map_err(|e| anyhow::anyhow!("{which}: {e}"))?,
-    };
+    let package = packages::by_referee(dir, &game, referee.as_deref(), packages::Find::KeptOrByName)
+        .map_err(|e| anyhow::anyhow!("{which}: {e}"))?;
     // The referee is compiled as every component is: in a child under the compile limits, cached.
     let cache = super::args::CacheArgs { cache_dir: None, no_cache: false }.dir();
     let limits = arena_core::Limits::default();
     let sandbox = std::sync::Arc::new(super::sandbox(limits, arena_sandbox::CompileLimits::default(), cache)?);
-    let mut pkg = arena_match::Package::load(sandbox, &package)?;
-    if let Some(then) = referee.filter(|r| *r != pkg.hash) {
-        bail!(
-            "{which}: the game was played with {game}'s referee sha256 {then}, but {} holds {}; its replay \
-             would not be the game that was played",
-            package.display(),
-            pkg.hash
-        );
-    }
-    pkg.set_options(&super::package::stored_options(&options)?)?;
-    let o = pkg.replay(&record.players, record.seed, &record.so_far, &record.replay).await;
-    if let Some(f) = &o.game_fault {
-        bail!("{which}: the record does not replay through {game}'s referee: {f}");
-    }
-    eprintln!("(re-run through the referee sha256 {} in {})", &pkg.hash[..16], package.display());
+    let options = arena_match::stored_options(&options)?;
+    let o = arena_service::tournaments::replay(sandbox, (&game, &package), referee.as_deref(), &options, &record)
+        .await
+        .map_err(|e| anyhow::anyhow!("{which}: {e:#}"))?;
+    eprintln!("(re-run through the referee sha256 {} in {})", &o.referee[..16], package.display());
     if let Some(out) = svg_dir {
-        if !pkg.draws_svg() {
+        if !o.draws_svg {
             bail!("--svg-dir {}: {game} does not draw its positions (its referee exports no `svg`)", out.display());
         }
         std::fs::create_dir_all(out).with_context(|| format!("{}: cannot create", out.display()))?;

@@ -1,0 +1,124 @@
+//! Stored tournaments as both front ends run them: their settings checked, their games played with a
+//! journal (each game recorded as it finishes) until they end or are interrupted, and one stored game
+//! re-run through the referee it was played with.
+
+use anyhow::{anyhow, bail};
+use arena_core::{Entry, Limits};
+use arena_match::{Frame, LoadPlayers, Package};
+use arena_sandbox::Sandbox;
+use arena_store::{Store, Version};
+use arena_tournament::{Format, GameRecord, Settings, TournamentResult};
+use std::future::Future;
+use std::ops::RangeInclusive;
+use std::path::Path;
+use std::sync::Arc;
+
+/// The seed asked for, or one from the clock.
+pub fn seed_or_clock(seed: Option<u64>) -> u64 {
+    seed.unwrap_or_else(|| {
+        std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_nanos() as u64).unwrap_or(0)
+    })
+}
+
+/// Whether a tournament of `format`, `games_per_match` games a match, can be played by `players`
+/// players of `game` (which seats `seats` a game); the reason it cannot, if not.
+pub fn check_settings(
+    game: &str,
+    seats: RangeInclusive<usize>,
+    (format, games_per_match): (Format, u32),
+    players: usize,
+) -> Result<(), String> {
+    if format == Format::Ladder {
+        return Err("a ladder is not played as a tournament (`arena ladder` plays it)".into());
+    }
+    if games_per_match == 0 {
+        return Err("games per match must be at least 1".into());
+    }
+    if format == Format::Knockout && games_per_match.is_multiple_of(2) {
+        return Err(format!("a knockout's games per match must be odd (best of k), got {games_per_match}"));
+    }
+    if format != Format::Rounds && !seats.contains(&2) {
+        return Err(format!("{game} is not a two-player game: play it in elimination rounds (`rounds`)"));
+    }
+    if players < 2 || (format == Format::Rounds && players < *seats.start()) {
+        return Err(format!("{players} player(s) for {game}: too few for a tournament"));
+    }
+    Ok(())
+}
+
+/// How a stored tournament's run ended.
+pub enum Ran {
+    /// Played to its end; its result is stored.
+    Finished(Box<TournamentResult>),
+    /// Stopped by the interruption: `kept` games were recorded in this run, and the tournament is left
+    /// to be resumed.
+    Interrupted { kept: u64 },
+}
+
+/// The registered versions a stored tournament plays, and each loaded as an entry of the game.
+pub type Entrants<'a, P> = (Vec<Arc<Entry<P>>>, &'a [Version]);
+
+/// Plays stored tournament `id` of `versions` (loaded as `entries`), each game recorded in the store
+/// as it finishes, until it ends (its result stored) or `interrupt` completes first.
+pub async fn run_stored<G: LoadPlayers>(
+    game: Arc<G>,
+    store: &mut Store,
+    id: i64,
+    (entries, versions): Entrants<'_, G::Player>,
+    limits: Limits,
+    mut settings: Settings,
+    interrupt: impl Future<Output = ()>,
+) -> anyhow::Result<Ran> {
+    let journal = store.journal(id, versions)?;
+    settings.journal = Some(journal.clone());
+    game.bind(&store.run_name(id)?);
+    let result = tokio::select! {
+        r = arena_tournament::run(game, entries, limits, &settings) => r,
+        () = interrupt => {
+            let kept = journal.finish().map_err(anyhow::Error::msg)?;
+            return Ok(Ran::Interrupted { kept });
+        }
+    };
+    journal.finish().map_err(|e| {
+        anyhow!("{e}\nTournament {id} is not finished in the store; `arena resume {id}` finishes it once this is fixed")
+    })?;
+    store.finish_tournament(id, &result)?;
+    Ok(Ran::Finished(Box::new(result)))
+}
+
+/// A recorded game re-run through its referee.
+pub struct Replayed {
+    /// After each step: what the referee was handed, the events it caused and the view that followed.
+    pub frames: Vec<Frame>,
+    /// The sha256 of the referee it was re-run through.
+    pub referee: String,
+    /// Whether the referee draws its positions as SVG.
+    pub draws_svg: bool,
+}
+
+/// Re-runs `record`, a game of `game` played with `options` (`NAME=VALUE`), through the referee of the
+/// package in `dir`, which must be the one it was played with when `referee` names it.
+pub async fn replay(
+    sandbox: Arc<Sandbox>,
+    (game, dir): (&str, &Path),
+    referee: Option<&str>,
+    options: &[String],
+    record: &GameRecord,
+) -> anyhow::Result<Replayed> {
+    let d = dir.to_path_buf();
+    let mut pkg = tokio::task::spawn_blocking(move || Package::load(sandbox, &d)).await??;
+    if let Some(then) = referee.filter(|r| *r != pkg.hash) {
+        bail!(
+            "the game was played with {game}'s referee sha256 {then}, but {} holds {}; its replay would not be \
+             the game that was played",
+            dir.display(),
+            pkg.hash
+        );
+    }
+    pkg.set_options(options)?;
+    let o = pkg.replay(&record.players, record.seed, &record.so_far, &record.replay).await;
+    if let Some(f) = &o.game_fault {
+        bail!("the record does not replay through {game}'s referee: {f}");
+    }
+    Ok(Replayed { frames: o.frames, draws_svg: pkg.draws_svg(), referee: pkg.hash })
+}
