@@ -295,7 +295,7 @@ async fn job_outcome_with(
     tamper: impl FnOnce(&mut serde_json::Value),
 ) -> serde_json::Value {
     use futures_util::StreamExt;
-    let engine = arena_cluster::Engine::connect(url).await.unwrap();
+    let engine = arena_cluster::Nats::connect(url).await.unwrap();
     let files = engine.files().await.unwrap();
     let dir = std::path::PathBuf::from(player("nim-optimal")).parent().unwrap().parent().unwrap().join("packages/nim");
     let manifest = arena_match::Manifest::read(&dir).unwrap();
@@ -426,7 +426,7 @@ fn a_worker_refuses_jobs_that_reach_outside_their_package_or_are_not_jobs() {
     assert!(why.contains("is not a package's sha256"), "{why}");
     // Not a job at all (terminated, no outcome), then a megabyte of one name: the worker goes on.
     rt.block_on(async {
-        let engine = arena_cluster::Engine::connect(&url).await.unwrap();
+        let engine = arena_cluster::Nats::connect(&url).await.unwrap();
         engine.js.publish(arena_cluster::JOBS_SUBJECT, "not json".into()).await.unwrap().await.unwrap();
     });
     let huge = |j: &mut serde_json::Value| j["players"][0]["name"] = "x".repeat(900_000).into();

@@ -422,7 +422,7 @@ fn replay_rendering_snapshots() {
 #[test]
 fn store_round_trip_through_the_library() {
     use arena_store::{Store, StoredSettings};
-    use arena_tournament::{Format, GameFault, GameRecord, Journal, Lifecycle};
+    use arena_tournament::{Format, GameRecord, Journal, Lifecycle};
     let tmp = tempfile::tempdir().unwrap();
     let mut store = Store::open(tmp.path()).unwrap();
     let a = store.add_version("fish", "a", b"first", "aa").unwrap().version;
@@ -447,12 +447,10 @@ fn store_round_trip_through_the_library() {
         winners: vec!["b".into()],
         fuel: vec![u64::from(u32::MAX) * 4, 7],
         calls: vec![1, 1],
-        faults: vec![GameFault {
-            player: "a".into(),
-            kind: arena_core::FaultKind::Memory,
-            reason: "grew".into(),
-            call: "setup".into(),
-        }],
+        faults: vec![arena_core::PlayerFault::new(
+            "a",
+            arena_core::Fault { kind: arena_core::FaultKind::Memory, reason: "grew".into(), call: "setup".into() },
+        )],
         replay: vec![arena_core::CallLine {
             seat: 0,
             call: "setup".into(),

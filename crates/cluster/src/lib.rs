@@ -28,7 +28,7 @@ pub const BUSY_SUBJECT: &str = "arena.workers.busy";
 /// Packages' files and components, by sha256.
 pub const FILES: &str = "ARENA_FILES";
 
-/// Everything that can go wrong with the engine; each says what and where.
+/// Everything that can go wrong with the cluster; each says what and where.
 #[derive(Debug, thiserror::Error)]
 pub enum ClusterError {
     #[error("{url}: NATS is unreachable: {error} (start one with `nats-server -js`)")]
@@ -41,16 +41,16 @@ pub enum ClusterError {
 
 /// A connection and its JetStream context.
 #[derive(Clone)]
-pub struct Engine {
+pub struct Nats {
     pub url: String,
     pub client: async_nats::Client,
     pub js: async_nats::jetstream::Context,
 }
 
-impl Engine {
+impl Nats {
     /// Connects (failing at once, with a clear error, when nothing answers) and makes sure the job and
     /// result streams and the file store exist with the settings this Arena needs.
-    pub async fn connect(url: &str) -> Result<Engine, ClusterError> {
+    pub async fn connect(url: &str) -> Result<Nats, ClusterError> {
         let unreachable = |e: String| ClusterError::Unreachable { url: url.to_string(), error: e };
         let client = async_nats::ConnectOptions::new()
             .connection_timeout(Duration::from_secs(5))
@@ -68,9 +68,9 @@ impl Engine {
             .map_err(|_| unreachable("no answer within 5 s".into()))?
             .map_err(|e| unreachable(e.to_string()))?;
         let js = async_nats::jetstream::new(client.clone());
-        let engine = Engine { url: url.to_string(), client, js };
-        engine.streams().await?;
-        Ok(engine)
+        let nats = Nats { url: url.to_string(), client, js };
+        nats.streams().await?;
+        Ok(nats)
     }
 
     fn err(&self, what: &str, e: impl std::fmt::Display) -> ClusterError {

@@ -4,7 +4,7 @@
 //! and an outcome read back from the result stream, matched by game id.
 
 use super::job::{Done, Job, JobPlayer, component_key, package_key};
-use super::{BUSY_SUBJECT, ClusterError, Engine, JOBS_SUBJECT, RESULTS};
+use super::{BUSY_SUBJECT, ClusterError, JOBS_SUBJECT, Nats, RESULTS};
 use arena_core::Limits;
 use arena_core::{Entry, Game, GameOutcome, GameSetup, TournamentInfo};
 use arena_core::{Fault, FaultKind};
@@ -82,7 +82,7 @@ enum Source {
 /// A package whose games are played by workers over NATS.
 pub struct RemoteGame {
     local: Arc<PackageGame>,
-    engine: Engine,
+    nats: Nats,
     files: async_nats::jetstream::object_store::ObjectStore,
     /// The package's directory and its files (paths inside it).
     dir: PathBuf,
@@ -110,15 +110,15 @@ fn token(text: &str) -> String {
 }
 
 impl RemoteGame {
-    /// `local` (loaded from `dir` with `options`) played by the workers of `engine`.
+    /// `local` (loaded from `dir` with `options`) played by the workers of `nats`.
     pub async fn new(
-        engine: Engine,
+        nats: Nats,
         local: Arc<PackageGame>,
         dir: &Path,
         options: &[String],
         limits: Limits,
     ) -> Result<RemoteGame, ClusterError> {
-        let files = engine.files().await?;
+        let files = nats.files().await?;
         let package_files: Vec<String> = arena_match::files_under(dir)
             .map_err(|e| ClusterError::Other(format!("{}: cannot list the package: {e}", dir.display())))?
             .iter()
@@ -127,7 +127,7 @@ impl RemoteGame {
         let nonce = arena_core::secret("").map_err(|e| ClusterError::Other(e.to_string()))?;
         Ok(RemoteGame {
             local,
-            engine,
+            nats,
             files,
             dir: dir.to_path_buf(),
             package_files,
@@ -151,10 +151,10 @@ impl RemoteGame {
     /// interrupted run's included. The stream is a work queue: an outcome is gone once acked, so what
     /// a resumed run finds is only what its predecessor never took.
     async fn read_outcomes(&self) -> Result<(), ClusterError> {
-        let engine = &self.engine;
+        let nats = &self.nats;
         let run = self.run();
         let name = format!("results-{run}");
-        let stream = engine.js.get_stream(RESULTS).await.map_err(|e| engine.err("the result stream", e))?;
+        let stream = nats.js.get_stream(RESULTS).await.map_err(|e| nats.err("the result stream", e))?;
         // The consumer of a run that died is replaced (a work queue allows one per subject).
         let _ = stream.delete_consumer(&name).await;
         let consumer = stream
@@ -166,9 +166,9 @@ impl RemoteGame {
                 ..Default::default()
             })
             .await
-            .map_err(|e| engine.err("a result consumer", e))?;
-        let mut messages = consumer.messages().await.map_err(|e| engine.err("the results", e))?;
-        let mut busy = engine.client.subscribe(BUSY_SUBJECT).await.map_err(|e| engine.err("the workers' news", e))?;
+            .map_err(|e| nats.err("a result consumer", e))?;
+        let mut messages = consumer.messages().await.map_err(|e| nats.err("the results", e))?;
+        let mut busy = nats.client.subscribe(BUSY_SUBJECT).await.map_err(|e| nats.err("the workers' news", e))?;
         let seen = self.busy.clone();
         tokio::spawn(async move {
             while let Some(m) = busy.next().await {
@@ -214,7 +214,7 @@ impl RemoteGame {
         // The server may be away for a while (a restart): tried again for up to two minutes.
         let (mut wait, until) = (Duration::from_millis(100), tokio::time::Instant::now() + Duration::from_secs(120));
         loop {
-            match super::put_once(&self.files, &key, &bytes, self.engine.chunk()).await {
+            match super::put_once(&self.files, &key, &bytes, self.nats.chunk()).await {
                 Ok(()) => break,
                 Err(why) if tokio::time::Instant::now() >= until => return Err(why),
                 Err(why) => tracing::warn!("{why}; trying again"),
@@ -259,7 +259,7 @@ impl RemoteGame {
     async fn publish(&self, job: &Job) -> Result<(), String> {
         let payload: bytes::Bytes = serde_json::to_vec(job).unwrap_or_default().into();
         let id = format!("{}/{}/{}", job.reply, job.game, self.nonce);
-        self.engine.publish_stored(JOBS_SUBJECT, &id, payload).await.map_err(|e| format!("the game's job: {e}"))
+        self.nats.publish_stored(JOBS_SUBJECT, &id, payload).await.map_err(|e| format!("the game's job: {e}"))
     }
 }
 
@@ -338,7 +338,7 @@ impl Game for RemoteGame {
         let mut line = if workers == 0 && waiting > 0 {
             format!(
                 "no worker has taken a job in the last 10 s ({waiting} game(s) waiting): start one with `arena worker --nats {}`",
-                self.engine.url
+                self.nats.url
             )
         } else {
             format!("{workers} worker(s) busy in the last 10 s, {waiting} game(s) waiting")

@@ -5,7 +5,7 @@
 //! another within the ack wait.
 
 use super::job::{Done, Job, component_key, package_key};
-use super::{BUSY_SUBJECT, ClusterError, Engine, Fetch, JOBS, WORKERS};
+use super::{BUSY_SUBJECT, ClusterError, Fetch, JOBS, Nats, WORKERS};
 use arena_core::{DataDir, Entry, Game, GameSetup};
 use arena_match::{LoadPlayers, Package, PackageGame};
 use arena_sandbox::{CompileLimits, Sandbox};
@@ -38,9 +38,9 @@ type Games = Mutex<HashMap<(String, Vec<String>, String), Arc<PackageGame>>>;
 
 /// Works until the process is stopped.
 pub async fn work(cfg: WorkerConfig) -> Result<(), ClusterError> {
-    let engine = Engine::connect(&cfg.url).await?;
-    let files = engine.files().await?;
-    let stream = engine.js.get_stream(JOBS).await.map_err(|e| engine.err("the job stream", e))?;
+    let nats = Nats::connect(&cfg.url).await?;
+    let files = nats.files().await?;
+    let stream = nats.js.get_stream(JOBS).await.map_err(|e| nats.err("the job stream", e))?;
     let consumer = stream
         .get_or_create_consumer(
             WORKERS,
@@ -54,7 +54,7 @@ pub async fn work(cfg: WorkerConfig) -> Result<(), ClusterError> {
             },
         )
         .await
-        .map_err(|e| engine.err("the workers' consumer", e))?;
+        .map_err(|e| nats.err("the workers' consumer", e))?;
     for d in DataDir::new(&cfg.dir).worker_dirs() {
         std::fs::create_dir_all(&d).map_err(|e| ClusterError::Other(format!("{}: cannot create: {e}", d.display())))?;
     }
@@ -76,8 +76,8 @@ pub async fn work(cfg: WorkerConfig) -> Result<(), ClusterError> {
         while let Some(m) = batch.next().await {
             let Ok(m) = m else { continue };
             let permit = permits.clone().acquire_owned().await.map_err(|e| ClusterError::Other(e.to_string()))?;
-            let (engine, files, games, cfg, name) =
-                (engine.clone(), files.clone(), games.clone(), cfg.clone(), name.clone());
+            let (nats, files, games, cfg, name) =
+                (nats.clone(), files.clone(), games.clone(), cfg.clone(), name.clone());
             tokio::spawn(async move {
                 let job: Result<Job, _> = serde_json::from_slice(&m.payload);
                 let Ok(job) = job else {
@@ -88,7 +88,7 @@ pub async fn work(cfg: WorkerConfig) -> Result<(), ClusterError> {
                 // Still at it: tell the queue a few times per ack wait, and the coordinators (who show
                 // how many workers are busy) when the job is taken and every few seconds after.
                 let beat = {
-                    let (m, client, name) = (m.clone(), engine.client.clone(), name.clone());
+                    let (m, client, name) = (m.clone(), nats.client.clone(), name.clone());
                     let every = (cfg.ack_wait / 3).min(Duration::from_secs(4));
                     tokio::spawn(async move {
                         loop {
@@ -120,9 +120,9 @@ pub async fn work(cfg: WorkerConfig) -> Result<(), ClusterError> {
                 // played again, and the coordinator takes the first outcome. An outcome too large for
                 // the server goes back as that game's failure, which always fits.
                 let payload = |d: &Done| bytes::Bytes::from(serde_json::to_vec(d).unwrap_or_default());
-                if let Err(why) = engine.publish_stored(&job.reply, &id, payload(&done)).await {
+                if let Err(why) = nats.publish_stored(&job.reply, &id, payload(&done)).await {
                     done.outcome = Err(format!("its outcome could not be sent back: {why}"));
-                    let _ = engine.publish_stored(&job.reply, &id, payload(&done)).await;
+                    let _ = nats.publish_stored(&job.reply, &id, payload(&done)).await;
                 }
                 let _ = m.double_ack().await;
                 drop(permit);

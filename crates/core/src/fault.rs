@@ -46,6 +46,29 @@ pub struct Fault {
     pub call: String,
 }
 
+/// A fault and the player it is blamed on, as a game record lists it. A ban is one too (with the game it
+/// happened in, `arena_tournament::Ban`); a referee's fault is a `Fault` alone, blamed on nobody.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PlayerFault {
+    pub player: String,
+    #[serde(flatten)]
+    pub fault: Fault,
+}
+
+impl PlayerFault {
+    pub fn new(player: impl Into<String>, fault: Fault) -> PlayerFault {
+        PlayerFault { player: player.into(), fault }
+    }
+}
+
+/// A player's fault is read as the fault it is (`f.kind`, `f.call`, `f.reason`).
+impl std::ops::Deref for PlayerFault {
+    type Target = Fault;
+    fn deref(&self) -> &Fault {
+        &self.fault
+    }
+}
+
 impl Fault {
     /// A fault whose reason is cut to a small bound: reasons often quote what a player sent.
     pub fn new(kind: FaultKind, call: impl Into<String>, reason: impl Into<String>) -> Fault {

@@ -14,7 +14,7 @@ pub mod seed;
 
 pub use data_dir::DataDir;
 pub use event::Event;
-pub use fault::{Fault, FaultKind};
+pub use fault::{Fault, FaultKind, PlayerFault};
 pub use files::{secret, sha256_hex, write_atomically};
 pub use game::{CallLine, Entry, Game, GameOutcome, GameSetup, MatchSoFar, TournamentInfo};
 pub use limits::Limits;

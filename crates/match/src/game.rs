@@ -2,7 +2,7 @@
 //! plays packaged games, and players hear a tournament start and end through the referee's
 //! `tournament` export.
 
-use super::{Lifecycle, Package, PackageError, PackagePlayer};
+use super::{Announcement, Package, PackageError, PackagePlayer};
 use arena_core::Fault;
 use arena_core::{Entry, Game, GameOutcome, GameSetup, TournamentInfo};
 use arena_sandbox::{LoadError, Loaded, WorldSpec};
@@ -126,7 +126,8 @@ impl Game for PackageGame {
     }
 
     async fn tournament_start(&self, p: &Entry<Self::Player>, info: &TournamentInfo, seed: u64) -> Option<Fault> {
-        let event = Lifecycle::Start { you: &info.you, players: &info.players, games_per_match: info.games_per_match };
+        let event =
+            Announcement::Start { you: &info.you, players: &info.players, games_per_match: info.games_per_match };
         self.pkg.lifecycle(&p.player, event, seed).await
     }
 
@@ -157,6 +158,6 @@ impl Game for PackageGame {
     }
 
     async fn tournament_end(&self, p: &Entry<Self::Player>, won: bool, seed: u64) -> Option<Fault> {
-        self.pkg.lifecycle(&p.player, Lifecycle::End { won }, seed).await
+        self.pkg.lifecycle(&p.player, Announcement::End { won }, seed).await
     }
 }

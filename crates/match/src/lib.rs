@@ -15,7 +15,7 @@ pub mod values;
 pub use game::{LoadPlayers, PackageGame};
 pub use keep::{files_under, keep, kept, stored_options};
 pub use manifest::{MAX_MANIFEST_BYTES, MAX_REFEREE_BYTES, Manifest};
-pub use play::{Frame, Lifecycle, PackageOutcome, SVG_BYTES};
+pub use play::{Announcement, Frame, PackageOutcome, SVG_BYTES};
 
 use arena_sandbox::{LoadError, PlayerState, Sandbox, WorldSpec, refuse};
 use std::path::{Path, PathBuf};

@@ -254,12 +254,12 @@ impl Package {
 
     /// Tells `player` that a tournament starts or ends, with the call the referee names for it (none
     /// when the referee does not export `tournament`, or names no call).
-    pub async fn lifecycle(&self, player: &PackagePlayer, event: Lifecycle<'_>, seed: u64) -> Option<Fault> {
+    pub async fn lifecycle(&self, player: &PackagePlayer, event: Announcement<'_>, seed: u64) -> Option<Fault> {
         if !self.lifecycle {
             return None;
         }
         let event = match event {
-            Lifecycle::Start { you, players, games_per_match } => Val::Variant(
+            Announcement::Start { you, players, games_per_match } => Val::Variant(
                 "start".into(),
                 Some(Box::new(Val::Record(vec![
                     ("you".into(), Val::String(you.to_string())),
@@ -267,7 +267,7 @@ impl Package {
                     ("games-per-match".into(), Val::U32(games_per_match)),
                 ]))),
             ),
-            Lifecycle::End { won } => Val::Variant("end".into(), Some(Box::new(Val::Bool(won)))),
+            Announcement::End { won } => Val::Variant("end".into(), Some(Box::new(Val::Bool(won)))),
         };
         // The referee's failure here is the game's, not the player's: the call is skipped.
         let mut referee = self.referee(seed).await.ok()?;
@@ -568,7 +568,7 @@ struct Asked {
 }
 
 /// A tournament's lifecycle, as a player hears it.
-pub enum Lifecycle<'a> {
+pub enum Announcement<'a> {
     Start { you: &'a str, players: &'a [String], games_per_match: u32 },
     End { won: bool },
 }

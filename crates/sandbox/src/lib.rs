@@ -8,14 +8,14 @@ mod compile;
 mod cpu;
 mod load;
 mod meter;
-mod store;
+mod state;
 
 pub use cache::Compilation;
 pub use call::{Guard, HostRefusal, refuse};
 pub use compile::{CompileError, CompileLimits, Compiler, WORKER_ARG, compile_worker_main};
 pub use load::{LoadError, Loaded, WorldSpec};
 pub use meter::{BYTE_FUEL, CHECK_CALL_FUEL, HOST_CALL_FUEL};
-pub use store::{LOG_CAPACITY, MAX_RESOURCES, PlayerState};
+pub use state::{LOG_CAPACITY, MAX_RESOURCES, PlayerState};
 
 use arena_core::Limits;
 

@@ -8,12 +8,13 @@
 
 use arena_tournament::pairing;
 
+use arena_core::PlayerFault;
 use arena_core::seed::derive;
 use arena_core::{Entry, GameSetup, MatchSoFar};
 use arena_match::LoadPlayers;
 use arena_store::{Store, Version};
 use arena_tournament::ratings::{Ratings, System};
-use arena_tournament::{GameFault, GameRecord, Journal};
+use arena_tournament::{GameRecord, Journal};
 use std::collections::{HashMap, HashSet};
 use std::future::Future;
 use std::sync::Arc;
@@ -42,7 +43,7 @@ pub enum Event<'a> {
     /// A version joined the ladder.
     Entered(&'a Version),
     /// A version plays no more: it faulted `max_faults` times, the last one this.
-    Benched(&'a Version, &'a GameFault),
+    Benched(&'a Version, &'a PlayerFault),
     /// A version benched in an earlier run (this many faults) stays out.
     StaysBenched(&'a Version, u32),
     /// Too few players can play; the ladder waits for submissions.
@@ -300,7 +301,7 @@ impl<G: LoadPlayers> Ladder<'_, G> {
         let components = self.store.components_dir();
         // One at a time, so one damaged file keeps only its own version out.
         for (i, v) in to_load.into_iter().zip(versions) {
-            match crate::registered::load_versions(&self.game, &components, std::slice::from_ref(&v)).await {
+            match crate::versions::load_versions(&self.game, &components, std::slice::from_ref(&v)).await {
                 Ok(mut e) => {
                     self.slots[i].entry = e.pop();
                     self.slots[i].playing = self.slots[i].entry.is_some();

@@ -28,9 +28,6 @@ pub fn check_settings(
     (format, games_per_match): (Format, u32),
     players: usize,
 ) -> Result<(), String> {
-    if format == Format::Ladder {
-        return Err("a ladder is not played as a tournament (`arena ladder` plays it)".into());
-    }
     if games_per_match == 0 {
         return Err("games per match must be at least 1".into());
     }

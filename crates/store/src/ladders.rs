@@ -3,7 +3,6 @@
 //! whose faults, per version, decide who is benched.
 
 use super::{Result, Store};
-use arena_tournament::Format;
 use std::collections::HashMap;
 
 /// A player's record in one tournament: name, [games, won, lost, tied], total score, games faulted.
@@ -16,7 +15,7 @@ impl Store {
             .conn
             .query_row(
                 "SELECT MAX(id) FROM tournaments WHERE game = ?1 AND format = ?2 AND status != 'finished'",
-                rusqlite::params![game, Format::Ladder.as_str()],
+                rusqlite::params![game, super::Kind::Ladder.as_str()],
                 |r| r.get(0),
             )
             .map_err(|e| self.sql(e))?;

@@ -26,7 +26,7 @@ pub use listing::FailureRow;
 pub use pages::{GameAt, MAX_PAGE};
 pub use players::{PlayerRow, Submitted, Version, check_name};
 pub use stats::{GameFaultAt, Leader, PlayerStats, Record};
-pub use tournaments::{Status, StoredSettings, TournamentLock, TournamentRow};
+pub use tournaments::{Kind, Status, StoredSettings, TournamentLock, TournamentRow};
 
 use arena_core::DataDir;
 use rusqlite::Connection;

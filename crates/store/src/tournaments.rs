@@ -46,12 +46,59 @@ impl Status {
     }
 }
 
+/// What a stored competition is: a tournament of one of the formats, played to an end, or a ladder,
+/// rated games without end (`arena ladder`). Stored, and shown in JSON, by name.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(into = "&'static str")]
+pub enum Kind {
+    Tournament(Format),
+    Ladder,
+}
+
+impl Kind {
+    /// Its name in the store and in JSON: a format's (`knockout`, `round-robin`, `rounds`) or `ladder`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Kind::Tournament(f) => f.as_str(),
+            Kind::Ladder => "ladder",
+        }
+    }
+
+    /// The kind of this name.
+    pub fn parse(name: &str) -> Option<Kind> {
+        if name == "ladder" {
+            return Some(Kind::Ladder);
+        }
+        serde_json::from_value(serde_json::Value::String(name.to_string())).ok().map(Kind::Tournament)
+    }
+
+    /// The tournament's format; none for a ladder.
+    pub fn format(self) -> Option<Format> {
+        match self {
+            Kind::Tournament(f) => Some(f),
+            Kind::Ladder => None,
+        }
+    }
+}
+
+impl From<Format> for Kind {
+    fn from(f: Format) -> Kind {
+        Kind::Tournament(f)
+    }
+}
+
+impl From<Kind> for &'static str {
+    fn from(k: Kind) -> &'static str {
+        k.as_str()
+    }
+}
+
 /// A tournament as the store lists it.
 #[derive(Debug, Clone, Serialize)]
 pub struct TournamentRow {
     pub id: i64,
     pub game: String,
-    pub format: Format,
+    pub format: Kind,
     pub games_per_match: u32,
     pub seed: u64,
     pub status: Status,
@@ -99,11 +146,11 @@ impl Store {
     pub fn create_tournament(
         &mut self,
         game: &str,
-        (format, games_per_match, seed): (Format, u32, u64),
+        (format, games_per_match, seed): (impl Into<Kind>, u32, u64),
         settings: &StoredSettings,
         entrants: &[Version],
     ) -> Result<i64> {
-        self.create_tournament_as(game, (format, games_per_match, seed), settings, entrants, (true, None))
+        self.create_tournament_as(game, (format.into(), games_per_match, seed), settings, entrants, (true, None))
     }
 
     /// [`Store::create_tournament`], rated or not (a scrimmage is played and shown, never rated), started
@@ -111,7 +158,7 @@ impl Store {
     pub fn create_tournament_as(
         &mut self,
         game: &str,
-        (format, games_per_match, seed): (Format, u32, u64),
+        (format, games_per_match, seed): (impl Into<Kind>, u32, u64),
         settings: &StoredSettings,
         entrants: &[Version],
         (rated, by): (bool, Option<&super::User>),
@@ -123,7 +170,15 @@ impl Store {
         tx.execute(
             "INSERT INTO tournaments (game, format, games_per_match, seed, settings, status, rated, started_by)
              VALUES (?1, ?2, ?3, ?4, ?5, 'running', ?6, ?7)",
-            params![game, format.as_str(), games_per_match, seed as i64, settings, rated as i64, by.map(|u| u.id)],
+            params![
+                game,
+                format.into().as_str(),
+                games_per_match,
+                seed as i64,
+                settings,
+                rated as i64,
+                by.map(|u| u.id)
+            ],
         )
         .map_err(e)?;
         let id = tx.last_insert_rowid();
@@ -260,14 +315,13 @@ impl Store {
                 )| {
                     let bad =
                         |what: &str| StoreError::Invalid(format!("{}: tournament {id}: {what}", self.db.display()));
-                    let format: Format =
-                        serde_json::from_value(serde_json::Value::String(format)).map_err(|_| bad("unknown format"))?;
+                    let format = Kind::parse(&format).ok_or_else(|| bad("unknown format"))?;
                     let settings: StoredSettings =
                         serde_json::from_str(&settings).map_err(|x| bad(&format!("unreadable settings: {x}")))?;
                     let status = match status.as_str() {
                         "finished" => Status::Finished,
                         _ if self.is_locked(id) => Status::Running,
-                        _ if format == Format::Ladder => Status::Stopped,
+                        _ if format == Kind::Ladder => Status::Stopped,
                         _ => Status::Interrupted,
                     };
                     Ok(TournamentRow {

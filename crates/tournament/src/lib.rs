@@ -27,20 +27,17 @@ pub async fn run<G: arena_core::Game>(
         Format::Knockout => knockout(game, entries, limits, s).await,
         Format::RoundRobin => round_robin(game, entries, limits, s).await,
         Format::Rounds => rounds(game, entries, limits, s).await,
-        // A ladder is not run to an end: `arena_service::ladder` plays it.
-        Format::Ladder => {
-            round_robin(game, entries, limits, &Settings { format: Format::RoundRobin, ..s.clone() }).await
-        }
     }
 }
 
 use arena_core::{CallLine, GameOutcome, MatchSoFar};
-use arena_core::{Fault, FaultKind};
+use arena_core::{Fault, PlayerFault};
 use serde::{Deserialize, Serialize};
 use std::sync::Arc;
 
-/// A tournament format.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, clap::ValueEnum)]
+/// A tournament format: what `run` plays to an end. (A ladder, rated games without end, is the store's
+/// other kind of competition, `arena_store::Kind::Ladder`; the service layer plays it.)
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Format {
     /// 2^m slots, byes for empty ones, best-of-k matches; the winner of each match advances.
@@ -49,9 +46,6 @@ pub enum Format {
     RoundRobin,
     /// Elimination rounds of games as large as the game allows; the winners of each game advance.
     Rounds,
-    /// Rated games without end among the registered players, paired by rating (`arena ladder`).
-    #[value(skip)]
-    Ladder,
 }
 
 impl Format {
@@ -61,7 +55,6 @@ impl Format {
             Format::Knockout => "knockout",
             Format::RoundRobin => "round-robin",
             Format::Rounds => "rounds",
-            Format::Ladder => "ladder",
         }
     }
 }
@@ -142,23 +135,21 @@ pub struct PlayerInfo {
     pub hash: Option<String>,
 }
 
-/// A banned player: why, on which call, in which game (none for lifecycle calls outside games).
+/// A banned player: its fault (who, why, on which call) and the game it happened in (none for the
+/// lifecycle calls outside games).
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Ban {
-    pub player: String,
-    pub kind: FaultKind,
-    pub reason: String,
-    pub call: String,
+    #[serde(flatten)]
+    pub fault: PlayerFault,
     pub game: Option<String>,
 }
 
-/// A fault as a game record lists it.
-#[derive(Debug, Clone, Serialize, Deserialize)]
-pub struct GameFault {
-    pub player: String,
-    pub kind: FaultKind,
-    pub reason: String,
-    pub call: String,
+/// A ban is read as the player's fault it is (`b.player`, `b.kind`, …).
+impl std::ops::Deref for Ban {
+    type Target = PlayerFault;
+    fn deref(&self) -> &PlayerFault {
+        &self.fault
+    }
 }
 
 /// One played game.
@@ -181,7 +172,7 @@ pub struct GameRecord {
     pub fuel: Vec<u64>,
     /// Decisions (calls) made per player, in seat order.
     pub calls: Vec<u32>,
-    pub faults: Vec<GameFault>,
+    pub faults: Vec<PlayerFault>,
     #[serde(skip)]
     pub replay: Vec<CallLine>,
     #[serde(skip)]
@@ -241,16 +232,7 @@ impl GameRecord {
             winners: o.winners.iter().map(|&s| players[s].clone()).collect(),
             fuel: o.fuel,
             calls,
-            faults: o
-                .faults
-                .iter()
-                .map(|(s, f)| GameFault {
-                    player: players[*s].clone(),
-                    kind: f.kind,
-                    reason: f.reason.clone(),
-                    call: f.call.clone(),
-                })
-                .collect(),
+            faults: o.faults.iter().map(|(s, f)| PlayerFault::new(players[*s].clone(), f.clone())).collect(),
             replay: o.calls,
             board: o.board,
             logs: o.logs,
@@ -374,12 +356,6 @@ impl GameFaultRow {
 
 impl Ban {
     pub fn new(player: &str, f: &Fault, game: Option<&str>) -> Ban {
-        Ban {
-            player: player.to_string(),
-            kind: f.kind,
-            reason: f.reason.clone(),
-            call: f.call.clone(),
-            game: game.map(str::to_string),
-        }
+        Ban { fault: PlayerFault::new(player, f.clone()), game: game.map(str::to_string) }
     }
 }

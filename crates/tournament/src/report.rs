@@ -29,14 +29,14 @@ pub fn human(r: &TournamentResult) -> String {
             r.games_per_match,
             r.seed
         ),
-        Format::Rounds | Format::Ladder => {
+        Format::Rounds => {
             writeln!(s, "{} {}: {} players, seed {}", r.game, r.format.as_str(), r.players.len(), r.seed)
         }
     };
     match r.format {
         Format::Knockout => bracket(&mut s, r),
         Format::RoundRobin => standings(&mut s, r),
-        Format::Rounds | Format::Ladder => rounds(&mut s, r),
+        Format::Rounds => rounds(&mut s, r),
     }
     let _ = writeln!(s, "\nWinner: {}", r.winner.as_deref().unwrap_or("none"));
     if r.ranking.len() > 1 {

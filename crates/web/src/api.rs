@@ -9,6 +9,7 @@ use super::api_types::*;
 use super::auth::ApiUser;
 use super::error::{ApiError, WebError};
 use super::pages::{find_game, read_upload, shipped, system, tournament_view};
+use arena_core::PlayerFault;
 use axum::Json;
 use axum::extract::{Multipart, Path, Query, State};
 use axum::http::StatusCode;
@@ -241,7 +242,12 @@ pub fn game_out(g: arena_store::GameAt) -> GameOut {
         faults: r
             .faults
             .into_iter()
-            .map(|f| FaultOut { player: f.player, kind: f.kind.as_str().into(), call: f.call, reason: f.reason })
+            .map(|PlayerFault { player, fault: f }| FaultOut {
+                player,
+                kind: f.kind.as_str().into(),
+                call: f.call,
+                reason: f.reason,
+            })
             .collect(),
         game_fault: r.game_fault.map(|f| GameFaultOut { kind: f.kind.as_str().into(), call: f.call, reason: f.reason }),
         fuel: r.fuel.iter().map(u64::to_string).collect(),

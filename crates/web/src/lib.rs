@@ -69,12 +69,12 @@ pub struct App {
     /// Tournament pages' parts by tournament, with the progress they show.
     pub(crate) views: Mutex<HashMap<i64, Cached<view::Key, view::Rendered>>>,
     /// Workers' queue, when tournaments are played by workers (`--nats`).
-    engine: Option<arena_cluster::Engine>,
+    nats: Option<arena_cluster::Nats>,
 }
 
 impl App {
-    /// The web arena's shared state; with `engine` (`--nats`), workers play its tournaments.
-    pub fn new(cfg: Config, sandbox: Arc<Sandbox>, engine: Option<arena_cluster::Engine>) -> Arc<App> {
+    /// The web arena's shared state; with `nats` (`--nats`), workers play its tournaments.
+    pub fn new(cfg: Config, sandbox: Arc<Sandbox>, nats: Option<arena_cluster::Nats>) -> Arc<App> {
         let workers = cfg.upload_workers.max(1);
         Arc::new(App {
             cfg,
@@ -87,7 +87,7 @@ impl App {
             readers: Arc::default(),
             boards: Arc::default(),
             views: Mutex::default(),
-            engine,
+            nats,
         })
     }
 

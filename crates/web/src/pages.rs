@@ -386,7 +386,7 @@ pub async fn tournament_view(app: &App, id: i64) -> Result<Arc<view::Rendered>, 
     if let Some(parts) = super::cached(&app.views, &id, &key) {
         return Ok(parts);
     }
-    let ladder = row.format == arena_tournament::Format::Ladder;
+    let ladder = row.format == arena_store::Kind::Ladder;
     let (names, games, matches, records, bans) = app
         .read(move |s| {
             let names: Vec<String> = s.entrants(id)?.into_iter().map(|v| v.name).collect();

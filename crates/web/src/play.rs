@@ -59,13 +59,13 @@ fn run_recorded(
 ) {
     let data = app.data().to_path_buf();
     let limits = app.cfg.limits;
-    let engine = app.engine.clone();
+    let nats = app.nats.clone();
     tokio::spawn(async move {
         let run = async {
-            match engine {
-                Some(engine) => {
+            match nats {
+                Some(nats) => {
                     let options = arena_match::stored_options(&game.options())?;
-                    let remote = arena_cluster::RemoteGame::new(engine, game, &dir, &options, limits).await?;
+                    let remote = arena_cluster::RemoteGame::new(nats, game, &dir, &options, limits).await?;
                     play_recorded(Arc::new(remote), &data, id, &versions, (limits, settings)).await
                 }
                 None => play_recorded(game, &data, id, &versions, (limits, settings)).await,
@@ -87,7 +87,7 @@ async fn play_recorded<G: LoadPlayers>(
     (limits, settings): (arena_core::Limits, Settings),
 ) -> anyhow::Result<()> {
     let mut store = arena_store::Store::open(data)?;
-    let entries = arena_service::registered::load_versions(&game, &store.components_dir(), versions).await?;
+    let entries = arena_service::versions::load_versions(&game, &store.components_dir(), versions).await?;
     let entrants = (entries, versions);
     // The server is not interrupted: a tournament it stops with is resumed by `arena resume`.
     run_stored(game, &mut store, id, entrants, limits, settings, std::future::pending()).await?;
@@ -145,7 +145,6 @@ pub async fn start_tournament(
     let (m, _) = find_game(&f.game)?;
     let format: Format = serde_json::from_value(serde_json::Value::String(f.format.clone()))
         .ok()
-        .filter(|f| *f != Format::Ladder)
         .ok_or(())
         .map_err(|_| WebError::bad(format!("`{}` is not a format (knockout, round-robin, rounds)", f.format)))?;
     let k: u32 = match f.games_per_match.as_deref().map(str::trim).filter(|s| !s.is_empty()) {

@@ -47,7 +47,7 @@ pub struct FrameData {
 pub struct ResultData {
     pub scores: Vec<i64>,
     pub winners: Vec<String>,
-    pub faults: Vec<arena_tournament::GameFault>,
+    pub faults: Vec<arena_core::PlayerFault>,
     pub game_fault: Option<String>,
 }
 

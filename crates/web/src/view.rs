@@ -191,7 +191,7 @@ pub fn tournament(
         });
     }
     let lines: Vec<GameLine> = games.iter().map(game_line).collect();
-    if t.format == Format::Rounds || matches.is_empty() {
+    if t.format == Format::Rounds.into() || matches.is_empty() {
         for l in &lines {
             rounds.entry(l.round).or_insert_with(|| empty(l.round)).games.push(l.clone());
         }

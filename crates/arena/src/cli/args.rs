@@ -62,7 +62,7 @@ pub enum Command {
         #[arg(long, value_parser = parse_game_arg)]
         game: GameArg,
         #[arg(long, value_enum, default_value = "knockout")]
-        format: Format,
+        format: FormatArg,
         /// Games per match: k in best of k for a knockout (odd), the series length in a round robin.
         #[arg(long, default_value_t = 3)]
         games_per_match: u32,
@@ -332,6 +332,27 @@ pub enum Command {
         cache: CacheArgs,
         file: PathBuf,
     },
+}
+
+/// A tournament format, as the command line names it (a ladder is `arena ladder`, not a format).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum FormatArg {
+    /// 2^m slots, byes for empty ones, best-of-k matches; the winner of each match advances.
+    Knockout,
+    /// Every pair plays a series of k games, alternating who starts; ranked by games won.
+    RoundRobin,
+    /// Elimination rounds of games as large as the game allows; the winners of each game advance.
+    Rounds,
+}
+
+impl From<FormatArg> for Format {
+    fn from(f: FormatArg) -> Format {
+        match f {
+            FormatArg::Knockout => Format::Knockout,
+            FormatArg::RoundRobin => Format::RoundRobin,
+            FormatArg::Rounds => Format::Rounds,
+        }
+    }
 }
 
 /// The languages `arena new-game` writes a game's referee in.

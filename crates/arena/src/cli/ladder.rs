@@ -12,8 +12,7 @@ use arena_sandbox::CompileLimits;
 use arena_service::ladder::{Event, LadderConfig, Stop};
 use arena_service::packages;
 use arena_service::tournaments::seed_or_clock;
-use arena_store::{Store, StoredSettings};
-use arena_tournament::Format;
+use arena_store::{Kind, Store, StoredSettings};
 use arena_tournament::ratings::System;
 use indicatif::{ProgressBar, ProgressStyle};
 use std::path::{Path, PathBuf};
@@ -63,7 +62,7 @@ pub fn ladder(a: LadderArgs) -> anyhow::Result<ExitCode> {
             None => {
                 let stored = StoredSettings { limits, options: game.options(), referee: game.referee_hash() };
                 let seed = seed_or_clock(a.seed);
-                let id = store.create_tournament(&name, (Format::Ladder, 1, seed), &stored, &[])?;
+                let id = store.create_tournament(&name, (Kind::Ladder, 1, seed), &stored, &[])?;
                 eprintln!("Ladder {id} of {name} starts (seed {seed})");
                 id
             }
@@ -71,8 +70,8 @@ pub fn ladder(a: LadderArgs) -> anyhow::Result<ExitCode> {
         let _lock = store.lock(id)?;
         match &a.nats {
             Some(url) => {
-                let engine = arena_cluster::Engine::connect(url).await?;
-                let remote = arena_cluster::RemoteGame::new(engine, Arc::new(game), &dir, &options, limits).await?;
+                let connection = arena_cluster::Nats::connect(url).await?;
+                let remote = arena_cluster::RemoteGame::new(connection, Arc::new(game), &dir, &options, limits).await?;
                 play(Arc::new(remote), &store, id, &a.cfg).await
             }
             None => play(Arc::new(game), &store, id, &a.cfg).await,

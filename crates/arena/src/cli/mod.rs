@@ -2,12 +2,12 @@
 //! tokio runtime, and prints text or JSON. The only place that uses `anyhow`.
 
 pub mod args;
+mod client;
 mod ladder;
 mod new;
 mod package;
-mod registry;
-mod remote;
 mod results;
+mod stored;
 
 use anyhow::{Context, bail};
 use arena_core::Limits;
@@ -17,6 +17,7 @@ use arena_sandbox::{Compilation, CompileLimits, Compiler, Sandbox};
 use arena_service::packages;
 use arena_service::submit::{against_strongest, one_game};
 use arena_service::tournaments::{check_settings, seed_or_clock};
+use arena_store::Kind;
 use arena_tournament::{Ban, Format, Observer, Progress, Settings, report};
 use args::{Cli, Command, PlayerArg, Source};
 use indicatif::{ProgressBar, ProgressStyle};
@@ -28,7 +29,7 @@ use std::sync::Arc;
 pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     let cmd = cli.command;
     if let Command::Leaderboard { server: Some(url), game, json, .. } = &cmd {
-        return runtime()?.block_on(remote::leaderboard(url, game, *json));
+        return runtime()?.block_on(client::leaderboard(url, game, *json));
     }
     // Commands that need no game loaded.
     match &cmd {
@@ -65,11 +66,11 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
                 trust_proxy: *trust_proxy,
             };
             runtime()?.block_on(async move {
-                let engine = match nats {
-                    Some(url) => Some(arena_cluster::Engine::connect(url).await?),
+                let connection = match nats {
+                    Some(url) => Some(arena_cluster::Nats::connect(url).await?),
                     None => None,
                 };
-                arena_web::serve(arena_web::App::new(cfg, sandbox, engine)).await
+                arena_web::serve(arena_web::App::new(cfg, sandbox, connection)).await
             })?;
             return Ok(ExitCode::SUCCESS);
         }
@@ -77,8 +78,8 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
     }
     if let Command::Submit { server: Some(url), token, game, name, file, max_size_mb, .. } = &cmd {
         let upload =
-            remote::Upload { game, name, file, token: token.as_deref().unwrap_or(""), max_size_mb: *max_size_mb };
-        return runtime()?.block_on(remote::submit(url, upload));
+            client::Upload { game, name, file, token: token.as_deref().unwrap_or(""), max_size_mb: *max_size_mb };
+        return runtime()?.block_on(client::submit(url, upload));
     }
     if let Command::Worker { nats, jobs, dir, ack_wait_secs } = &cmd {
         let exe = std::env::current_exe().context("cannot find the arena executable to run compiles in")?;
@@ -153,7 +154,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
             let row = store
                 .tournament(*id)?
                 .with_context(|| format!("{}: there is no tournament {id}", data.dir.display()))?;
-            if row.format == Format::Ladder {
+            if row.format == Kind::Ladder {
                 bail!(
                     "{}: tournament {id} is the ladder of {}: `arena ladder --game {} --data {}` goes on with it",
                     data.dir.display(),
@@ -177,8 +178,8 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         match nats {
             // The games go to the workers; everything else stays here.
             Some(url) => {
-                let engine = arena_cluster::Engine::connect(&url).await?;
-                let remote = arena_cluster::RemoteGame::new(engine, Arc::new(game), &dir, &options, limits).await?;
+                let connection = arena_cluster::Nats::connect(&url).await?;
+                let remote = arena_cluster::RemoteGame::new(connection, Arc::new(game), &dir, &options, limits).await?;
                 command(Arc::new(remote), limits, cmd).await
             }
             None => command(Arc::new(game), limits, cmd).await,
@@ -225,6 +226,7 @@ async fn command<G: LoadPlayers>(game: Arc<G>, limits: Limits, cmd: Command) -> 
             data,
             ..
         } => {
+            let format = Format::from(format);
             // Registered players are checked once they are read from the store.
             if !registered {
                 let counted = players.len();
@@ -233,8 +235,8 @@ async fn command<G: LoadPlayers>(game: Arc<G>, limits: Limits, cmd: Command) -> 
             }
             let settings = Settings::new(format, games_per_match, seed_or_clock(seed));
             if registered {
-                let r = registry::Registered { data: &data.dir, max_players, json, replay_dir: replay_dir.as_deref() };
-                return registry::registered(game, limits, settings, r).await;
+                let r = stored::Registered { data: &data.dir, max_players, json, replay_dir: replay_dir.as_deref() };
+                return stored::registered(game, limits, settings, r).await;
             }
             run_tournament(game, limits, settings, json, replay_dir.as_deref(), &players).await
         }
@@ -242,10 +244,10 @@ async fn command<G: LoadPlayers>(game: Arc<G>, limits: Limits, cmd: Command) -> 
             check(game, limits, seed_or_clock(seed), &file, cache.dir().as_deref()).await
         }
         Command::Submit { name, max_size_mb, seed, data, file, .. } => {
-            let s = registry::Submission { name: &name, file: &file, max_size_mb, seed, data: &data.dir };
-            registry::submit(game, s).await
+            let s = stored::SubmitArgs { name: &name, file: &file, max_size_mb, seed, data: &data.dir };
+            stored::submit(game, s).await
         }
-        Command::Resume { id, json, data, .. } => registry::resume(game, &data.dir, id, json).await,
+        Command::Resume { id, json, data, .. } => stored::resume(game, &data.dir, id, json).await,
         _ => Ok(ExitCode::SUCCESS),
     }
 }
@@ -485,17 +487,8 @@ async fn play<G: LoadPlayers>(
             (None, []) => println!("No winner"),
             (None, ws) => println!("Tie: {}", ws.join(", ")),
         }
-        let bans: Vec<Ban> = record
-            .faults
-            .iter()
-            .map(|f| Ban {
-                player: f.player.clone(),
-                kind: f.kind,
-                reason: f.reason.clone(),
-                call: f.call.clone(),
-                game: Some(record.id.clone()),
-            })
-            .collect();
+        let bans: Vec<Ban> =
+            record.faults.iter().map(|f| Ban { fault: f.clone(), game: Some(record.id.clone()) }).collect();
         print!("{}", report::ban_table(&bans));
         print!("{}", report::game_fault_table(game.name(), &arena_tournament::GameFaultRow::of([&record])));
     }

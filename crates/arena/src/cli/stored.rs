@@ -15,7 +15,7 @@ use std::process::ExitCode;
 use std::sync::Arc;
 
 /// What `arena submit` was given.
-pub struct Submission<'a> {
+pub struct SubmitArgs<'a> {
     pub name: &'a str,
     pub file: &'a Path,
     pub max_size_mb: u64,
@@ -23,7 +23,7 @@ pub struct Submission<'a> {
     pub data: &'a Path,
 }
 
-pub async fn submit<G: LoadPlayers>(game: Arc<G>, s: Submission<'_>) -> anyhow::Result<ExitCode> {
+pub async fn submit<G: LoadPlayers>(game: Arc<G>, s: SubmitArgs<'_>) -> anyhow::Result<ExitCode> {
     let file = s.file;
     check_name(s.name).map_err(|e| anyhow!("{e}; nothing was stored"))?;
     let meta = std::fs::metadata(file).with_context(|| format!("{}: cannot read", file.display()))?;
@@ -107,7 +107,7 @@ pub async fn registered<G: LoadPlayers>(
     check_settings(game.name(), game.seats(), format, versions.len())
         .map_err(|why| anyhow!("{}: {why}", r.data.display()))?;
     // Loaded before the tournament is recorded, so a damaged store records nothing.
-    let entries = arena_service::registered::load_versions(&game, &store.components_dir(), &versions).await?;
+    let entries = arena_service::versions::load_versions(&game, &store.components_dir(), &versions).await?;
     let stored = StoredSettings { limits, options: game.options(), referee: game.referee_hash() };
     let id = store.create_tournament(
         game.name(),
@@ -141,9 +141,10 @@ pub async fn resume<G: LoadPlayers>(game: Arc<G>, data: &Path, id: i64, json: bo
     }
     let lock = store.lock(id)?;
     let versions = store.entrants(id)?;
-    let entries = arena_service::registered::load_versions(&game, &store.components_dir(), &versions).await?;
+    let entries = arena_service::versions::load_versions(&game, &store.components_dir(), &versions).await?;
     let limits = row.settings.limits;
-    let settings = Settings::new(row.format, row.games_per_match, row.seed);
+    let format = row.format.format().with_context(|| format!("{}: tournament {id} is a ladder", data.display()))?;
+    let settings = Settings::new(format, row.games_per_match, row.seed);
     eprintln!(
         "Resuming tournament {id} ({}, {} players): {} games were recorded before",
         row.game, row.players, row.games
