@@ -20,7 +20,7 @@ fn main() -> ExitCode {
         .with_env_filter(tracing_subscriber::EnvFilter::from_env("ARENA_LOG"))
         .with_writer(std::io::stderr)
         .init();
-    let cli = arena::cli::args::Cli::parse();
+    let cli = arena::cli::Cli::parse();
     match arena::cli::run(cli) {
         Ok(code) => code,
         Err(e) => {

@@ -92,5 +92,5 @@ pub async fn leaderboard(server: &str, game: &str, json: bool) -> anyhow::Result
         bail!("{to}: {}", refusal(res).await);
     }
     let rows: Vec<Leader> = res.json().await.with_context(|| format!("{to}: unreadable answer"))?;
-    super::results::print_leaderboard(game, &rows, json, server)
+    super::leaderboard::print_leaderboard(game, &rows, json, server)
 }

@@ -2,7 +2,9 @@
 //! plays it in-process or on workers until Ctrl-C or a number of games, shows what happens, and ends
 //! with the leaderboard.
 
-use super::{results, runtime, sandbox};
+use super::flags::{DataArgs, GameArg, LimitArgs, OptionArgs, parse_game_arg};
+use super::game::{cores, runtime, sandbox};
+use super::leaderboard::print_leaderboard;
 use anyhow::bail;
 use arena_core::Limits;
 use arena_core::{DataDir, Game};
@@ -19,8 +21,61 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::Arc;
 
-/// What `arena ladder` was given.
-pub struct LadderArgs {
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    /// A game: a package's name (see `arena games`) or its directory.
+    #[arg(long, value_parser = parse_game_arg)]
+    pub game: GameArg,
+    /// Stop after this many games (the games in flight are finished) [default: until Ctrl-C].
+    #[arg(long)]
+    pub games: Option<u64>,
+    /// Games in flight at once [default: the cores; 32 with --nats].
+    #[arg(long)]
+    pub parallel: Option<usize>,
+    /// The share of opponents drawn at random instead of by rating, 0 to 1.
+    #[arg(long, default_value_t = 0.1)]
+    pub explore: f64,
+    /// A version that faults this many times in the ladder plays no more (its next version does).
+    #[arg(long, default_value_t = 5)]
+    pub max_faults: u32,
+    /// Seed of a new ladder's pairings and games [default: drawn from the clock].
+    #[arg(long)]
+    pub seed: Option<u64>,
+    /// How often the store is looked at for new versions, in milliseconds.
+    #[arg(long, default_value_t = 1000)]
+    pub poll_ms: u64,
+    /// Have the games played by workers (`arena worker`) over NATS JetStream at this URL.
+    #[arg(long, value_name = "URL")]
+    pub nats: Option<String>,
+    #[command(flatten)]
+    pub data: DataArgs,
+    #[command(flatten)]
+    pub limits: LimitArgs,
+    #[command(flatten)]
+    pub options: OptionArgs,
+}
+
+pub fn execute(a: Args) -> anyhow::Result<ExitCode> {
+    ladder(LadderArgs {
+        game_dir: a.game.dir.clone(),
+        data: a.data.dir.clone(),
+        seed: a.seed,
+        limits: a.limits.to_limits()?,
+        compile: a.limits.to_compile_limits()?,
+        options: a.options.options.clone(),
+        cfg: LadderConfig {
+            parallel: a.parallel.unwrap_or_else(|| if a.nats.is_some() { 32 } else { cores() }),
+            games: a.games,
+            explore: a.explore,
+            max_faults: a.max_faults,
+            poll: std::time::Duration::from_millis(a.poll_ms.max(10)),
+        },
+        nats: a.nats.clone(),
+    })
+}
+
+/// What `arena ladder` was given, validated.
+struct LadderArgs {
     pub game_dir: PathBuf,
     pub data: PathBuf,
     pub nats: Option<String>,
@@ -31,7 +86,7 @@ pub struct LadderArgs {
     pub cfg: LadderConfig,
 }
 
-pub fn ladder(a: LadderArgs) -> anyhow::Result<ExitCode> {
+fn ladder(a: LadderArgs) -> anyhow::Result<ExitCode> {
     if !(0.0..=1.0).contains(&a.cfg.explore) {
         bail!("--explore must be between 0 and 1, got {}", a.cfg.explore);
     }
@@ -86,7 +141,7 @@ async fn play<G: LoadPlayers>(game: Arc<G>, store: &Store, id: i64, cfg: &Ladder
             .unwrap_or_else(|_| ProgressStyle::default_spinner()),
     );
     bar.enable_steady_tick(std::time::Duration::from_millis(200));
-    let _watch = super::watch(&game, &bar);
+    let _watch = super::progress::watch(&game, &bar);
     let b = bar.clone();
     let max_faults = cfg.max_faults;
     // Lines above the spinner on a terminal, plain lines otherwise.
@@ -127,7 +182,7 @@ async fn play<G: LoadPlayers>(game: Arc<G>, store: &Store, id: i64, cfg: &Ladder
     );
     eprintln!("  arena ladder --game {} --data {}   goes on", game.name(), display(store.dir()));
     let rows = store.leaderboard(game.name(), System::for_seats(game.seats()), true)?;
-    results::print_leaderboard(game.name(), &rows, false, &display(store.dir()))
+    print_leaderboard(game.name(), &rows, false, &display(store.dir()))
 }
 
 fn display(p: &Path) -> String {

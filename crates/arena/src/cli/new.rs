@@ -2,10 +2,26 @@
 //! a player that always answers legally (through the host's rule checker), a build script and a README
 //! with the one command that builds it and the `arena check` command that tries it.
 
-use super::args::{GameLang, Lang};
+use super::flags::{GameArg, GameLang, Lang, parse_game_arg};
 use anyhow::{Context, bail};
 use arena_match::Manifest;
-use std::path::Path;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    /// A game: a package's name (see `arena games`) or its directory.
+    #[arg(long, value_parser = parse_game_arg)]
+    pub game: GameArg,
+    #[arg(long, value_enum)]
+    pub lang: Lang,
+    pub dir: PathBuf,
+}
+
+pub fn execute(a: Args) -> anyhow::Result<ExitCode> {
+    write(&a.game.dir, a.lang, &a.dir)?;
+    Ok(ExitCode::SUCCESS)
+}
 
 const README: &str = include_str!("../../../../templates/README.md.tmpl");
 

@@ -6,8 +6,18 @@ use arena_match::Manifest;
 use std::path::Path;
 use std::process::ExitCode;
 
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    #[arg(long)]
+    pub json: bool,
+}
+
+pub fn execute(a: Args) -> anyhow::Result<ExitCode> {
+    games(a.json)
+}
+
 /// `arena games`: every package found by name.
-pub fn games(json: bool) -> anyhow::Result<ExitCode> {
+fn games(json: bool) -> anyhow::Result<ExitCode> {
     let found = arena_match::shipped();
     let hash = |m: &Manifest, dir: &Path| -> String {
         std::fs::read(dir.join(&m.referee)).map(|b| sha256_hex(&b)).unwrap_or_else(|_| "missing".into())

@@ -1,0 +1,92 @@
+//! `arena check`: a component loaded and validated, one game against the game's strongest sample
+//! player, and what it imports, exports and spends.
+
+use super::flags::{CacheArgs, GameArg, LimitArgs, OptionArgs, parse_game_arg};
+use super::game::{Plays, Setup};
+use anyhow::Context;
+use arena_core::{Entry, Limits};
+use arena_match::LoadPlayers;
+use arena_sandbox::Compilation;
+use arena_service::submit::against_strongest;
+use arena_service::tournaments::seed_or_clock;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::sync::Arc;
+
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    /// A game: a package's name (see `arena games`) or its directory (with its game.toml).
+    #[arg(long, value_parser = parse_game_arg)]
+    pub game: GameArg,
+    /// Seed of the game played; drawn from the clock if absent.
+    #[arg(long)]
+    pub seed: Option<u64>,
+    #[command(flatten)]
+    pub limits: LimitArgs,
+    #[command(flatten)]
+    pub options: OptionArgs,
+    #[command(flatten)]
+    pub cache: CacheArgs,
+    pub file: PathBuf,
+}
+
+pub fn execute(a: Args) -> anyhow::Result<ExitCode> {
+    super::game::run(a)
+}
+
+impl Plays for Args {
+    fn setup(&self) -> anyhow::Result<Setup> {
+        Setup::new(&self.game, &self.limits, &self.options, self.cache.dir())
+    }
+
+    async fn with<G: LoadPlayers>(self, game: Arc<G>, limits: Limits) -> anyhow::Result<ExitCode> {
+        check(game, limits, seed_or_clock(self.seed), &self.file, self.cache.dir().as_deref()).await
+    }
+}
+
+async fn check<G: LoadPlayers>(
+    game: Arc<G>,
+    limits: Limits,
+    seed: u64,
+    file: &Path,
+    cache_dir: Option<&Path>,
+) -> anyhow::Result<ExitCode> {
+    let g = game.clone();
+    let f = file.to_path_buf();
+    let (loaded, player) = tokio::task::spawn_blocking(move || g.load(&f)).await.context("loading")??;
+    println!("{}: a component implementing {}", file.display(), game.spec().world);
+    println!("  size {} bytes, sha256 {}", loaded.size, loaded.hash);
+    let kept = cache_dir.map(|d| format!(" (kept in {})", d.display())).unwrap_or_default();
+    match loaded.compilation {
+        Compilation::Compiled(t) => println!("  compiled in {} ms{kept}", t.as_millis()),
+        Compilation::FromDisk(t) => println!("  loaded from the compile cache in {} ms{kept}", t.as_millis()),
+        Compilation::InMemory => println!("  already compiled in this run"),
+    }
+    println!("  imports: {}", if loaded.imports.is_empty() { "nothing".into() } else { loaded.imports.join(", ") });
+    println!("  exports: {}", loaded.exports.join(", "));
+    let name = file.file_stem().and_then(|s| s.to_str()).unwrap_or("player").to_string();
+    let me = Arc::new(Entry { name, source: file.display().to_string(), hash: Some(loaded.hash), player });
+    let (best, o) = against_strongest(&*game, seed, me).await.map_err(anyhow::Error::msg)?;
+    let mine: Vec<u64> = o.replay.iter().filter(|c| c.seat == 0).map(|c| c.fuel).collect();
+    let max = mine.iter().copied().max().unwrap_or(0);
+    println!("  played one game against builtin:{best} (seed {seed}): {} to {}", o.scores[0], o.scores[1]);
+    println!(
+        "  fuel: {} over {} calls, at most {} in one call (limits: {} per call, {} for the first)",
+        o.fuel[0],
+        mine.len(),
+        max,
+        limits.fuel,
+        limits.first_fuel
+    );
+    match o.faults.iter().find(|f| f.player == o.players[0]) {
+        Some(f) => {
+            println!("  FAULT: {} in `{}`: {}", f.kind, f.call, f.reason);
+            println!("  this player would be banned");
+            Ok(ExitCode::from(1))
+        }
+        None => {
+            println!("  ok: no fault");
+            Ok(ExitCode::SUCCESS)
+        }
+    }
+}

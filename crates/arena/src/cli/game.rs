@@ -1,0 +1,135 @@
+//! How the commands that play get their game: the package they name (or a stored tournament's), opened
+//! with its options in a sandbox that compiles in a child process under limits, played here or (with
+//! `--nats`) by workers; and the players they name, loaded.
+
+use super::flags::{GameArg, LimitArgs, OptionArgs, PlayerArg, Source};
+use anyhow::Context;
+use arena_core::{Entry, Limits};
+use arena_match::LoadPlayers;
+use arena_sandbox::{CompileLimits, Compiler, Sandbox};
+use arena_service::packages;
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::sync::Arc;
+
+/// Where a command's game comes from and what it runs under.
+pub struct Setup {
+    /// The package's directory.
+    pub dir: PathBuf,
+    pub limits: Limits,
+    /// The game's options, `NAME=VALUE`.
+    pub options: Vec<String>,
+    /// Where compiled components are kept.
+    pub cache: Option<PathBuf>,
+    pub compile: CompileLimits,
+    /// Workers over NATS JetStream at this URL play the games.
+    pub nats: Option<String>,
+}
+
+impl Setup {
+    /// The package named by `game`, under the limits and with the options given, played here.
+    pub fn new(
+        game: &GameArg,
+        limits: &LimitArgs,
+        options: &OptionArgs,
+        cache: Option<PathBuf>,
+    ) -> anyhow::Result<Setup> {
+        Ok(Setup {
+            dir: game.dir.clone(),
+            limits: limits.to_limits()?,
+            options: options.options.clone(),
+            cache,
+            compile: limits.to_compile_limits()?,
+            nats: None,
+        })
+    }
+}
+
+/// A command that plays with a game, whichever way its games are played.
+pub trait Plays: Sized {
+    /// Where its game comes from.
+    fn setup(&self) -> anyhow::Result<Setup>;
+    /// What it does with the game loaded.
+    #[allow(async_fn_in_trait)]
+    async fn with<G: LoadPlayers>(self, game: Arc<G>, limits: Limits) -> anyhow::Result<ExitCode>;
+}
+
+/// Opens `cmd`'s game and runs it: here, or with the games played by the workers.
+pub fn run(cmd: impl Plays) -> anyhow::Result<ExitCode> {
+    let Setup { dir, limits, options, cache, compile, nats } = cmd.setup()?;
+    runtime()?.block_on(async move {
+        let sandbox = Arc::new(sandbox(limits, compile, cache)?);
+        let game = packages::open(sandbox, &dir, &options).await?;
+        match nats {
+            // The games go to the workers; everything else stays here.
+            Some(url) => {
+                let connection = arena_cluster::Nats::connect(&url).await?;
+                let remote = arena_cluster::RemoteGame::new(connection, Arc::new(game), &dir, &options, limits).await?;
+                cmd.with(Arc::new(remote), limits).await
+            }
+            None => cmd.with(Arc::new(game), limits).await,
+        }
+    })
+}
+
+/// This machine's cores (2 when it cannot tell): games played at once by default.
+pub fn cores() -> usize {
+    std::thread::available_parallelism().map(|n| n.get()).unwrap_or(2)
+}
+
+/// The runtime the commands that play run on.
+pub fn runtime() -> anyhow::Result<tokio::runtime::Runtime> {
+    tokio::runtime::Builder::new_multi_thread().enable_all().build().context("starting the runtime")
+}
+
+/// A sandbox under `limits` that compiles every component in a child process of this executable under
+/// `compile`, keeping compiled components in `cache`.
+pub fn sandbox(limits: Limits, compile: CompileLimits, cache: Option<PathBuf>) -> anyhow::Result<Sandbox> {
+    let exe = std::env::current_exe().context("cannot find the arena executable to run compiles in")?;
+    let sandbox = Sandbox::new(limits)?.with_compiler(Compiler::Child(exe), compile);
+    Ok(match cache {
+        Some(dir) => sandbox.with_cache_dir(dir),
+        None => sandbox,
+    })
+}
+
+/// Loads every player (each distinct file compiled once, in parallel on the blocking pool).
+pub async fn load_players<G: LoadPlayers>(game: &Arc<G>, raw: &[String]) -> anyhow::Result<Vec<Arc<Entry<G::Player>>>> {
+    let args = PlayerArg::parse_all(raw)?;
+    let loads: Vec<_> = args
+        .into_iter()
+        .map(|a| {
+            let game = game.clone();
+            tokio::task::spawn_blocking(move || -> anyhow::Result<Entry<G::Player>> {
+                match &a.source {
+                    Source::Builtin(b) => {
+                        let player = game.builtin(b).with_context(|| {
+                            if game.builtin_names().contains(&b.as_str()) {
+                                format!(
+                                    "builtin:{b}: {}'s sample player does not load (the error is above)",
+                                    game.name()
+                                )
+                            } else {
+                                format!(
+                                    "builtin:{b}: no such built-in {} player (there are: {})",
+                                    game.name(),
+                                    game.builtin_names().join(", ")
+                                )
+                            }
+                        })?;
+                        Ok(Entry { name: a.name, source: format!("builtin:{b}"), hash: None, player })
+                    }
+                    Source::File(path) => {
+                        let (loaded, player) = game.load(path)?;
+                        Ok(Entry { name: a.name, source: path.display().to_string(), hash: Some(loaded.hash), player })
+                    }
+                }
+            })
+        })
+        .collect();
+    let mut entries = Vec::new();
+    for l in loads {
+        entries.push(Arc::new(l.await.context("loading a player")??));
+    }
+    Ok(entries)
+}

@@ -1,0 +1,98 @@
+//! `arena resume`: an interrupted tournament finished from where it stopped, with the package, limits
+//! and options it was started with; games already recorded are not played again.
+
+use super::flags::DataArgs;
+use super::game::{Plays, Setup};
+use super::progress::{print_result, run_stored};
+use anyhow::{Context, bail};
+use arena_core::{DataDir, Limits};
+use arena_match::LoadPlayers;
+use arena_service::packages;
+use arena_store::{Kind, Status, Store};
+use arena_tournament::Settings;
+use std::path::Path;
+use std::process::ExitCode;
+use std::sync::Arc;
+
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    /// The tournament's id (see `arena tournaments`).
+    pub id: i64,
+    #[arg(long)]
+    pub json: bool,
+    /// Have the remaining games played by workers over NATS JetStream (outcomes the interrupted
+    /// run's workers left on the stream are taken, not played again).
+    #[arg(long, value_name = "URL")]
+    pub nats: Option<String>,
+    #[command(flatten)]
+    pub data: DataArgs,
+    #[arg(long)]
+    pub no_cache: bool,
+}
+
+pub fn execute(a: Args) -> anyhow::Result<ExitCode> {
+    super::game::run(a)
+}
+
+impl Plays for Args {
+    fn setup(&self) -> anyhow::Result<Setup> {
+        // The game, its limits and its options are the ones the tournament was started with.
+        let (id, data) = (self.id, &self.data.dir);
+        let store = Store::open(data)?;
+        let row = store.tournament(id)?.with_context(|| format!("{}: there is no tournament {id}", data.display()))?;
+        if row.format == Kind::Ladder {
+            bail!(
+                "{}: tournament {id} is the ladder of {}: `arena ladder --game {} --data {}` goes on with it",
+                data.display(),
+                row.game,
+                row.game,
+                data.display()
+            );
+        }
+        let found = packages::of_tournament(data, &row, packages::Find::KeptOrByName)?;
+        Ok(Setup {
+            dir: found.dir,
+            limits: row.settings.limits,
+            options: found.options,
+            cache: if self.no_cache { None } else { Some(DataDir::new(data).compiled()) },
+            compile: Default::default(),
+            nats: self.nats.clone(),
+        })
+    }
+
+    async fn with<G: LoadPlayers>(self, game: Arc<G>, _: Limits) -> anyhow::Result<ExitCode> {
+        resume(game, &self.data.dir, self.id, self.json).await
+    }
+}
+
+async fn resume<G: LoadPlayers>(game: Arc<G>, data: &Path, id: i64, json: bool) -> anyhow::Result<ExitCode> {
+    let store = Store::open(data)?;
+    let row = store.tournament(id)?.with_context(|| format!("{}: there is no tournament {id}", data.display()))?;
+    if row.status == Status::Finished {
+        eprintln!("Tournament {id} is finished already; its result:");
+        let result = store.result(id)?.with_context(|| format!("{}: tournament {id} has no result", data.display()))?;
+        print_result(&result, json)?;
+        return Ok(ExitCode::SUCCESS);
+    }
+    if let (Some(then), Some(now)) = (&row.settings.referee, game.referee_hash())
+        && *then != now
+    {
+        bail!(
+            "{}: tournament {id} was played with {}'s referee sha256 {then}, but the package found now has \
+             {now}: resuming would change the rules mid-tournament",
+            data.display(),
+            row.game
+        );
+    }
+    let lock = store.lock(id)?;
+    let versions = store.entrants(id)?;
+    let entries = arena_service::versions::load_versions(&game, &store.components_dir(), &versions).await?;
+    let limits = row.settings.limits;
+    let format = row.format.format().with_context(|| format!("{}: tournament {id} is a ladder", data.display()))?;
+    let settings = Settings::new(format, row.games_per_match, row.seed);
+    eprintln!(
+        "Resuming tournament {id} ({}, {} players): {} games were recorded before",
+        row.game, row.players, row.games
+    );
+    run_stored(game, store, (id, lock), entries, &versions, limits, settings, (json, None)).await
+}

@@ -1,0 +1,60 @@
+//! `arena serve`: the web arena over the results store, its tournaments played here or by workers.
+
+use super::flags::{DataArgs, LimitArgs};
+use super::game::{runtime, sandbox};
+use arena_core::DataDir;
+use arena_sandbox::CompileLimits;
+use std::process::ExitCode;
+use std::sync::Arc;
+
+#[derive(clap::Args, Debug)]
+pub struct Args {
+    #[command(flatten)]
+    pub data: DataArgs,
+    /// Where to listen.
+    #[arg(long, default_value = "127.0.0.1:8080")]
+    pub listen: std::net::SocketAddr,
+    /// Largest upload accepted, in MiB.
+    #[arg(long, default_value_t = 32)]
+    pub max_upload_mb: usize,
+    /// Uploads (and scrimmages) one account may start in an hour.
+    #[arg(long, default_value_t = 30)]
+    pub uploads_per_hour: usize,
+    /// Uploads validated at once.
+    #[arg(long, default_value_t = 2)]
+    pub upload_workers: usize,
+    /// Have the tournaments and scrimmages started here played by workers (`arena worker`) over
+    /// NATS JetStream at this URL (uploads are still validated here).
+    #[arg(long, value_name = "URL")]
+    pub nats: Option<String>,
+    /// Behind a reverse proxy: take a client's address from the last entry of `X-Forwarded-For`
+    /// (for the caps kept per client) and cap connections in total only. Off by default: a
+    /// client could then name any address it likes.
+    #[arg(long)]
+    pub trust_proxy: bool,
+    #[command(flatten)]
+    pub limits: LimitArgs,
+}
+
+pub fn execute(a: Args) -> anyhow::Result<ExitCode> {
+    let limits = a.limits.to_limits()?;
+    let sandbox = Arc::new(sandbox(limits, CompileLimits::default(), Some(DataDir::new(&a.data.dir).compiled()))?);
+    arena_store::Store::open(&a.data.dir)?;
+    let cfg = arena_web::Config {
+        data: a.data.dir.clone(),
+        listen: a.listen,
+        limits,
+        max_upload: a.max_upload_mb.saturating_mul(1 << 20),
+        uploads_per_hour: a.uploads_per_hour,
+        upload_workers: a.upload_workers,
+        trust_proxy: a.trust_proxy,
+    };
+    runtime()?.block_on(async move {
+        let connection = match &a.nats {
+            Some(url) => Some(arena_cluster::Nats::connect(url).await?),
+            None => None,
+        };
+        arena_web::serve(arena_web::App::new(cfg, sandbox, connection)).await
+    })?;
+    Ok(ExitCode::SUCCESS)
+}

@@ -1,0 +1,46 @@
+//! Ratings as the command line prints them: the rating system of a game, a rating, and a table of
+//! players with their ratings and records.
+
+use arena_match::seats_of;
+use arena_store::Leader;
+use arena_tournament::ratings::{Rating, System};
+use std::fmt::Write as _;
+
+pub fn system(game: &str) -> System {
+    System::for_seats(seats_of(game).unwrap_or(2..=2))
+}
+
+pub fn show(r: &Rating) -> String {
+    format!("{:.1} ± {:.1}", r.rating, r.deviation)
+}
+
+pub fn table(s: &mut String, rows: &[Leader], ranked: bool) {
+    let w = rows.iter().map(|l| l.name.len()).max().unwrap_or(4).max(6);
+    let _ = writeln!(
+        s,
+        "  {:>4}  {:<w$}  {:>7}  {:>15}  {:>5} {:>5} {:>5}  {:>6}  submitted",
+        if ranked { "#" } else { "" },
+        "player",
+        "version",
+        "rating",
+        "won",
+        "lost",
+        "tied",
+        "faults"
+    );
+    for (i, l) in rows.iter().enumerate() {
+        let rank = if ranked { (i + 1).to_string() } else { String::new() };
+        let _ = writeln!(
+            s,
+            "  {rank:>4}  {:<w$}  {:>7}  {:>15}  {:>5} {:>5} {:>5}  {:>6}  {}",
+            l.name,
+            format!("v{}", l.version),
+            show(&l.rating),
+            l.games.won,
+            l.games.lost,
+            l.games.tied,
+            l.faults,
+            l.submitted_at
+        );
+    }
+}
