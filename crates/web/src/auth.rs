@@ -92,7 +92,7 @@ pub async fn api_user(app: &App, headers: &HeaderMap) -> Result<User, WebError> 
 #[derive(askama::Template)]
 #[template(path = "signin.html")]
 struct SignIn<'a> {
-    nav: super::pages::Nav,
+    nav: super::layout::Nav,
     live: String,
     csrf: &'a str,
     message: Option<&'a str>,
@@ -101,7 +101,7 @@ struct SignIn<'a> {
 fn signin_page(viewer: &Viewer, message: Option<&str>) -> Result<Response, WebError> {
     let csrf = arena_store::secret("")?;
     let body = askama::Template::render(&SignIn {
-        nav: super::pages::Nav::of(viewer),
+        nav: super::layout::Nav::of(viewer),
         live: String::new(),
         csrf: &csrf,
         message,
@@ -166,7 +166,7 @@ pub async fn signout(
 pub async fn security_headers(req: axum::extract::Request, next: axum::middleware::Next) -> Response {
     let mut res = next.run(req).await;
     // Only an embeddable replay may be framed, by any site.
-    let embeddable = res.extensions().get::<super::replay::Embeddable>().is_some();
+    let embeddable = res.extensions().get::<super::replays::Embeddable>().is_some();
     let h = res.headers_mut();
     // One policy; only who may frame the answer differs.
     macro_rules! csp {

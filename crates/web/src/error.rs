@@ -55,7 +55,7 @@ impl IntoResponse for WebError {
         if self.status.is_server_error() {
             tracing::error!("{}", self.message);
         }
-        let page = super::pages::ErrorPage {
+        let page = super::layout::ErrorPage {
             title: self.status.canonical_reason().unwrap_or("Error"),
             message: &self.message,
         };

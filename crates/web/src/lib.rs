@@ -7,15 +7,21 @@
 mod api;
 mod api_types;
 mod auth;
+mod catalogue;
 mod conn;
 mod error;
+mod forms;
+mod games;
+mod layout;
 mod live;
-mod pages;
-mod play;
-mod replay;
+mod players;
+mod replays;
+mod scrimmages;
+mod tournaments;
+mod uploads;
 mod view;
 
-pub use replay::{ReplayData, standalone_html};
+pub use replays::{ReplayData, standalone_html};
 
 use arena_core::Limits;
 use arena_match::PackageGame;
@@ -128,7 +134,7 @@ impl App {
             if let Some(rows) = cached(&cache, &g, &generation) {
                 return Ok(rows);
             }
-            let rows = Arc::new(s.leaderboard(&g, pages::system(&g), true)?);
+            let rows = Arc::new(s.leaderboard(&g, catalogue::system(&g), true)?);
             put(&cache, g, generation, rows.clone());
             Ok(rows)
         })
@@ -250,20 +256,20 @@ pub fn router(app: Arc<App>) -> Router {
         .route("/api/{*rest}", axum::routing::any(error::api_not_found))
         .layer(axum::middleware::map_response(error::api_errors));
     Router::new()
-        .route("/", get(pages::index))
-        .route("/games/{game}", get(pages::leaderboard))
-        .route("/players/{name}", get(pages::player))
-        .route("/players/{name}/games", get(pages::player_games))
-        .route("/tournaments", get(pages::tournaments).post(play::start_tournament))
-        .route("/tournaments/{id}", get(pages::tournament))
+        .route("/", get(games::index))
+        .route("/games/{game}", get(games::leaderboard_page))
+        .route("/players/{name}", get(players::player_page))
+        .route("/players/{name}/games", get(players::player_games_html))
+        .route("/tournaments", get(tournaments::tournaments_page).post(tournaments::start_tournament))
+        .route("/tournaments/{id}", get(tournaments::tournament_page))
         .route("/tournaments/{id}/live", get(live::tournament))
-        .route("/tournaments/{id}/games/{key}", get(replay::page))
-        .route("/embed/tournaments/{id}/games/{key}", get(replay::embed))
-        .route("/scrimmages", post(play::scrimmage))
-        .route("/upload", get(pages::upload_form).post(pages::upload))
+        .route("/tournaments/{id}/games/{key}", get(replays::page))
+        .route("/embed/tournaments/{id}/games/{key}", get(replays::embed))
+        .route("/scrimmages", post(scrimmages::scrimmage))
+        .route("/upload", get(uploads::upload_form).post(uploads::upload_submit))
         .route("/signin", get(auth::signin_form).post(auth::signin))
         .route("/signout", post(auth::signout))
-        .route("/assets/{file}", get(pages::asset))
+        .route("/assets/{file}", get(layout::asset))
         .route("/favicon.ico", get(|| async { axum::http::StatusCode::NO_CONTENT }))
         .layer(axum::middleware::map_response(error::page_errors))
         .merge(api)

@@ -7,7 +7,7 @@
 use super::App;
 use super::conn::Client;
 use super::error::WebError;
-use super::pages::tournament_view;
+use super::tournaments::tournament_view;
 use super::view::Rendered;
 use axum::extract::{Path, State};
 use axum::response::sse::{Event, KeepAlive, Sse};

@@ -117,9 +117,9 @@ pub fn standalone_html(data: &ReplayData) -> String {
          <title>{title} · Arena replay</title>\n<style>\n{}\n</style></head>\n<body><main>\n\
          <script type=\"application/json\" id=\"replay-data\">{}</script>\n<div id=\"viewer\"></div>\n</main>\n\
          <script>\n{}\n</script>\n</body></html>\n",
-        super::pages::CSS,
+        super::layout::CSS,
         data.script_json(),
-        super::pages::REPLAY_JS.replace("</script", "<\\/script"),
+        super::layout::REPLAY_JS.replace("</script", "<\\/script"),
     )
 }
 
@@ -172,7 +172,7 @@ async fn seats_of(app: &App, user: Option<&arena_store::User>, record: &GameReco
 #[derive(askama::Template)]
 #[template(path = "replay.html")]
 struct ReplayPage {
-    nav: super::pages::Nav,
+    nav: super::layout::Nav,
     live: String,
     game: String,
     tournament: i64,
@@ -194,7 +194,7 @@ pub async fn page(
     let seats = seats_of(&app, viewer.user(), &record).await?;
     let data = ReplayData::new(&row.game, Some(tournament), &record, frames, seats);
     let page = ReplayPage {
-        nav: super::pages::Nav::of(&viewer),
+        nav: super::layout::Nav::of(&viewer),
         live: String::new(),
         game: row.game,
         tournament,

@@ -1,0 +1,179 @@
+//! Games: the arena's front page (the games it offers) and a game's leaderboard, as HTML and as JSON
+//! (`/api/games`, `/api/games/{game}/leaderboard`, `/api/games/{game}/game-faults`).
+
+use super::App;
+use super::api::ApiResult;
+use super::api_types::*;
+use super::auth::Viewer;
+use super::catalogue::{find_game, shipped, system};
+use super::error::WebError;
+use super::layout::{Nav, html};
+use arena_store::Leader;
+use askama::Template;
+use axum::Json;
+use axum::extract::{Path, State};
+use axum::response::Response;
+use std::sync::Arc;
+
+pub struct GameRow {
+    name: String,
+    seats: String,
+    registered: usize,
+    description: String,
+}
+
+#[derive(Template)]
+#[template(path = "index.html")]
+struct Index {
+    nav: Nav,
+    live: String,
+    games: Vec<GameRow>,
+}
+
+pub async fn index(State(app): State<Arc<App>>, viewer: Viewer) -> Result<Response, WebError> {
+    let players = app.read(|s| s.players(None)).await?;
+    let games = shipped()
+        .iter()
+        .cloned()
+        .map(|(m, _)| GameRow {
+            registered: players.iter().filter(|p| p.latest.game == m.name).count(),
+            seats: if m.min_seats == m.max_seats {
+                format!("{}", m.min_seats)
+            } else {
+                format!("{} to {}", m.min_seats, m.max_seats)
+            },
+            description: m.description.clone(),
+            name: m.name,
+        })
+        .collect();
+    html(&Index { nav: Nav::of(&viewer), live: String::new(), games })
+}
+
+pub struct LeaderRow {
+    rank: usize,
+    name: String,
+    version: u32,
+    rating: String,
+    deviation: String,
+    games: u32,
+    won: u32,
+    lost: u32,
+    tied: u32,
+    faults: u32,
+    submitted: String,
+}
+
+#[derive(Template)]
+#[template(path = "leaderboard.html")]
+struct Leaderboard {
+    nav: Nav,
+    live: String,
+    game: String,
+    description: String,
+    system: &'static str,
+    rows: Vec<LeaderRow>,
+    /// Games that ended in a game fault: how many, and the latest.
+    game_faults: (i64, Vec<arena_store::GameFaultAt>),
+}
+
+pub async fn leaderboard_page(
+    State(app): State<Arc<App>>,
+    viewer: Viewer,
+    Path(game): Path<String>,
+) -> Result<Response, WebError> {
+    let (m, _) = find_game(&game)?;
+    let sys = system(&game);
+    let leaders: Arc<Vec<Leader>> = app.leaderboard(&game).await?;
+    let rows = leaders
+        .iter()
+        .cloned()
+        .enumerate()
+        .map(|(i, l)| LeaderRow {
+            rank: i + 1,
+            rating: format!("{:.1}", l.rating.rating),
+            deviation: format!("{:.1}", l.rating.deviation),
+            games: l.games.won + l.games.lost + l.games.tied,
+            won: l.games.won,
+            lost: l.games.lost,
+            tied: l.games.tied,
+            faults: l.faults,
+            submitted: l.submitted_at,
+            version: l.version,
+            name: l.name,
+        })
+        .collect();
+    let g = game.clone();
+    let game_faults = app.read(move |s| s.game_faults(&g, 10)).await?;
+    html(&Leaderboard {
+        nav: Nav::of(&viewer),
+        live: String::new(),
+        game,
+        description: m.description,
+        system: sys.name(),
+        rows,
+        game_faults,
+    })
+}
+
+/// The game packages this arena offers.
+#[utoipa::path(get, path = "/api/games", tag = "games", responses((status = 200, body = [GameInfo])))]
+pub async fn games() -> ApiResult<Vec<GameInfo>> {
+    let list = shipped()
+        .iter()
+        .map(|(m, dir)| GameInfo {
+            name: m.name.clone(),
+            description: m.description.clone(),
+            min_seats: m.min_seats,
+            max_seats: m.max_seats,
+            options: m
+                .options
+                .iter()
+                .map(|(k, o)| {
+                    let o =
+                        OptionInfo { default: o.default, min: o.min, max: o.max, description: o.description.clone() };
+                    (k.clone(), o)
+                })
+                .collect(),
+            players: m.players.iter().map(|p| p.display().to_string()).collect(),
+            referee: std::fs::read(dir.join(&m.referee)).map(|b| arena_core::sha256_hex(&b)).unwrap_or_default(),
+        })
+        .collect();
+    Ok(Json(list))
+}
+
+/// A game's leaderboard, as `arena leaderboard --json` prints it.
+#[utoipa::path(get, path = "/api/games/{game}/leaderboard", tag = "games",
+    params(("game" = String, Path, description = "a game's name")),
+    responses((status = 200, body = [LeaderOut]), (status = 404, body = ErrorBody)))]
+pub async fn leaderboard(State(app): State<Arc<App>>, Path(game): Path<String>) -> ApiResult<Vec<LeaderOut>> {
+    find_game(&game)?;
+    let rows = app.leaderboard(&game).await?;
+    Ok(Json(
+        rows.iter()
+            .map(|l| LeaderOut {
+                name: l.name.clone(),
+                version: l.version,
+                rating: RatingOut { rating: l.rating.rating, deviation: l.rating.deviation },
+                games: Tally { won: l.games.won, lost: l.games.lost, tied: l.games.tied },
+                faults: l.faults,
+                submitted_at: l.submitted_at.clone(),
+            })
+            .collect(),
+    ))
+}
+
+/// The games of a game that ended in a game fault (its package's referee failed): how many, and the
+/// latest 50.
+#[utoipa::path(get, path = "/api/games/{game}/game-faults", tag = "games",
+    params(("game" = String, Path, description = "a game's name")),
+    responses((status = 200, body = GameFaultsOut), (status = 404, body = ErrorBody)))]
+pub async fn game_faults(State(app): State<Arc<App>>, Path(game): Path<String>) -> ApiResult<GameFaultsOut> {
+    find_game(&game)?;
+    let g = game.clone();
+    let (count, latest) = app.read(move |s| s.game_faults(&g, 50)).await?;
+    let latest = latest
+        .into_iter()
+        .map(|f| GameFaultAtOut { tournament: f.tournament, game: f.game, call: f.call, reason: f.reason })
+        .collect();
+    Ok(Json(GameFaultsOut { game, count, latest }))
+}

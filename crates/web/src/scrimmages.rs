@@ -1,0 +1,61 @@
+//! Scrimmages: one unrated game of a signed-in user's own player against another registered player,
+//! recorded and shown as a tournament of one game.
+
+use super::App;
+use super::auth::Viewer;
+use super::catalogue::find_game;
+use super::error::WebError;
+use super::tournaments::start;
+use arena_service::tournaments::seed_or_clock;
+use arena_store::User;
+use arena_tournament::Format;
+use axum::extract::{Form, State};
+use axum::response::{IntoResponse, Redirect, Response};
+use std::sync::Arc;
+
+#[derive(serde::Deserialize)]
+pub struct ScrimmageForm {
+    csrf: String,
+    game: String,
+    player: String,
+    opponent: String,
+}
+
+/// `POST /scrimmages`: one unrated game of the user's player against another registered player.
+pub async fn scrimmage(
+    State(app): State<Arc<App>>,
+    viewer: Viewer,
+    Form(f): Form<ScrimmageForm>,
+) -> Result<Response, WebError> {
+    let session = viewer.checked(&f.csrf)?;
+    let id = scrimmage_of(&app, &session.user, &f.game, &f.player, &f.opponent).await?;
+    Ok(Redirect::to(&format!("/tournaments/{id}")).into_response())
+}
+
+pub async fn scrimmage_of(app: &App, user: &User, game: &str, player: &str, opponent: &str) -> Result<i64, WebError> {
+    let (m, _) = find_game(game)?;
+    if !m.seats().contains(&2) {
+        return Err(WebError::bad(format!("{} is not played by two: no scrimmages", m.name)));
+    }
+    if player == opponent {
+        return Err(WebError::bad("a scrimmage needs two different players"));
+    }
+    let (g, p, o, u) = (m.name.clone(), player.to_string(), opponent.to_string(), user.clone());
+    let versions = app
+        .read(move |s| {
+            if s.owner_of(&p)? != arena_store::Owner::Account(u) {
+                return Ok(Err(WebError::forbidden(format!(
+                    "`{p}` is not yours: a scrimmage plays one of your own players"
+                ))));
+            }
+            let mine = s.latest_version(&g, &p)?;
+            let theirs = s.latest_version(&g, &o)?;
+            Ok(match (mine, theirs) {
+                (Some(a), Some(b)) => Ok(vec![a, b]),
+                _ => Err(WebError::not_found(format!("both players must be registered for {g}"))),
+            })
+        })
+        .await??;
+    app.take_upload(user.id)?;
+    start(app, &m.name, versions, (Format::RoundRobin, 1, seed_or_clock(None)), (false, user.clone())).await
+}

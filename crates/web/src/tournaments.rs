@@ -1,0 +1,324 @@
+//! Tournaments: the list, a tournament's page (standings, rounds, games; followed live), and starting
+//! one (admins), as HTML and as JSON (`/api/tournaments`, `/api/tournaments/{id}`, `…/games`); every
+//! tournament the site starts is recorded and run here (or on the workers) until it ends.
+
+use super::api::ApiResult;
+use super::api_types::*;
+use super::auth::Viewer;
+use super::catalogue::{find_game, shipped};
+use super::error::WebError;
+use super::layout::{Nav, html};
+use super::players::games_page;
+use super::{App, view};
+use arena_core::Game;
+use arena_match::{LoadPlayers, PackageGame};
+use arena_service::tournaments::{check_settings, run_stored, seed_or_clock};
+use arena_store::{StoredSettings, TournamentRow, User, Version};
+use arena_tournament::{Format, Settings};
+use askama::Template;
+use axum::Json;
+use axum::extract::{Form, Path, Query, State};
+use axum::response::{IntoResponse, Redirect, Response};
+use std::path::PathBuf;
+use std::sync::Arc;
+
+#[derive(Template)]
+#[template(path = "tournaments.html")]
+struct Tournaments {
+    nav: Nav,
+    live: String,
+    rows: Vec<TournamentRow>,
+    admin_csrf: Option<String>,
+    games: Vec<String>,
+}
+
+pub async fn tournaments_page(State(app): State<Arc<App>>, viewer: Viewer) -> Result<Response, WebError> {
+    let mut rows = app.read(|s| s.tournaments()).await?;
+    rows.reverse();
+    let admin_csrf = viewer.0.as_ref().filter(|s| s.user.admin).map(|s| s.csrf.clone());
+    let games = shipped().iter().map(|(m, _)| m.name.clone()).collect();
+    html(&Tournaments { nav: Nav::of(&viewer), live: String::new(), rows, admin_csrf, games })
+}
+
+#[derive(Template)]
+#[template(path = "tournament.html")]
+struct TournamentPage<'a> {
+    nav: Nav,
+    live: String,
+    t: &'a TournamentRow,
+    parts: &'a view::Rendered,
+}
+
+#[derive(Template)]
+#[template(path = "parts_standings.html")]
+struct StandingsPart<'a> {
+    view: &'a view::TournamentView,
+}
+
+#[derive(Template)]
+#[template(path = "parts_rounds.html")]
+struct RoundsPart<'a> {
+    id: i64,
+    view: &'a view::TournamentView,
+}
+
+#[derive(Template)]
+#[template(path = "parts_winner.html")]
+struct WinnerPart<'a> {
+    winner: &'a Option<String>,
+}
+
+#[derive(Template)]
+#[template(path = "parts_games.html")]
+struct GamesPart<'a> {
+    id: i64,
+    view: &'a view::TournamentView,
+}
+
+/// A tournament as recorded so far, its parts rendered; computed again only when it has moved on.
+pub async fn tournament_view(app: &App, id: i64) -> Result<Arc<view::Rendered>, WebError> {
+    let (row, progress) = app.read(move |s| Ok((s.tournament(id)?, s.progress(id).ok()))).await?;
+    let row = row.ok_or_else(|| WebError::not_found(format!("there is no tournament {id}")))?;
+    let key: view::Key = (progress.unwrap_or_default(), row.status.as_str());
+    if let Some(parts) = super::cached(&app.views, &id, &key) {
+        return Ok(parts);
+    }
+    let ladder = row.format == arena_store::Kind::Ladder;
+    let (names, games, matches, records, bans) = app
+        .read(move |s| {
+            let names: Vec<String> = s.entrants(id)?.into_iter().map(|v| v.name).collect();
+            // A ladder has no end: its latest games, and records counted by the database.
+            if ladder {
+                return Ok((names, s.latest_games(id, 200)?, vec![], Some(s.records_in(id)?), vec![]));
+            }
+            Ok((names, s.tournament_games(id)?, s.tournament_matches(id)?, None, s.lifecycle_bans(id)?))
+        })
+        .await?;
+    let mut v = view::tournament(&row, &names, &games, &matches, &bans);
+    if let Some(r) = records {
+        v.standings = view::ladder_standings(r);
+    }
+    let parts = Arc::new(view::Rendered {
+        standings: StandingsPart { view: &v }.render()?,
+        rounds: RoundsPart { id, view: &v }.render()?,
+        games: GamesPart { id, view: &v }.render()?,
+        winner: WinnerPart { winner: &row.winner }.render()?,
+        row,
+        view: v,
+    });
+    super::put(&app.views, id, key, parts.clone());
+    Ok(parts)
+}
+
+pub async fn tournament_page(
+    State(app): State<Arc<App>>,
+    viewer: Viewer,
+    Path(id): Path<i64>,
+) -> Result<Response, WebError> {
+    let parts = tournament_view(&app, id).await?;
+    let t = &parts.row;
+    let live = if t.status == arena_store::Status::Running { format!("/tournaments/{id}/live") } else { String::new() };
+    html(&TournamentPage { nav: Nav::of(&viewer), live, t, parts: &parts })
+}
+
+fn tournament_out(t: &arena_store::TournamentRow) -> TournamentOut {
+    TournamentOut {
+        id: t.id,
+        game: t.game.clone(),
+        format: t.format.as_str().to_string(),
+        games_per_match: t.games_per_match,
+        seed: t.seed.to_string(),
+        status: t.status.as_str().to_string(),
+        started_at: t.started_at.clone(),
+        finished_at: t.finished_at.clone(),
+        winner: t.winner.clone(),
+        players: t.players,
+        games: t.games,
+        rated: t.rated,
+        started_by: t.started_by.clone(),
+    }
+}
+
+/// Tournaments, ladders and scrimmages, newest first.
+#[utoipa::path(get, path = "/api/tournaments", tag = "tournaments", params(Paging),
+    responses((status = 200, body = TournamentsPage), (status = 400, body = ErrorBody)))]
+pub async fn tournaments(State(app): State<Arc<App>>, Query(p): Query<Paging>) -> ApiResult<TournamentsPage> {
+    let (limit, after) = p.checked()?;
+    let rows = app.read(move |s| s.tournaments_page(after, limit)).await?;
+    let next = next_page("/api/tournaments", limit, rows.len(), rows.last().map(|t| t.id));
+    Ok(Json(TournamentsPage { tournaments: rows.iter().map(tournament_out).collect(), next }))
+}
+
+/// A tournament: its row, standings so far, bans and game faults (its games: `games`).
+#[utoipa::path(get, path = "/api/tournaments/{id}", tag = "tournaments",
+    params(("id" = i64, Path, description = "a tournament's id")),
+    responses((status = 200, body = TournamentDetail), (status = 404, body = ErrorBody)))]
+pub async fn tournament(State(app): State<Arc<App>>, Path(id): Path<i64>) -> ApiResult<TournamentDetail> {
+    let parts = tournament_view(&app, id).await?;
+    let result = app.read(move |s| s.result(id)).await?;
+    let (row, view) = (&parts.row, &parts.view);
+    let banned = result
+        .as_ref()
+        .map(|r| {
+            r.banned
+                .iter()
+                .map(|b| BanOut {
+                    player: b.player.clone(),
+                    kind: b.kind.as_str().into(),
+                    call: b.call.clone(),
+                    reason: b.reason.clone(),
+                    game: b.game.clone(),
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    Ok(Json(TournamentDetail {
+        tournament: tournament_out(row),
+        standings: view.standings.clone(),
+        ranking: result.map(|r| r.ranking),
+        banned,
+        game_faults: view
+            .game_faults
+            .iter()
+            .map(|f| GameFaultRowOut { game: f.game.clone(), call: f.call.clone(), reason: f.reason.clone() })
+            .collect(),
+        games: format!("/api/tournaments/{id}/games"),
+    }))
+}
+
+/// A tournament's games, as played.
+#[utoipa::path(get, path = "/api/tournaments/{id}/games", tag = "tournaments",
+    params(("id" = i64, Path, description = "a tournament's id"), Paging),
+    responses((status = 200, body = GamesPage), (status = 400, body = ErrorBody), (status = 404, body = ErrorBody)))]
+pub async fn tournament_games(
+    State(app): State<Arc<App>>,
+    Path(id): Path<i64>,
+    Query(p): Query<Paging>,
+) -> ApiResult<GamesPage> {
+    let (limit, after) = p.checked()?;
+    let (known, rows) =
+        app.read(move |s| Ok((s.tournament_exists(id)?, s.tournament_games_page(id, after, limit)?))).await?;
+    if !known {
+        return Err(WebError::not_found(format!("there is no tournament {id}")).into());
+    }
+    Ok(Json(games_page(&format!("/api/tournaments/{id}/games"), limit, rows)))
+}
+
+/// Plays a recorded tournament in the background (on the workers with `--nats`); its page follows it
+/// live.
+fn run_recorded(
+    app: &App,
+    (game, dir): (Arc<PackageGame>, PathBuf),
+    (id, lock): (i64, arena_store::TournamentLock),
+    versions: Vec<Version>,
+    settings: Settings,
+) {
+    let data = app.data().to_path_buf();
+    let limits = app.cfg.limits;
+    let nats = app.nats.clone();
+    tokio::spawn(async move {
+        let run = async {
+            match nats {
+                Some(nats) => {
+                    let options = arena_match::stored_options(&game.options())?;
+                    let remote = arena_cluster::RemoteGame::new(nats, game, &dir, &options, limits).await?;
+                    play_recorded(Arc::new(remote), &data, id, &versions, (limits, settings)).await
+                }
+                None => play_recorded(game, &data, id, &versions, (limits, settings)).await,
+            }
+        };
+        if let Err(e) = run.await {
+            tracing::error!("tournament {id}: {e:#}");
+            eprintln!("tournament {id} stopped: {e:#} (`arena resume {id}` finishes it)");
+        }
+        drop(lock);
+    });
+}
+
+async fn play_recorded<G: LoadPlayers>(
+    game: Arc<G>,
+    data: &std::path::Path,
+    id: i64,
+    versions: &[Version],
+    (limits, settings): (arena_core::Limits, Settings),
+) -> anyhow::Result<()> {
+    let mut store = arena_store::Store::open(data)?;
+    let entries = arena_service::versions::load_versions(&game, &store.components_dir(), versions).await?;
+    let entrants = (entries, versions);
+    // The server is not interrupted: a tournament it stops with is resumed by `arena resume`.
+    run_stored(game, &mut store, id, entrants, limits, settings, std::future::pending()).await?;
+    Ok(())
+}
+
+/// Records a tournament of `versions` and starts it.
+pub async fn start(
+    app: &App,
+    game_name: &str,
+    versions: Vec<Version>,
+    (format, games_per_match, seed): (Format, u32, u64),
+    (rated, by): (bool, User),
+) -> Result<i64, WebError> {
+    let (_, dir) = find_game(game_name)?;
+    let data = app.data().to_path_buf();
+    let kept = tokio::task::spawn_blocking(move || arena_match::keep(&data, &dir))
+        .await
+        .map_err(|e| WebError::internal(e.to_string()))?
+        .map_err(|e| WebError::internal(format!("{e:#}")))?;
+    let game = app.game_in(kept.clone()).await?;
+    let stored = StoredSettings { limits: app.cfg.limits, options: game.options(), referee: game.referee_hash() };
+    let name = game.name().to_string();
+    let vs = versions.clone();
+    let (id, lock) = app
+        .write(move |s| {
+            let id =
+                s.create_tournament_as(&name, (format, games_per_match, seed), &stored, &vs, (rated, Some(&by)))?;
+            Ok((id, s.lock(id)?))
+        })
+        .await?;
+    run_recorded(app, (game, kept), (id, lock), versions, Settings::new(format, games_per_match, seed));
+    Ok(id)
+}
+
+#[derive(serde::Deserialize)]
+pub struct StartForm {
+    csrf: String,
+    game: String,
+    format: String,
+    games_per_match: Option<String>,
+    seed: Option<String>,
+}
+
+/// `POST /tournaments` (admins): a tournament of every registered player of a game.
+pub async fn start_tournament(
+    State(app): State<Arc<App>>,
+    viewer: Viewer,
+    Form(f): Form<StartForm>,
+) -> Result<Response, WebError> {
+    let session = viewer.checked(&f.csrf)?;
+    if !session.user.admin {
+        return Err(WebError::forbidden("only an admin can start a tournament"));
+    }
+    let (m, _) = find_game(&f.game)?;
+    let format: Format = serde_json::from_value(serde_json::Value::String(f.format.clone()))
+        .ok()
+        .ok_or(())
+        .map_err(|_| WebError::bad(format!("`{}` is not a format (knockout, round-robin, rounds)", f.format)))?;
+    let k: u32 = match f.games_per_match.as_deref().map(str::trim).filter(|s| !s.is_empty()) {
+        None => 1,
+        Some(s) => s
+            .parse()
+            .ok()
+            .filter(|k| (1..=99).contains(k))
+            .ok_or_else(|| WebError::bad("games per match must be 1 to 99"))?,
+    };
+    let seed = match f.seed.as_deref().map(str::trim).filter(|s| !s.is_empty()) {
+        None => seed_or_clock(None),
+        Some(s) => s.parse().map_err(|_| WebError::bad(format!("`{s}` is not a seed (a whole number)")))?,
+    };
+    let g = m.name.clone();
+    let versions: Vec<Version> =
+        app.read(move |s| Ok(s.players(Some(&g))?.into_iter().map(|p| p.latest).collect())).await?;
+    check_settings(&m.name, m.seats(), (format, k), versions.len()).map_err(WebError::bad)?;
+    let id = start(&app, &m.name, versions, (format, k, seed), (true, session.user.clone())).await?;
+    Ok(Redirect::to(&format!("/tournaments/{id}")).into_response())
+}

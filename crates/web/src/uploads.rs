@@ -1,0 +1,173 @@
+//! Uploads: a player uploaded from the upload page or the API (`POST /api/players`), validated as
+//! `arena submit` validates it (in the bounded pool, under a per-account rate limit) and stored.
+
+use super::App;
+use super::api_types::*;
+use super::auth::{ApiUser, Viewer};
+use super::catalogue::{find_game, shipped};
+use super::error::{ApiError, WebError};
+use super::forms::{UploadFields, read_upload};
+use super::layout::Nav;
+use arena_service::submit::{Accepted, Refused, Submission};
+use arena_store::User;
+use askama::Template;
+use axum::Json;
+use axum::extract::{Multipart, State};
+use axum::http::StatusCode;
+use axum::response::{Html, IntoResponse, Response};
+use std::sync::Arc;
+use std::time::Duration;
+
+/// What an upload came to, as the upload page shows it.
+pub struct UploadResult {
+    /// The answer's status: the API's for the same upload (201 accepted, 413, 422, 429, …).
+    pub status: axum::http::StatusCode,
+    pub outcome: &'static str,
+    pub message: String,
+    pub details: Vec<String>,
+}
+
+#[derive(Template)]
+#[template(path = "upload.html")]
+struct UploadPage {
+    nav: Nav,
+    live: String,
+    csrf: Option<String>,
+    games: Vec<String>,
+    max_mb: usize,
+    mine: Vec<(String, String)>,
+    result: Option<UploadResult>,
+}
+
+async fn render_upload_page(app: &App, viewer: &Viewer, result: Option<UploadResult>) -> Result<Response, WebError> {
+    let mine = match viewer.user().cloned() {
+        Some(u) => app.read(move |s| s.owned_by(&u)).await?,
+        None => vec![],
+    };
+    let status = result.as_ref().map_or(axum::http::StatusCode::OK, |r| r.status);
+    let page = UploadPage {
+        nav: Nav::of(viewer),
+        live: String::new(),
+        csrf: viewer.0.as_ref().map(|s| s.csrf.clone()),
+        games: shipped().iter().map(|(m, _)| m.name.clone()).collect(),
+        max_mb: app.cfg.max_upload >> 20,
+        mine,
+        result,
+    };
+    Ok((status, Html(page.render()?)).into_response())
+}
+
+pub async fn upload_form(State(app): State<Arc<App>>, viewer: Viewer) -> Result<Response, WebError> {
+    render_upload_page(&app, &viewer, None).await
+}
+
+pub async fn upload_submit(State(app): State<Arc<App>>, viewer: Viewer, m: Multipart) -> Result<Response, WebError> {
+    // Who is asking is checked before the first byte of the body is read: an anonymous post costs the
+    // server nothing but its headers.
+    viewer.require()?;
+    let fields = match read_upload(m, app.cfg.max_upload).await {
+        Ok(f) => f,
+        Err(e) if viewer.0.is_some() => {
+            let r = UploadResult { status: e.status, outcome: "refused", message: e.message, details: vec![] };
+            return render_upload_page(&app, &viewer, Some(r)).await;
+        }
+        Err(e) => return Err(e),
+    };
+    let session = viewer.checked(&fields.csrf)?;
+    let result = match store_upload(&app, &session.user, fields).await {
+        Ok(a) => {
+            let v = &a.version;
+            let message = if a.unchanged {
+                format!("identical to {} version {} of {}: nothing new was stored", v.name, v.version, v.game)
+            } else {
+                format!(
+                    "{} version {} of {} is registered{}",
+                    v.name,
+                    v.version,
+                    v.game,
+                    if a.new_player { " (a new player, now yours)" } else { "" }
+                )
+            };
+            let o = &a.validation;
+            let details = vec![
+                format!("{} bytes, sha256 {}", v.size, v.hash),
+                format!("imports: {}", if a.imports.is_empty() { "nothing".to_string() } else { a.imports.join(", ") }),
+                format!(
+                    "validation game against {} (seed {}): {} to {}; {} fuel over {} calls, at most {} in one call",
+                    o.opponent,
+                    o.seed,
+                    o.scores.first().copied().unwrap_or(0),
+                    o.scores.get(1).copied().unwrap_or(0),
+                    arena_tournament::report::thousands(o.fuel),
+                    o.calls,
+                    arena_tournament::report::thousands(o.max_call_fuel)
+                ),
+            ];
+            UploadResult { status: axum::http::StatusCode::CREATED, outcome: "accepted", message, details }
+        }
+        Err(e) => UploadResult { status: e.status, outcome: "refused", message: e.message, details: vec![] },
+    };
+    render_upload_page(&app, &viewer, Some(result)).await
+}
+
+/// An upload, validated as `arena submit` validates: 201 with the version and its validation game.
+#[utoipa::path(post, path = "/api/players", tag = "players",
+    request_body(content = UploadForm, content_type = "multipart/form-data"),
+    security(("token" = [])),
+    responses((status = 201, body = UploadOut), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody),
+        (status = 403, body = ErrorBody, description = "another account's name"), (status = 413, body = ErrorBody),
+        (status = 422, body = ErrorBody, description = "refused by validation"), (status = 429, body = ErrorBody)))]
+pub async fn upload(State(app): State<Arc<App>>, ApiUser(user): ApiUser, m: Multipart) -> Result<Response, ApiError> {
+    let fields = read_upload(m, app.cfg.max_upload).await?;
+    let a = store_upload(&app, &user, fields).await?;
+    let v = a.version;
+    let out = UploadOut {
+        game: v.game,
+        name: v.name,
+        version: v.version,
+        hash: v.hash,
+        size: v.size,
+        submitted_at: v.submitted_at,
+        new_player: a.new_player,
+        unchanged: a.unchanged,
+        imports: a.imports,
+        validation: ValidationOut {
+            opponent: a.validation.opponent,
+            seed: a.validation.seed.to_string(),
+            scores: a.validation.scores,
+            fuel: a.validation.fuel.to_string(),
+            calls: a.validation.calls,
+            max_call_fuel: a.validation.max_call_fuel.to_string(),
+        },
+    };
+    Ok((StatusCode::CREATED, Json(out)).into_response())
+}
+
+/// Validates and stores an upload by `user`.
+pub async fn store_upload(app: &App, user: &User, f: UploadFields) -> Result<Accepted, WebError> {
+    let (_, dir) = find_game(&f.game).map_err(|e| WebError::bad(e.message))?;
+    let bytes = f.file.ok_or_else(|| WebError::bad("the upload has no `file`"))?;
+    if f.name.is_empty() {
+        return Err(WebError::bad("the upload has no `name`"));
+    }
+    arena_store::check_name(&f.name).map_err(|e| WebError::bad(format!("{e}; nothing was stored")))?;
+    app.take_upload(user.id)?;
+    let game = app.game_in(dir).await?;
+    let permit = tokio::time::timeout(Duration::from_secs(120), app.uploads.acquire())
+        .await
+        .map_err(|_| {
+            WebError::new(
+                axum::http::StatusCode::SERVICE_UNAVAILABLE,
+                "the arena is busy validating other uploads; retry in a minute",
+            )
+        })?
+        .map_err(|e| WebError::internal(e.to_string()))?;
+    let s = Submission { name: &f.name, bytes: &bytes, label: &f.file_name, seed: 1 };
+    let r = arena_service::submit::submit(game, app.data(), s, Some(user)).await;
+    drop(permit);
+    r.map_err(|e| match e {
+        Refused::Store(arena_store::StoreError::NotOwner { .. }) => WebError::forbidden(e.to_string()),
+        Refused::Store(_) | Refused::Game(_) => WebError::internal(e.to_string()),
+        _ => WebError::new(axum::http::StatusCode::UNPROCESSABLE_ENTITY, e.to_string()),
+    })
+}
