@@ -4,198 +4,19 @@
 //! answer the referee refuses, is banned and reported to the referee; a referee that traps, loops,
 //! hogs memory or breaks the protocol ends the game as a game fault, and nobody is banned for it.
 
+use super::answers::{Answers, Asked, Reply, Step, ban, unfollowed};
+use super::outcome::{Frame, PackageOutcome};
+use super::referee::{Referee, option, protocol, requests, text, view};
 use super::seat::Seat;
-use super::{Package, PackagePlayer, VIEW_CHARS, values};
+use super::{Package, PackagePlayer, values};
 use arena_core::{CallLine, MatchSoFar};
-use arena_core::{Event, Limits, quote, quote_at};
 use arena_core::{Fault, FaultKind};
-use arena_sandbox::{Guard, PlayerState};
-use futures_util::future::join_all;
-use serde::Serialize;
+use arena_sandbox::Guard;
 use std::sync::Arc;
-use wasmtime::Store;
-use wasmtime::component::{Instance, Val};
+use wasmtime::component::Val;
 
 /// The most steps (rounds of requests) one game may take.
 pub const MAX_STEPS: usize = 100_000;
-
-/// How a game of a package went.
-#[derive(Debug, Clone, Default, Serialize)]
-pub struct PackageOutcome {
-    /// Per seat.
-    pub scores: Vec<i64>,
-    /// Seats that won.
-    pub winners: Vec<usize>,
-    /// Players' faults in the order they happened, with the seat that failed.
-    pub faults: Vec<(usize, Fault)>,
-    /// The referee failed: the game has no result, and nobody is banned for it.
-    pub game_fault: Option<Fault>,
-    /// What the referee emitted, with its audience.
-    pub events: Vec<Event>,
-    /// Fuel used per seat.
-    pub fuel: Vec<u64>,
-    /// What the referee was handed, in order: every answer (as JSON) and every fault, each with the
-    /// step (from 1) it belongs to. A replay feeds it to the referee again.
-    pub log: Vec<CallLine>,
-    /// A replay's course: after each step, what it handed the referee, the events it caused and the
-    /// view that followed (empty when the game was played live).
-    pub frames: Vec<Frame>,
-    /// The referee's view of the final position, for spectators.
-    pub view: String,
-    /// Its view for each seat, which may show what that seat alone may see.
-    pub seat_views: Vec<String>,
-    /// What each seat printed (bounded).
-    pub logs: Vec<String>,
-    /// The referee's drawing of the final position for spectators, if it draws (its `svg` export).
-    pub svg: Option<String>,
-    /// Its drawing for each seat (empty when it does not draw).
-    pub seat_svgs: Vec<Option<String>>,
-}
-
-/// One step of a replay: the record's lines of that step, the events they caused, the view after.
-#[derive(Debug, Clone, Default, Serialize)]
-pub struct Frame {
-    pub step: u32,
-    pub lines: Vec<CallLine>,
-    pub events: Vec<Event>,
-    pub view: String,
-    /// The referee's drawing after the step, if it draws.
-    pub svg: Option<String>,
-}
-
-impl PackageOutcome {
-    /// The events `seat` may see (`None`: a spectator, who sees public events only).
-    pub fn events_for(&self, seat: Option<usize>) -> impl Iterator<Item = &Event> {
-        self.events.iter().filter(move |e| e.seen_by(seat))
-    }
-
-    /// Every answered call: (seat, call, fuel).
-    pub fn calls(&self) -> Vec<(usize, &str, u64)> {
-        self.log.iter().filter(|c| c.fault.is_none()).map(|c| (c.seat, c.call.as_ref(), c.fuel)).collect()
-    }
-}
-
-/// How a seat replied to its request.
-enum Reply {
-    /// The answer, with its fuel, its time on the clock in microseconds and what the seat printed.
-    Answer(Option<Val>, u64, u64, String),
-    /// The host found the call at fault (a trap, fuel, time, memory, a malformed answer); what the
-    /// seat printed.
-    Fault(Fault, String),
-    /// A record has no reply here: the live game dropped the answer.
-    Missing,
-}
-
-/// A seat's reply to a request: (seat, call, the answer's type, the reply; `None` when it is read from
-/// a record only as the step reaches it).
-type Answered = (usize, String, Option<wasmtime::component::types::Type>, Option<Reply>);
-
-/// A replay's record holds an answer the referee did not take, or lacks one it did.
-fn unfollowed(seat: usize, case: &str) -> Fault {
-    protocol("replay", format!("the record does not answer seat {seat}'s `{case}` as the game was played"))
-}
-
-/// The referee's current requests.
-async fn requests(referee: &mut Referee) -> Result<Vec<Val>, Fault> {
-    match referee.call("requests", &[], 1).await?.pop() {
-        Some(Val::List(l)) => Ok(l),
-        _ => Err(protocol("requests", "did not return a list")),
-    }
-}
-
-/// One step's requests, for the rule that a seat answers only for itself: when a step asks several
-/// seats at once and something changes the game before a seat's answer is handled (another seat's
-/// ban, or an applied answer that ended the game), that answer is applied only if the referee still
-/// makes the very request it answers (same seat, same case, same payload), as its `requests()` says
-/// after the change. Otherwise it is dropped: never applied, never judged, not recorded, and the seat
-/// is asked again if the game goes on. A fault the host finds stands whatever the others did.
-struct Step {
-    /// The step's requests as the referee made them (empty when it asked one seat).
-    made: Vec<Val>,
-    /// What the referee asked at its last look after a change in this step.
-    outstanding: Option<Vec<Val>>,
-    /// An answer was applied or a seat banned earlier in the step.
-    changed: bool,
-    /// The reply being handled is the step's last.
-    last: bool,
-}
-
-impl Step {
-    fn new(made: Vec<Val>) -> Step {
-        Step { made, outstanding: None, changed: false, last: false }
-    }
-
-    /// The request the step made of `seat`, when it asked several seats.
-    fn made_of(&self, seat: usize) -> Option<&Val> {
-        self.made.iter().find(|r| matches!(r, Val::Tuple(t) if t.first() == Some(&Val::U32(seat as u32))))
-    }
-
-    /// Whether the referee still made `seat`'s request at its last look (yes when it has not looked).
-    fn asks(&self, seat: usize) -> bool {
-        match (&self.outstanding, self.made_of(seat)) {
-            (Some(now), Some(request)) => now.contains(request),
-            _ => true,
-        }
-    }
-
-    /// Asks the referee again, then [`Step::asks`].
-    async fn still_asks(&mut self, referee: &mut Referee, seat: usize) -> Result<bool, Fault> {
-        if self.made.is_empty() {
-            return Ok(true);
-        }
-        self.outstanding = Some(requests(referee).await?);
-        Ok(self.asks(seat))
-    }
-
-    /// A seat was banned: what the referee still asks is read again if other answers wait.
-    async fn banned(&mut self, referee: &mut Referee) -> Result<(), Fault> {
-        self.changed = true;
-        if !self.made.is_empty() && !self.last {
-            self.outstanding = Some(requests(referee).await?);
-        }
-        Ok(())
-    }
-}
-
-/// The referee of one game, in its own store, under its own limits.
-struct Referee {
-    limits: Limits,
-    store: Store<PlayerState>,
-    instance: Instance,
-    /// What its calls have cost so far, towards the game's total.
-    spent: std::time::Duration,
-}
-
-impl Referee {
-    /// Calls the referee's export `name`; a fault here is the game's.
-    async fn call(&mut self, name: &'static str, params: &[Val], results: usize) -> Result<Vec<Val>, Fault> {
-        let Some(func) = self.instance.get_func(&mut self.store, name) else {
-            return Err(protocol(name, "the export is missing"));
-        };
-        let guard = Guard::arm_with(&self.limits, &mut self.store, false, name).quoting_output();
-        let mut out = vec![Val::Bool(false); results];
-        let r = guard.run(func.call_async(&mut self.store, params, &mut out)).await;
-        self.spent += guard.spent(&self.store).1;
-        guard.finish(&mut self.store, r)?;
-        Ok(out)
-    }
-}
-
-/// An option as the setup carries it: (name, value as text).
-fn option(name: &str, value: i64) -> Val {
-    Val::Tuple(vec![Val::String(name.to_string()), Val::String(value.to_string())])
-}
-
-fn protocol(call: &str, why: impl Into<String>) -> Fault {
-    Fault::new(FaultKind::Illegal, call, why)
-}
-
-fn text(v: &Option<Box<Val>>) -> String {
-    match v.as_deref() {
-        Some(Val::String(s)) => quote(s),
-        _ => String::new(),
-    }
-}
 
 impl Package {
     /// Plays one game between `players` (in seat order) from `seed`, in a match `so_far`.
@@ -252,33 +73,6 @@ impl Package {
         out
     }
 
-    /// Tells `player` that a tournament starts or ends, with the call the referee names for it (none
-    /// when the referee does not export `tournament`, or names no call).
-    pub async fn lifecycle(&self, player: &PackagePlayer, event: Announcement<'_>, seed: u64) -> Option<Fault> {
-        if !self.lifecycle {
-            return None;
-        }
-        let event = match event {
-            Announcement::Start { you, players, games_per_match } => Val::Variant(
-                "start".into(),
-                Some(Box::new(Val::Record(vec![
-                    ("you".into(), Val::String(you.to_string())),
-                    ("players".into(), Val::List(players.iter().map(|p| Val::String(p.clone())).collect())),
-                    ("games-per-match".into(), Val::U32(games_per_match)),
-                ]))),
-            ),
-            Announcement::End { won } => Val::Variant("end".into(), Some(Box::new(Val::Bool(won)))),
-        };
-        // The referee's failure here is the game's, not the player's: the call is skipped.
-        let mut referee = self.referee(seed).await.ok()?;
-        let Ok(mut r) = referee.call("tournament", &[event], 1).await else { return None };
-        let Some(Val::Option(Some(request))) = r.pop() else { return None };
-        let Val::Variant(case, arg) = *request else { return None };
-        let c = self.cases.iter().find(|c| c.name == case)?;
-        let mut seat = Seat::new(self.sandbox.clone(), player.pre.clone(), seed);
-        seat.call(&c.name, arg.map(|a| *a), c.spread(), c.result.is_some()).await.err()
-    }
-
     /// Re-runs the referee on the record of a game (`log`, from [`PackageOutcome::log`]) instead of
     /// calling players: the events, the view and the outcome are the referee's own again, so a replay
     /// can never disagree with the rules. A record that does not follow the referee is a game fault.
@@ -286,22 +80,8 @@ impl Package {
         self.run(Answers::Recorded(log.iter().peekable()), names, seed, so_far).await
     }
 
-    /// Whether the referee starts a game with the options set, for the fewest seats the game takes: a
-    /// combination the manifest's ranges let through but the game refuses (a Fish board too small
-    /// for its holes) is an error before anything is played, with the referee's reason.
-    pub async fn check_options(&self) -> Result<(), String> {
-        let n = *self.manifest.seats().start();
-        let names: Vec<String> = (0..n).map(|i| format!("seat {i}")).collect();
-        let mut referee = self.referee(0).await.map_err(|f| f.to_string())?;
-        let setup = self.setup(&names, 0, &MatchSoFar::default());
-        match referee.call("start", &[setup], 1).await.map_err(|f| f.to_string())?.first() {
-            Some(Val::Result(Err(why))) => Err(text(why)),
-            _ => Ok(()),
-        }
-    }
-
     /// What the referee's `start` is given.
-    fn setup(&self, names: &[String], seed: u64, so_far: &MatchSoFar) -> Val {
+    pub(crate) fn setup(&self, names: &[String], seed: u64, so_far: &MatchSoFar) -> Val {
         let u32s = |v: &[u32]| Val::List(v.iter().map(|&x| Val::U32(x)).collect());
         let match_state = Val::Record(vec![
             ("game".into(), Val::U32(so_far.game.max(1))),
@@ -324,7 +104,7 @@ impl Package {
     }
 
     /// A fresh referee for one game, instantiated in its own store.
-    async fn referee(&self, seed: u64) -> Result<Referee, Fault> {
+    pub(crate) async fn referee(&self, seed: u64) -> Result<Referee, Fault> {
         let sandbox = &*self.sandbox;
         let limits = sandbox.limits().referee();
         let mut store = sandbox.store_with(seed, &limits);
@@ -546,148 +326,5 @@ impl Package {
     }
 }
 
-/// The referee's view for `seat` (`None`: spectators), cut to [`VIEW_CHARS`]; empty if it is not text.
-async fn view(referee: &mut Referee, seat: Option<u32>) -> Result<String, Fault> {
-    let seat = Val::Option(seat.map(|s| Box::new(Val::U32(s))));
-    Ok(match referee.call("view", &[seat], 1).await?.pop() {
-        Some(Val::String(v)) => quote_at(&v, VIEW_CHARS),
-        _ => String::new(),
-    })
-}
-
 /// The largest drawing a referee may make of a position.
 pub const SVG_BYTES: usize = 256 * 1024;
-
-/// One request of a step: the seat, the export it names, its argument, and the answer's type.
-struct Asked {
-    seat: usize,
-    case: String,
-    arg: Option<Val>,
-    spread: bool,
-    result: Option<wasmtime::component::types::Type>,
-}
-
-/// A tournament's lifecycle, as a player hears it.
-pub enum Announcement<'a> {
-    Start { you: &'a str, players: &'a [String], games_per_match: u32 },
-    End { won: bool },
-}
-
-/// Where a step's answers come from: the players themselves, or the record of a game (a replay).
-enum Answers<'s, 'l> {
-    Live(&'s mut [Seat]),
-    Recorded(std::iter::Peekable<std::slice::Iter<'l, CallLine>>),
-}
-
-impl Answers<'_, '_> {
-    /// Every asked seat's answer (or fault), in the order the referee asked. Live seats are called
-    /// concurrently.
-    async fn answer(&mut self, asked: Vec<Asked>) -> Result<Vec<Answered>, Fault> {
-        match self {
-            Answers::Live(seats) => {
-                let n = seats.len();
-                let order: Vec<usize> = asked.iter().map(|a| a.seat).collect();
-                let mut by_seat: Vec<Option<Asked>> = (0..n).map(|_| None).collect();
-                for a in asked {
-                    let seat = a.seat;
-                    by_seat[seat] = Some(a);
-                }
-                let calls = seats.iter_mut().zip(by_seat).enumerate().filter_map(|(i, (seat, a))| {
-                    let a = a?;
-                    Some(async move {
-                        // Its time on the clock, instantiation included, as the guard read it.
-                        let before = seat.wall;
-                        let r = seat.call(&a.case, a.arg, a.spread, a.result.is_some()).await;
-                        let micros = (seat.wall - before).as_micros().max(1) as u64;
-                        let output = seat.take_output();
-                        let reply = match r {
-                            Ok((answer, fuel)) => Reply::Answer(answer, fuel, micros, output),
-                            Err(f) => Reply::Fault(f, output),
-                        };
-                        (i, a.case, None, Some(reply))
-                    })
-                });
-                let mut answered: Vec<Answered> = join_all(calls).await;
-                answered.sort_by_key(|(i, ..)| order.iter().position(|s| s == i));
-                Ok(answered)
-            }
-            // A record's replies are read as the step reaches each one: a dropped answer has none.
-            Answers::Recorded(_) => Ok(asked.into_iter().map(|a| (a.seat, a.case, a.result, None)).collect()),
-        }
-    }
-
-    /// Seat `seat`'s recorded reply to `case` in `step`: its answer (decoded as `ty`), its fault, or
-    /// [`Reply::Missing`] when the record holds none there.
-    fn recorded(
-        &mut self,
-        seat: usize,
-        case: &str,
-        step: u32,
-        ty: Option<&wasmtime::component::types::Type>,
-    ) -> Result<Reply, Fault> {
-        let Answers::Recorded(log) = self else { return Ok(Reply::Missing) };
-        let reply = match log.peek() {
-            Some(CallLine { seat: s, turn, call, answer, fuel, fault: None, micros, output })
-                if *s == seat && *turn == step && call == case =>
-            {
-                let value = match ty {
-                    Some(ty) => Some(values::from_json(answer, ty).map_err(|e| protocol("replay", e))?),
-                    None => None,
-                };
-                Reply::Answer(value, *fuel, *micros, output.clone())
-            }
-            Some(CallLine { seat: s, turn, fault: Some(fault), output, .. }) if *s == seat && *turn == step => {
-                Reply::Fault(fault.clone(), output.clone())
-            }
-            _ => return Ok(Reply::Missing),
-        };
-        log.next();
-        Ok(reply)
-    }
-
-    /// The referee refused seat `i`'s answer: a record holds that refusal next, as the seat's fault.
-    fn refused(&mut self, i: usize) {
-        if let Answers::Recorded(log) = self
-            && matches!(log.peek(), Some(CallLine { seat, fault: Some(_), .. }) if *seat == i)
-        {
-            log.next();
-        }
-    }
-
-    /// What the live seats' calls have cost so far (`None` for a replay).
-    fn spent(&self) -> Option<std::time::Duration> {
-        match self {
-            Answers::Live(seats) => Some(seats.iter().map(|s| s.spent).sum()),
-            Answers::Recorded(_) => None,
-        }
-    }
-
-    /// Seat `i` is banned: a live seat's instance is dropped.
-    fn drop_seat(&mut self, i: usize) {
-        if let Answers::Live(seats) = self {
-            seats[i].drop_instance();
-        }
-    }
-}
-
-/// Bans seat `i` for `fault`, records it, and tells the referee.
-async fn ban(
-    referee: &mut Referee,
-    answers: &mut Answers<'_, '_>,
-    banned: &mut [bool],
-    out: &mut PackageOutcome,
-    (i, step): (usize, u32),
-    fault: Fault,
-) -> Result<(), Fault> {
-    banned[i] = true;
-    answers.drop_seat(i);
-    let record = Val::Record(vec![
-        ("kind".into(), Val::Enum(fault.kind.as_str().into())),
-        ("call".into(), Val::String(fault.call.clone())),
-        ("reason".into(), Val::String(fault.reason.clone())),
-    ]);
-    out.log.push(CallLine::failed(i, step, fault.clone()));
-    out.faults.push((i, fault));
-    referee.call("banned", &[Val::U32(i as u32), record], 0).await?;
-    Ok(())
-}

@@ -1,0 +1,213 @@
+//! Where a step's answers come from (the seats themselves, or a game's record when it is replayed),
+//! the rule that a seat answers only for itself, and a ban told to the referee.
+
+use super::outcome::PackageOutcome;
+use super::referee::{Referee, protocol, requests};
+use super::seat::Seat;
+use super::values;
+use arena_core::CallLine;
+use arena_core::Fault;
+use futures_util::future::join_all;
+use wasmtime::component::Val;
+
+/// How a seat replied to its request.
+pub(crate) enum Reply {
+    /// The answer, with its fuel, its time on the clock in microseconds and what the seat printed.
+    Answer(Option<Val>, u64, u64, String),
+    /// The host found the call at fault (a trap, fuel, time, memory, a malformed answer); what the
+    /// seat printed.
+    Fault(Fault, String),
+    /// A record has no reply here: the live game dropped the answer.
+    Missing,
+}
+
+/// A seat's reply to a request: (seat, call, the answer's type, the reply; `None` when it is read from
+/// a record only as the step reaches it).
+pub(crate) type Answered = (usize, String, Option<wasmtime::component::types::Type>, Option<Reply>);
+
+/// A replay's record holds an answer the referee did not take, or lacks one it did.
+pub(crate) fn unfollowed(seat: usize, case: &str) -> Fault {
+    protocol("replay", format!("the record does not answer seat {seat}'s `{case}` as the game was played"))
+}
+
+/// One step's requests, for the rule that a seat answers only for itself: when a step asks several
+/// seats at once and something changes the game before a seat's answer is handled (another seat's
+/// ban, or an applied answer that ended the game), that answer is applied only if the referee still
+/// makes the very request it answers (same seat, same case, same payload), as its `requests()` says
+/// after the change. Otherwise it is dropped: never applied, never judged, not recorded, and the seat
+/// is asked again if the game goes on. A fault the host finds stands whatever the others did.
+pub(crate) struct Step {
+    /// The step's requests as the referee made them (empty when it asked one seat).
+    pub(crate) made: Vec<Val>,
+    /// What the referee asked at its last look after a change in this step.
+    pub(crate) outstanding: Option<Vec<Val>>,
+    /// An answer was applied or a seat banned earlier in the step.
+    pub(crate) changed: bool,
+    /// The reply being handled is the step's last.
+    pub(crate) last: bool,
+}
+
+impl Step {
+    pub(crate) fn new(made: Vec<Val>) -> Step {
+        Step { made, outstanding: None, changed: false, last: false }
+    }
+
+    /// The request the step made of `seat`, when it asked several seats.
+    pub(crate) fn made_of(&self, seat: usize) -> Option<&Val> {
+        self.made.iter().find(|r| matches!(r, Val::Tuple(t) if t.first() == Some(&Val::U32(seat as u32))))
+    }
+
+    /// Whether the referee still made `seat`'s request at its last look (yes when it has not looked).
+    pub(crate) fn asks(&self, seat: usize) -> bool {
+        match (&self.outstanding, self.made_of(seat)) {
+            (Some(now), Some(request)) => now.contains(request),
+            _ => true,
+        }
+    }
+
+    /// Asks the referee again, then [`Step::asks`].
+    pub(crate) async fn still_asks(&mut self, referee: &mut Referee, seat: usize) -> Result<bool, Fault> {
+        if self.made.is_empty() {
+            return Ok(true);
+        }
+        self.outstanding = Some(requests(referee).await?);
+        Ok(self.asks(seat))
+    }
+
+    /// A seat was banned: what the referee still asks is read again if other answers wait.
+    pub(crate) async fn banned(&mut self, referee: &mut Referee) -> Result<(), Fault> {
+        self.changed = true;
+        if !self.made.is_empty() && !self.last {
+            self.outstanding = Some(requests(referee).await?);
+        }
+        Ok(())
+    }
+}
+
+/// One request of a step: the seat, the export it names, its argument, and the answer's type.
+pub(crate) struct Asked {
+    pub(crate) seat: usize,
+    pub(crate) case: String,
+    pub(crate) arg: Option<Val>,
+    pub(crate) spread: bool,
+    pub(crate) result: Option<wasmtime::component::types::Type>,
+}
+
+/// Where a step's answers come from: the players themselves, or the record of a game (a replay).
+pub(crate) enum Answers<'s, 'l> {
+    Live(&'s mut [Seat]),
+    Recorded(std::iter::Peekable<std::slice::Iter<'l, CallLine>>),
+}
+
+impl Answers<'_, '_> {
+    /// Every asked seat's answer (or fault), in the order the referee asked. Live seats are called
+    /// concurrently.
+    pub(crate) async fn answer(&mut self, asked: Vec<Asked>) -> Result<Vec<Answered>, Fault> {
+        match self {
+            Answers::Live(seats) => {
+                let n = seats.len();
+                let order: Vec<usize> = asked.iter().map(|a| a.seat).collect();
+                let mut by_seat: Vec<Option<Asked>> = (0..n).map(|_| None).collect();
+                for a in asked {
+                    let seat = a.seat;
+                    by_seat[seat] = Some(a);
+                }
+                let calls = seats.iter_mut().zip(by_seat).enumerate().filter_map(|(i, (seat, a))| {
+                    let a = a?;
+                    Some(async move {
+                        // Its time on the clock, instantiation included, as the guard read it.
+                        let before = seat.wall;
+                        let r = seat.call(&a.case, a.arg, a.spread, a.result.is_some()).await;
+                        let micros = (seat.wall - before).as_micros().max(1) as u64;
+                        let output = seat.take_output();
+                        let reply = match r {
+                            Ok((answer, fuel)) => Reply::Answer(answer, fuel, micros, output),
+                            Err(f) => Reply::Fault(f, output),
+                        };
+                        (i, a.case, None, Some(reply))
+                    })
+                });
+                let mut answered: Vec<Answered> = join_all(calls).await;
+                answered.sort_by_key(|(i, ..)| order.iter().position(|s| s == i));
+                Ok(answered)
+            }
+            // A record's replies are read as the step reaches each one: a dropped answer has none.
+            Answers::Recorded(_) => Ok(asked.into_iter().map(|a| (a.seat, a.case, a.result, None)).collect()),
+        }
+    }
+
+    /// Seat `seat`'s recorded reply to `case` in `step`: its answer (decoded as `ty`), its fault, or
+    /// [`Reply::Missing`] when the record holds none there.
+    pub(crate) fn recorded(
+        &mut self,
+        seat: usize,
+        case: &str,
+        step: u32,
+        ty: Option<&wasmtime::component::types::Type>,
+    ) -> Result<Reply, Fault> {
+        let Answers::Recorded(log) = self else { return Ok(Reply::Missing) };
+        let reply = match log.peek() {
+            Some(CallLine { seat: s, turn, call, answer, fuel, fault: None, micros, output })
+                if *s == seat && *turn == step && call == case =>
+            {
+                let value = match ty {
+                    Some(ty) => Some(values::from_json(answer, ty).map_err(|e| protocol("replay", e))?),
+                    None => None,
+                };
+                Reply::Answer(value, *fuel, *micros, output.clone())
+            }
+            Some(CallLine { seat: s, turn, fault: Some(fault), output, .. }) if *s == seat && *turn == step => {
+                Reply::Fault(fault.clone(), output.clone())
+            }
+            _ => return Ok(Reply::Missing),
+        };
+        log.next();
+        Ok(reply)
+    }
+
+    /// The referee refused seat `i`'s answer: a record holds that refusal next, as the seat's fault.
+    pub(crate) fn refused(&mut self, i: usize) {
+        if let Answers::Recorded(log) = self
+            && matches!(log.peek(), Some(CallLine { seat, fault: Some(_), .. }) if *seat == i)
+        {
+            log.next();
+        }
+    }
+
+    /// What the live seats' calls have cost so far (`None` for a replay).
+    pub(crate) fn spent(&self) -> Option<std::time::Duration> {
+        match self {
+            Answers::Live(seats) => Some(seats.iter().map(|s| s.spent).sum()),
+            Answers::Recorded(_) => None,
+        }
+    }
+
+    /// Seat `i` is banned: a live seat's instance is dropped.
+    pub(crate) fn drop_seat(&mut self, i: usize) {
+        if let Answers::Live(seats) = self {
+            seats[i].drop_instance();
+        }
+    }
+}
+
+/// Bans seat `i` for `fault`, records it, and tells the referee.
+pub(crate) async fn ban(
+    referee: &mut Referee,
+    answers: &mut Answers<'_, '_>,
+    banned: &mut [bool],
+    out: &mut PackageOutcome,
+    (i, step): (usize, u32),
+    fault: Fault,
+) -> Result<(), Fault> {
+    banned[i] = true;
+    answers.drop_seat(i);
+    let record = Val::Record(vec![
+        ("kind".into(), Val::Enum(fault.kind.as_str().into())),
+        ("call".into(), Val::String(fault.call.clone())),
+        ("reason".into(), Val::String(fault.reason.clone())),
+    ]);
+    out.log.push(CallLine::failed(i, step, fault.clone()));
+    out.faults.push((i, fault));
+    referee.call("banned", &[Val::U32(i as u32), record], 0).await?;
+    Ok(())
+}

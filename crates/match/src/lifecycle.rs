@@ -1,0 +1,58 @@
+//! A package's calls outside games: a tournament's start and end told to each player through the
+//! referee's `tournament` export, and whether the referee starts a game with the options set.
+
+use super::referee::text;
+use super::seat::Seat;
+use super::{Package, PackagePlayer};
+use arena_core::Fault;
+use arena_core::MatchSoFar;
+use wasmtime::component::Val;
+
+/// A tournament's lifecycle, as a player hears it.
+pub enum Announcement<'a> {
+    Start { you: &'a str, players: &'a [String], games_per_match: u32 },
+    End { won: bool },
+}
+
+impl Package {
+    /// Tells `player` that a tournament starts or ends, with the call the referee names for it (none
+    /// when the referee does not export `tournament`, or names no call).
+    pub async fn lifecycle(&self, player: &PackagePlayer, event: Announcement<'_>, seed: u64) -> Option<Fault> {
+        if !self.lifecycle {
+            return None;
+        }
+        let event = match event {
+            Announcement::Start { you, players, games_per_match } => Val::Variant(
+                "start".into(),
+                Some(Box::new(Val::Record(vec![
+                    ("you".into(), Val::String(you.to_string())),
+                    ("players".into(), Val::List(players.iter().map(|p| Val::String(p.clone())).collect())),
+                    ("games-per-match".into(), Val::U32(games_per_match)),
+                ]))),
+            ),
+            Announcement::End { won } => Val::Variant("end".into(), Some(Box::new(Val::Bool(won)))),
+        };
+        // The referee's failure here is the game's, not the player's: the call is skipped.
+        let mut referee = self.referee(seed).await.ok()?;
+        let Ok(mut r) = referee.call("tournament", &[event], 1).await else { return None };
+        let Some(Val::Option(Some(request))) = r.pop() else { return None };
+        let Val::Variant(case, arg) = *request else { return None };
+        let c = self.cases.iter().find(|c| c.name == case)?;
+        let mut seat = Seat::new(self.sandbox.clone(), player.pre.clone(), seed);
+        seat.call(&c.name, arg.map(|a| *a), c.spread(), c.result.is_some()).await.err()
+    }
+
+    /// Whether the referee starts a game with the options set, for the fewest seats the game takes: a
+    /// combination the manifest's ranges let through but the game refuses (a Fish board too small
+    /// for its holes) is an error before anything is played, with the referee's reason.
+    pub async fn check_options(&self) -> Result<(), String> {
+        let n = *self.manifest.seats().start();
+        let names: Vec<String> = (0..n).map(|i| format!("seat {i}")).collect();
+        let mut referee = self.referee(0).await.map_err(|f| f.to_string())?;
+        let setup = self.setup(&names, 0, &MatchSoFar::default());
+        match referee.call("start", &[setup], 1).await.map_err(|f| f.to_string())?.first() {
+            Some(Val::Result(Err(why))) => Err(text(why)),
+            _ => Ok(()),
+        }
+    }
+}
