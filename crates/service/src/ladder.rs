@@ -301,7 +301,7 @@ impl<G: LoadPlayers> Ladder<'_, G> {
         let components = self.store.components_dir();
         // One at a time, so one damaged file keeps only its own version out.
         for (i, v) in to_load.into_iter().zip(versions) {
-            match crate::versions::load_versions(&self.game, &components, std::slice::from_ref(&v)).await {
+            match crate::players::load_versions(&self.game, &components, std::slice::from_ref(&v)).await {
                 Ok(mut e) => {
                     self.slots[i].entry = e.pop();
                     self.slots[i].playing = self.slots[i].entry.is_some();

@@ -4,6 +4,6 @@
 
 pub mod ladder;
 pub mod packages;
+pub mod players;
 pub mod submit;
 pub mod tournaments;
-pub mod versions;

@@ -243,7 +243,7 @@ async fn play_recorded<G: LoadPlayers>(
     (limits, settings): (arena_core::Limits, Settings),
 ) -> anyhow::Result<()> {
     let mut store = arena_store::Store::open(data)?;
-    let entries = arena_service::versions::load_versions(&game, &store.components_dir(), versions).await?;
+    let entries = arena_service::players::load_versions(&game, &store.components_dir(), versions).await?;
     let entrants = (entries, versions);
     // The server is not interrupted: a tournament it stops with is resumed by `arena resume`.
     run_stored(game, &mut store, id, entrants, limits, settings, std::future::pending()).await?;

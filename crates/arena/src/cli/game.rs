@@ -7,7 +7,7 @@ use anyhow::Context;
 use arena_core::{Entry, Limits};
 use arena_match::LoadPlayers;
 use arena_sandbox::{CompileLimits, Compiler, Sandbox};
-use arena_service::packages;
+use arena_service::{packages, players};
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::Arc;
@@ -93,43 +93,17 @@ pub fn sandbox(limits: Limits, compile: CompileLimits, cache: Option<PathBuf>) -
     })
 }
 
-/// Loads every player (each distinct file compiled once, in parallel on the blocking pool).
+/// Loads every player named on the command line (each distinct file compiled once, in parallel).
 pub async fn load_players<G: LoadPlayers>(game: &Arc<G>, raw: &[String]) -> anyhow::Result<Vec<Arc<Entry<G::Player>>>> {
-    let args = PlayerArg::parse_all(raw)?;
-    let loads: Vec<_> = args
+    let players = PlayerArg::parse_all(raw)?
         .into_iter()
         .map(|a| {
-            let game = game.clone();
-            tokio::task::spawn_blocking(move || -> anyhow::Result<Entry<G::Player>> {
-                match &a.source {
-                    Source::Builtin(b) => {
-                        let player = game.builtin(b).with_context(|| {
-                            if game.builtin_names().contains(&b.as_str()) {
-                                format!(
-                                    "builtin:{b}: {}'s sample player does not load (the error is above)",
-                                    game.name()
-                                )
-                            } else {
-                                format!(
-                                    "builtin:{b}: no such built-in {} player (there are: {})",
-                                    game.name(),
-                                    game.builtin_names().join(", ")
-                                )
-                            }
-                        })?;
-                        Ok(Entry { name: a.name, source: format!("builtin:{b}"), hash: None, player })
-                    }
-                    Source::File(path) => {
-                        let (loaded, player) = game.load(path)?;
-                        Ok(Entry { name: a.name, source: path.display().to_string(), hash: Some(loaded.hash), player })
-                    }
-                }
-            })
+            let source = match a.source {
+                Source::Builtin(b) => players::Source::Builtin(b),
+                Source::File(p) => players::Source::File(p),
+            };
+            (a.name, source)
         })
         .collect();
-    let mut entries = Vec::new();
-    for l in loads {
-        entries.push(Arc::new(l.await.context("loading a player")??));
-    }
-    Ok(entries)
+    players::load(game, players).await
 }

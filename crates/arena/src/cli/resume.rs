@@ -86,7 +86,7 @@ async fn resume<G: LoadPlayers>(game: Arc<G>, data: &Path, id: i64, json: bool) 
     }
     let lock = store.lock(id)?;
     let versions = store.entrants(id)?;
-    let entries = arena_service::versions::load_versions(&game, &store.components_dir(), &versions).await?;
+    let entries = arena_service::players::load_versions(&game, &store.components_dir(), &versions).await?;
     let limits = row.settings.limits;
     let format = row.format.format().with_context(|| format!("{}: tournament {id} is a ladder", data.display()))?;
     let settings = Settings::new(format, row.games_per_match, row.seed);

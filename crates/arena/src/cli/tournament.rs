@@ -148,7 +148,7 @@ async fn registered<G: LoadPlayers>(
     check_settings(game.name(), game.seats(), format, versions.len())
         .map_err(|why| anyhow!("{}: {why}", r.data.display()))?;
     // Loaded before the tournament is recorded, so a damaged store records nothing.
-    let entries = arena_service::versions::load_versions(&game, &store.components_dir(), &versions).await?;
+    let entries = arena_service::players::load_versions(&game, &store.components_dir(), &versions).await?;
     let stored = StoredSettings { limits, options: game.options(), referee: game.referee_hash() };
     let id = store.create_tournament(
         game.name(),
