@@ -3,10 +3,10 @@
 //! re-run through the referee it was played with.
 
 use anyhow::{anyhow, bail};
-use arena_core::{Entry, Limits};
+use arena_core::{Entry, Game, Limits};
 use arena_match::{Frame, LoadPlayers, Package};
 use arena_sandbox::Sandbox;
-use arena_store::{Store, Version};
+use arena_store::{Kind, Store, StoredSettings, TournamentLock, User, Version};
 use arena_tournament::{Format, GameRecord, Settings, TournamentResult};
 use std::future::Future;
 use std::ops::RangeInclusive;
@@ -41,6 +41,32 @@ pub fn check_settings(
         return Err(format!("{players} player(s) for {game}: too few for a tournament"));
     }
     Ok(())
+}
+
+/// A stored competition about to be recorded: what it is, who enters, under which limits, and who
+/// started it (none: the command line's organiser). A scrimmage is not rated.
+pub struct NewTournament<'a> {
+    pub kind: Kind,
+    pub games_per_match: u32,
+    pub seed: u64,
+    pub versions: &'a [Version],
+    pub limits: Limits,
+    pub rated: bool,
+    pub by: Option<&'a User>,
+}
+
+/// Records a new tournament (or ladder) of `game` in `store`, with the game's options and the sha256 of
+/// its referee as settings (a resume and a replay find that very package), and takes its lock: the
+/// run that holds it is the one playing it.
+pub fn create<G: Game>(
+    store: &mut Store,
+    game: &G,
+    t: NewTournament<'_>,
+) -> arena_store::Result<(i64, TournamentLock)> {
+    let stored = StoredSettings { limits: t.limits, options: game.options(), referee: game.referee_hash() };
+    let what = (t.kind, t.games_per_match, t.seed);
+    let id = store.create_tournament_as(game.name(), what, &stored, t.versions, (t.rated, t.by))?;
+    Ok((id, store.lock(id)?))
 }
 
 /// How a stored tournament's run ended.

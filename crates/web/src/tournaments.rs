@@ -12,8 +12,8 @@ use super::players::games_page;
 use super::{App, view};
 use arena_core::Game;
 use arena_match::{LoadPlayers, PackageGame};
-use arena_service::tournaments::{check_settings, run_stored, seed_or_clock};
-use arena_store::{StoredSettings, TournamentRow, User, Version};
+use arena_service::tournaments::{NewTournament, check_settings, create, run_stored, seed_or_clock};
+use arena_store::{TournamentRow, User, Version};
 use arena_tournament::{Format, Settings};
 use askama::Template;
 use axum::Json;
@@ -265,14 +265,12 @@ pub async fn start(
         .map_err(|e| WebError::internal(e.to_string()))?
         .map_err(|e| WebError::internal(format!("{e:#}")))?;
     let game = app.game_in(kept.clone()).await?;
-    let stored = StoredSettings { limits: app.cfg.limits, options: game.options(), referee: game.referee_hash() };
-    let name = game.name().to_string();
-    let vs = versions.clone();
+    let (g, vs, limits) = (game.clone(), versions.clone(), app.cfg.limits);
     let (id, lock) = app
         .write(move |s| {
-            let id =
-                s.create_tournament_as(&name, (format, games_per_match, seed), &stored, &vs, (rated, Some(&by)))?;
-            Ok((id, s.lock(id)?))
+            let kind = format.into();
+            let t = NewTournament { kind, games_per_match, seed, versions: &vs, limits, rated, by: Some(&by) };
+            create(s, &*g, t)
         })
         .await?;
     run_recorded(app, (game, kept), (id, lock), versions, Settings::new(format, games_per_match, seed));

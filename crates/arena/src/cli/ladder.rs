@@ -6,15 +6,15 @@ use super::flags::{DataArgs, GameArg, LimitArgs, OptionArgs, parse_game_arg};
 use super::game::{cores, runtime, sandbox};
 use super::leaderboard::print_leaderboard;
 use anyhow::bail;
+use arena_core::DataDir;
 use arena_core::Limits;
-use arena_core::{DataDir, Game};
 use arena_match::LoadPlayers;
 use arena_match::Manifest;
 use arena_sandbox::CompileLimits;
 use arena_service::ladder::{Event, LadderConfig, Stop};
 use arena_service::packages;
-use arena_service::tournaments::seed_or_clock;
-use arena_store::{Kind, Store, StoredSettings};
+use arena_service::tournaments::{NewTournament, create, seed_or_clock};
+use arena_store::{Kind, Store};
 use arena_tournament::ratings::System;
 use indicatif::{ProgressBar, ProgressStyle};
 use std::path::{Path, PathBuf};
@@ -112,17 +112,24 @@ fn ladder(a: LadderArgs) -> anyhow::Result<ExitCode> {
     runtime()?.block_on(async move {
         let sandbox = Arc::new(sandbox(limits, a.compile, compiled)?);
         let game = packages::open(sandbox, &dir, &options).await?;
-        let id = match id {
-            Some(id) => id,
+        let (id, _lock) = match id {
+            Some(id) => (id, store.lock(id)?),
             None => {
-                let stored = StoredSettings { limits, options: game.options(), referee: game.referee_hash() };
                 let seed = seed_or_clock(a.seed);
-                let id = store.create_tournament(&name, (Kind::Ladder, 1, seed), &stored, &[])?;
+                let t = NewTournament {
+                    kind: Kind::Ladder,
+                    games_per_match: 1,
+                    seed,
+                    versions: &[],
+                    limits,
+                    rated: true,
+                    by: None,
+                };
+                let (id, lock) = create(&mut store, &game, t)?;
                 eprintln!("Ladder {id} of {name} starts (seed {seed})");
-                id
+                (id, lock)
             }
         };
-        let _lock = store.lock(id)?;
         match &a.nats {
             Some(url) => {
                 let connection = arena_cluster::Nats::connect(url).await?;

@@ -7,8 +7,8 @@ use super::progress::{print_result, progress_bar, replays_written, run_stored, w
 use anyhow::{anyhow, bail};
 use arena_core::{DataDir, Limits};
 use arena_match::LoadPlayers;
-use arena_service::tournaments::{check_settings, seed_or_clock};
-use arena_store::{Store, StoredSettings, Version};
+use arena_service::tournaments::{NewTournament, check_settings, create, seed_or_clock};
+use arena_store::{Store, Version};
 use arena_tournament::{Format, Settings};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -149,14 +149,19 @@ async fn registered<G: LoadPlayers>(
         .map_err(|why| anyhow!("{}: {why}", r.data.display()))?;
     // Loaded before the tournament is recorded, so a damaged store records nothing.
     let entries = arena_service::players::load_versions(&game, &store.components_dir(), &versions).await?;
-    let stored = StoredSettings { limits, options: game.options(), referee: game.referee_hash() };
-    let id = store.create_tournament(
-        game.name(),
-        (settings.format, settings.games_per_match, settings.seed),
-        &stored,
-        &versions,
+    let (id, lock) = create(
+        &mut store,
+        &*game,
+        NewTournament {
+            kind: settings.format.into(),
+            games_per_match: settings.games_per_match,
+            seed: settings.seed,
+            versions: &versions,
+            limits,
+            rated: true,
+            by: None,
+        },
     )?;
-    let lock = store.lock(id)?;
     eprintln!("Tournament {id}: {} registered players of {}, seed {}", versions.len(), game.name(), settings.seed);
     run_stored(game, store, (id, lock), entries, &versions, limits, settings, (r.json, r.replay_dir)).await
 }
