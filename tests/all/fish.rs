@@ -3,8 +3,9 @@
 //! elimination rounds.
 
 use super::*;
+use arena_core::GameOutcome;
 use arena_core::{FaultKind, Limits, MatchSoFar};
-use arena_match::{Package, PackageOutcome, PackagePlayer};
+use arena_match::{Package, PackagePlayer};
 use arena_sandbox::Sandbox;
 use std::sync::Arc;
 
@@ -27,7 +28,7 @@ fn seat(pkg: &Package, name: &str) -> Arc<PackagePlayer> {
     pkg.load_player(name, &path).unwrap()
 }
 
-async fn game(names: &[&str], seed: u64) -> PackageOutcome {
+async fn game(names: &[&str], seed: u64) -> GameOutcome {
     let pkg = package();
     let players: Vec<_> = names.iter().map(|n| seat(&pkg, n)).collect();
     let n = players.len();

@@ -37,7 +37,7 @@ fn sandbox() -> Arc<Sandbox> {
 }
 
 /// The heaps a game started with, from the referee's first (public) event.
-fn heaps(o: &arena_match::PackageOutcome) -> Vec<u32> {
+fn heaps(o: &arena_core::GameOutcome) -> Vec<u32> {
     let first = &o.events.first().expect("an event").text;
     first.strip_prefix("heaps ").expect("the heaps first").split(' ').map(|h| h.parse().unwrap()).collect()
 }

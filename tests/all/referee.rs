@@ -3,8 +3,9 @@
 //! clean games are scored by the rules. Failing a lifecycle call is a ban like any other.
 
 use super::*;
+use arena_core::GameOutcome;
 use arena_core::{Entry, FaultKind, Limits, MatchSoFar};
-use arena_match::{Package, PackageGame, PackageOutcome, PackagePlayer};
+use arena_match::{Package, PackageGame, PackagePlayer};
 use arena_sandbox::Sandbox;
 use std::sync::Arc;
 use yahtzee_rules::Category;
@@ -32,7 +33,7 @@ fn seat(pkg: &Package, name: &str) -> Arc<PackagePlayer> {
 }
 
 /// One Yahtzee game between two players, as the first and only game of a match.
-async fn play(a: &str, b: &str, seed: u64) -> PackageOutcome {
+async fn play(a: &str, b: &str, seed: u64) -> GameOutcome {
     let pkg = package("yahtzee");
     let players = [seat(&pkg, a), seat(&pkg, b)];
     let so_far = MatchSoFar { game: 1, games_in_match: 1, wins: vec![0, 0], ..Default::default() };

@@ -113,7 +113,9 @@ impl CallLine {
     }
 }
 
-/// How a game ended (sent whole from a worker to the coordinator, so serializable).
+/// How a game went: made by the match host (a package's referee), carried up to the tournaments (and
+/// sent whole from a worker to the coordinator, so serializable). A tournament's `GameRecord` is this,
+/// by player name.
 #[derive(Debug, Clone, Default, Serialize, Deserialize)]
 pub struct GameOutcome {
     /// Per seat.
@@ -124,10 +126,11 @@ pub struct GameOutcome {
     pub faults: Vec<(usize, Fault)>,
     /// Fuel used per seat.
     pub fuel: Vec<u64>,
-    /// Every call, in order.
-    pub calls: Vec<CallLine>,
-    /// The final position as text (score cards, board).
-    pub board: String,
+    /// What the referee was handed, in order: every answer (as JSON) and every fault, each with the step
+    /// (from 1) it belongs to. A replay feeds it to the referee again.
+    pub log: Vec<CallLine>,
+    /// The referee's view of the final position, for spectators (score cards, a board).
+    pub view: String,
     /// What each seat printed (bounded), for replays.
     pub logs: Vec<String>,
     /// What the referee emitted, with its audience.
@@ -141,6 +144,41 @@ pub struct GameOutcome {
     /// The referee's drawing of the final position for spectators, and for each seat, if it draws.
     pub svg: Option<String>,
     pub seat_svgs: Vec<Option<String>>,
+    /// A replay's course: after each step, what it handed the referee, the events it caused and the
+    /// view that followed (empty when the game was played live).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub frames: Vec<Frame>,
+}
+
+impl GameOutcome {
+    /// The events `seat` may see (`None`: a spectator, who sees public events only).
+    pub fn events_for(&self, seat: Option<usize>) -> impl Iterator<Item = &Event> {
+        self.events.iter().filter(move |e| e.seen_by(seat))
+    }
+
+    /// Every answered call: (seat, call, fuel).
+    pub fn calls(&self) -> Vec<(usize, &str, u64)> {
+        self.log.iter().filter(|c| c.fault.is_none()).map(|c| (c.seat, c.call.as_ref(), c.fuel)).collect()
+    }
+
+    /// The final position as a record shows it: the view, and the referee's failure if it failed.
+    pub fn board(&self) -> String {
+        match &self.game_fault {
+            Some(f) => format!("{}\ngame fault (the referee failed, nobody is banned): {f}", self.view),
+            None => self.view.clone(),
+        }
+    }
+}
+
+/// One step of a replay: the record's lines of that step, the events they caused, the view after.
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+pub struct Frame {
+    pub step: u32,
+    pub lines: Vec<CallLine>,
+    pub events: Vec<Event>,
+    pub view: String,
+    /// The referee's drawing after the step, if it draws.
+    pub svg: Option<String>,
 }
 
 /// Information every player gets when a tournament starts.

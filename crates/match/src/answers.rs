@@ -1,12 +1,12 @@
 //! Where a step's answers come from (the seats themselves, or a game's record when it is replayed),
 //! the rule that a seat answers only for itself, and a ban told to the referee.
 
-use super::outcome::PackageOutcome;
 use super::referee::{Referee, protocol, requests};
 use super::seat::Seat;
 use super::values;
 use arena_core::CallLine;
 use arena_core::Fault;
+use arena_core::GameOutcome;
 use futures_util::future::join_all;
 use wasmtime::component::Val;
 
@@ -195,7 +195,7 @@ pub(crate) async fn ban(
     referee: &mut Referee,
     answers: &mut Answers<'_, '_>,
     banned: &mut [bool],
-    out: &mut PackageOutcome,
+    out: &mut GameOutcome,
     (i, step): (usize, u32),
     fault: Fault,
 ) -> Result<(), Fault> {

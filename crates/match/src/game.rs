@@ -136,24 +136,11 @@ impl Game for PackageGame {
         let names: Vec<String> = setup.players.iter().map(|e| e.name.clone()).collect();
         let o = self.pkg.play_as(&players, &names, setup.seed, &setup.so_far).await;
         let n = players.len();
-        let board = match &o.game_fault {
-            Some(f) => format!("{}\ngame fault (the referee failed, nobody is banned): {f}", o.view),
-            None => o.view.clone(),
-        };
         GameOutcome {
             scores: if o.scores.len() == n { o.scores } else { vec![0; n] },
-            winners: o.winners,
-            faults: o.faults,
-            fuel: o.fuel,
-            calls: o.log,
-            board,
             logs: if o.logs.len() == n { o.logs } else { vec![String::new(); n] },
-            events: o.events,
-            seat_views: o.seat_views,
-            game_fault: o.game_fault,
             so_far: setup.so_far,
-            svg: o.svg,
-            seat_svgs: o.seat_svgs,
+            ..o
         }
     }
 

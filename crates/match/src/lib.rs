@@ -9,7 +9,6 @@ mod game;
 mod keep;
 mod lifecycle;
 mod manifest;
-mod outcome;
 mod play;
 mod referee;
 mod rules;
@@ -22,7 +21,7 @@ pub use game::{LoadPlayers, PackageGame};
 pub use keep::{files_under, keep, kept, stored_options};
 pub use lifecycle::Announcement;
 pub use manifest::{MAX_MANIFEST_BYTES, MAX_REFEREE_BYTES, Manifest};
-pub use outcome::{Frame, PackageOutcome};
+
 pub use play::SVG_BYTES;
 
 use arena_sandbox::{LoadError, PlayerState, Sandbox, WorldSpec, refuse};

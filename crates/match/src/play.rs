@@ -5,12 +5,12 @@
 //! hogs memory or breaks the protocol ends the game as a game fault, and nobody is banned for it.
 
 use super::answers::{Answers, Asked, Reply, Step, ban, unfollowed};
-use super::outcome::{Frame, PackageOutcome};
 use super::referee::{Referee, option, protocol, requests, text, view};
 use super::seat::Seat;
 use super::{Package, PackagePlayer, values};
 use arena_core::{CallLine, MatchSoFar};
 use arena_core::{Fault, FaultKind};
+use arena_core::{Frame, GameOutcome};
 use arena_sandbox::Guard;
 use std::sync::Arc;
 use wasmtime::component::Val;
@@ -20,7 +20,7 @@ pub const MAX_STEPS: usize = 100_000;
 
 impl Package {
     /// Plays one game between `players` (in seat order) from `seed`, in a match `so_far`.
-    pub async fn play(&self, players: &[Arc<PackagePlayer>], seed: u64, so_far: &MatchSoFar) -> PackageOutcome {
+    pub async fn play(&self, players: &[Arc<PackagePlayer>], seed: u64, so_far: &MatchSoFar) -> GameOutcome {
         let names: Vec<String> = players.iter().map(|p| p.name.clone()).collect();
         self.play_as(players, &names, seed, so_far).await
     }
@@ -32,9 +32,9 @@ impl Package {
         names: &[String],
         seed: u64,
         so_far: &MatchSoFar,
-    ) -> PackageOutcome {
+    ) -> GameOutcome {
         let n = players.len();
-        let mut out = PackageOutcome { fuel: vec![0; n], ..Default::default() };
+        let mut out = GameOutcome { fuel: vec![0; n], ..Default::default() };
         if !self.manifest.seats().contains(&n) || names.len() != n {
             out.game_fault = Some(protocol(
                 "start",
@@ -59,8 +59,8 @@ impl Package {
 
     /// One game from `seed`, its answers from `answers`: a fresh referee driven to the end; whatever
     /// stops it is the game's fault.
-    async fn run(&self, answers: Answers<'_, '_>, names: &[String], seed: u64, so_far: &MatchSoFar) -> PackageOutcome {
-        let mut out = PackageOutcome { fuel: vec![0; names.len()], ..Default::default() };
+    async fn run(&self, answers: Answers<'_, '_>, names: &[String], seed: u64, so_far: &MatchSoFar) -> GameOutcome {
+        let mut out = GameOutcome { fuel: vec![0; names.len()], ..Default::default() };
         match self.referee(seed).await {
             Ok(mut referee) => {
                 if let Err(f) = self.drive(&mut referee, answers, names, seed, so_far, &mut out).await {
@@ -73,10 +73,10 @@ impl Package {
         out
     }
 
-    /// Re-runs the referee on the record of a game (`log`, from [`PackageOutcome::log`]) instead of
+    /// Re-runs the referee on the record of a game (`log`, from [`GameOutcome::log`]) instead of
     /// calling players: the events, the view and the outcome are the referee's own again, so a replay
     /// can never disagree with the rules. A record that does not follow the referee is a game fault.
-    pub async fn replay(&self, names: &[String], seed: u64, so_far: &MatchSoFar, log: &[CallLine]) -> PackageOutcome {
+    pub async fn replay(&self, names: &[String], seed: u64, so_far: &MatchSoFar, log: &[CallLine]) -> GameOutcome {
         self.run(Answers::Recorded(log.iter().peekable()), names, seed, so_far).await
     }
 
@@ -121,7 +121,7 @@ impl Package {
         names: &[String],
         seed: u64,
         so_far: &MatchSoFar,
-        out: &mut PackageOutcome,
+        out: &mut GameOutcome,
     ) -> Result<(), Fault> {
         let n = names.len();
         let mut banned = vec![false; n];

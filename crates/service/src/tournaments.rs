@@ -3,8 +3,9 @@
 //! re-run through the referee it was played with.
 
 use anyhow::{anyhow, bail};
+use arena_core::Frame;
 use arena_core::{Entry, Game, Limits};
-use arena_match::{Frame, LoadPlayers, Package};
+use arena_match::{LoadPlayers, Package};
 use arena_sandbox::Sandbox;
 use arena_store::{Kind, Store, StoredSettings, TournamentLock, User, Version};
 use arena_tournament::{Format, GameRecord, Settings, TournamentResult};

@@ -215,7 +215,8 @@ impl GameRecord {
         o: GameOutcome,
     ) -> GameRecord {
         let mut calls = vec![0u32; players.len()];
-        for c in o.calls.iter().filter(|c| c.fault.is_none()) {
+        let board = o.board();
+        for c in o.log.iter().filter(|c| c.fault.is_none()) {
             calls[c.seat] += 1;
         }
         GameRecord {
@@ -233,8 +234,8 @@ impl GameRecord {
             fuel: o.fuel,
             calls,
             faults: o.faults.iter().map(|(s, f)| PlayerFault::new(players[*s].clone(), f.clone())).collect(),
-            replay: o.calls,
-            board: o.board,
+            replay: o.log,
+            board,
             logs: o.logs,
             game_fault: o.game_fault,
             events: o.events,

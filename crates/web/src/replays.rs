@@ -6,7 +6,7 @@
 use super::App;
 use super::auth::Viewer;
 use super::error::WebError;
-use arena_match::Frame;
+use arena_core::Frame;
 use arena_service::{packages, tournaments};
 use arena_tournament::GameRecord;
 use axum::extract::{Path, State};

@@ -106,7 +106,7 @@ async fn replay(dir: &Path, which: &str, out: ReplayOut<'_>) -> anyhow::Result<E
 
 /// A game step by step, as its referee re-ran it on the record: each call with its answer and fuel
 /// (or the fault instead), the public events it caused and the position after it, then the result.
-pub fn replay_text(game: &str, g: &arena_tournament::GameRecord, frames: &[arena_match::Frame]) -> String {
+pub fn replay_text(game: &str, g: &arena_tournament::GameRecord, frames: &[arena_core::Frame]) -> String {
     let mut s = String::new();
     let _ = writeln!(s, "{game} game {} (seed {}): {}", g.id, g.seed, g.players.join(" vs "));
     let mut last_view = String::new();
