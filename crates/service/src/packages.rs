@@ -10,9 +10,11 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 /// The package in `dir` as a game, with its `options` (`NAME=VALUE`) set: checked against the
-/// manifest, then tried on the referee (which may refuse a combination the ranges let through).
+/// manifest, then tried on the referee (which may refuse a combination the ranges let through). The
+/// referee is compiled on the blocking pool.
 pub async fn open(sandbox: Arc<Sandbox>, dir: &Path, options: &[String]) -> anyhow::Result<PackageGame> {
-    let mut pkg = Package::load(sandbox, dir)?;
+    let d = dir.to_path_buf();
+    let mut pkg = tokio::task::spawn_blocking(move || Package::load(sandbox, &d)).await??;
     pkg.set_options(options)?;
     if let Err(why) = pkg.check_options().await {
         let given = if options.is_empty() { "its default options".to_string() } else { options.join(" ") };

@@ -158,15 +158,9 @@ impl App {
         if let Some(g) = self.games.lock().unwrap_or_else(|e| e.into_inner()).get(&dir) {
             return Ok(g.clone());
         }
-        let sandbox = self.sandbox.clone();
-        let d = dir.clone();
-        let game = tokio::task::spawn_blocking(move || -> anyhow::Result<PackageGame> {
-            let pkg = arena_match::Package::load(sandbox, &d)?;
-            Ok(PackageGame::new(pkg)?)
-        })
-        .await
-        .map_err(|e| WebError::internal(e.to_string()))?
-        .map_err(|e| WebError::internal(format!("{e:#}")))?;
+        let game = arena_service::packages::open(self.sandbox.clone(), &dir, &[])
+            .await
+            .map_err(|e| WebError::internal(format!("{e:#}")))?;
         let game = Arc::new(game);
         self.games.lock().unwrap_or_else(|e| e.into_inner()).entry(dir).or_insert(game.clone());
         Ok(game)
