@@ -8,6 +8,7 @@ use arena_core::{Entry, Game, GameSetup, MatchSoFar};
 use arena_match::LoadPlayers;
 use arena_store::{Store, StoreError, Submitted, User, check_name};
 use arena_tournament::GameRecord;
+use bytes::Bytes;
 use serde::Serialize;
 use std::path::Path;
 use std::sync::Arc;
@@ -16,8 +17,9 @@ use std::sync::Arc;
 /// body): what is validated is what is stored, with no file in between.
 pub struct Submission<'a> {
     pub name: &'a str,
-    /// The file, as read (its hash is the version's; WebAssembly text is read as text).
-    pub bytes: &'a [u8],
+    /// The file, as read (its hash is the version's; WebAssembly text is read as text). Shared, not
+    /// copied, with the compile on the blocking pool: an upload is held once.
+    pub bytes: Bytes,
     /// How it is called in messages (its path, or an upload's file name).
     pub label: &'a str,
     /// Seed of the validation game.
@@ -92,7 +94,7 @@ pub async fn submit<G: LoadPlayers>(
         // A name somebody else owns is refused before anything is compiled.
         store.owner_of(s.name)?.admits(s.name, user)?;
     }
-    let (g, bytes, label) = (game.clone(), s.bytes.to_vec(), s.label.to_string());
+    let (g, bytes, label) = (game.clone(), s.bytes.clone(), s.label.to_string());
     let (loaded, player) = tokio::task::spawn_blocking(move || g.load_bytes(Path::new(&label), &bytes))
         .await
         .map_err(|e| Refused::Load { label: s.label.to_string(), error: e.to_string() })?
@@ -104,7 +106,8 @@ pub async fn submit<G: LoadPlayers>(
         let fault = Fault { kind: f.kind, call: f.call.clone(), reason: f.reason.clone() };
         return Err(Refused::Validation { label, opponent: best.to_string(), seed: s.seed, fault });
     }
-    let Submitted { version, new_player, unchanged } = store.add_version_as(game.name(), s.name, s.bytes, &hash, by)?;
+    let Submitted { version, new_player, unchanged } =
+        store.add_version_as(game.name(), s.name, &s.bytes, &hash, by)?;
     let max_call_fuel = o.replay.iter().filter(|c| c.seat == 0).map(|c| c.fuel).max().unwrap_or(0);
     Ok(Accepted {
         version,

@@ -162,7 +162,7 @@ pub async fn store_upload(app: &App, user: &User, f: UploadFields) -> Result<Acc
             )
         })?
         .map_err(|e| WebError::internal(e.to_string()))?;
-    let s = Submission { name: &f.name, bytes: &bytes, label: &f.file_name, seed: 1 };
+    let s = Submission { name: &f.name, bytes: bytes.into(), label: &f.file_name, seed: 1 };
     let r = arena_service::submit::submit(game, app.data(), s, Some(user)).await;
     drop(permit);
     r.map_err(|e| match e {

@@ -106,7 +106,7 @@ async fn submit<G: LoadPlayers>(game: Arc<G>, s: SubmitArgs<'_>) -> anyhow::Resu
     }
     let bytes = std::fs::read(file).with_context(|| format!("{}: cannot read", file.display()))?;
     let label = file.display().to_string();
-    let sub = arena_service::submit::Submission { name: s.name, bytes: &bytes, label: &label, seed: s.seed };
+    let sub = arena_service::submit::Submission { name: s.name, bytes: bytes.into(), label: &label, seed: s.seed };
     let a = arena_service::submit::submit(game.clone(), s.data, sub, None).await?;
     let v = &a.version;
     if a.unchanged {
