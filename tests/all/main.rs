@@ -4,6 +4,7 @@
 mod bad_files;
 mod bans;
 mod cache;
+mod check_game;
 mod cli;
 mod cluster;
 mod determinism;

@@ -16,7 +16,7 @@ fn nim_package(dir: &Path) -> PathBuf {
 }
 
 /// A package assembled in `dir` from games/GAME and the components `make players` built.
-fn assemble(game: &str, dir: &Path, samples: &[&str]) -> PathBuf {
+pub(crate) fn assemble(game: &str, dir: &Path, samples: &[&str]) -> PathBuf {
     let src = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../games").join(game);
     std::fs::copy(src.join("game.toml"), dir.join("game.toml")).unwrap();
     std::fs::copy(player(&format!("{game}-referee")), dir.join("referee.wasm")).unwrap();

@@ -112,6 +112,10 @@ fn a_new_game_package_builds_and_runs_a_tournament_as_written() {
     let out = run(&["check", "--game", game, first.to_str().unwrap()]);
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(out.status.success() && text.contains("ok: no fault"), "{text}{}", String::from_utf8_lossy(&out.stderr));
+    // It passes the conformance run every package must pass.
+    let out = run(&["check-game", game, "--seeds", "5"]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success() && text.contains("ok: take-away passes the check"), "{text}");
     let (a, b) = (format!("a={}", first.display()), format!("b={}", first.display()));
     let v = run_json(&[
         "tournament",

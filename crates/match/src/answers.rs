@@ -117,7 +117,7 @@ impl Answers<'_, '_> {
                     Some(async move {
                         // Its time on the clock, instantiation included, as the guard read it.
                         let before = seat.wall;
-                        let r = seat.call(&a.case, a.arg, a.spread, a.result.is_some()).await;
+                        let r = seat.answer(&a.case, a.arg, a.spread, a.result.as_ref()).await;
                         let micros = (seat.wall - before).as_micros().max(1) as u64;
                         let output = seat.take_output();
                         let reply = match r {

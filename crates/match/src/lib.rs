@@ -5,6 +5,7 @@
 
 mod answers;
 mod find;
+pub mod fuzz;
 mod game;
 mod keep;
 mod lifecycle;
@@ -15,6 +16,7 @@ mod rules;
 mod seat;
 mod types;
 pub mod values;
+mod wit;
 
 pub use find::{locate, search_path, seats_of, shipped};
 pub use game::{LoadPlayers, PackageGame};
@@ -22,7 +24,9 @@ pub use keep::{files_under, keep, kept, stored_options};
 pub use lifecycle::Announcement;
 pub use manifest::{MAX_MANIFEST_BYTES, MAX_REFEREE_BYTES, Manifest};
 
-pub use play::SVG_BYTES;
+pub use fuzz::Fuzz;
+pub use play::{MAX_STEPS, RefereeCost, SVG_BYTES};
+pub use wit::{MAX_WIT_BYTES, check_wit};
 
 use arena_sandbox::{LoadError, PlayerState, Sandbox, WorldSpec, refuse};
 use std::path::{Path, PathBuf};
@@ -233,6 +237,11 @@ impl Package {
     /// Whether the game draws its positions as SVG.
     pub fn draws_svg(&self) -> bool {
         self.svg
+    }
+
+    /// The type of the answer to request `call` (`None`: no such request, or an answer without payload).
+    pub fn answer_type(&self, call: &str) -> Option<Type> {
+        self.cases.iter().find(|c| c.name == call).and_then(|c| c.result.clone())
     }
 
     /// The player exports the referee can call, by name.

@@ -5,6 +5,7 @@
 //! hogs memory or breaks the protocol ends the game as a game fault, and nobody is banned for it.
 
 use super::answers::{Answers, Asked, Reply, Step, ban, unfollowed};
+use super::fuzz::{Fuzz, Fuzzer};
 use super::referee::{Referee, option, protocol, requests, text, view};
 use super::seat::Seat;
 use super::{Package, PackagePlayer, values};
@@ -14,6 +15,15 @@ use arena_core::{Frame, GameOutcome};
 use arena_sandbox::Guard;
 use std::sync::Arc;
 use wasmtime::component::Val;
+
+/// What refereeing one game cost: the steps it took (rounds of requests), the fuel the referee burnt and
+/// its CPU time.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct RefereeCost {
+    pub steps: u32,
+    pub fuel: u64,
+    pub cpu: std::time::Duration,
+}
 
 /// The most steps (rounds of requests) one game may take.
 pub const MAX_STEPS: usize = 100_000;
@@ -33,6 +43,29 @@ impl Package {
         seed: u64,
         so_far: &MatchSoFar,
     ) -> GameOutcome {
+        self.play_seats(players, names, seed, so_far, None).await.0
+    }
+
+    /// [`Package::play`] with one seat fuzzed (see [`Fuzz`]), and what refereeing the game cost: the
+    /// conformance run of `arena check-game`.
+    pub async fn play_fuzzed(
+        &self,
+        players: &[Arc<PackagePlayer>],
+        seed: u64,
+        fuzz: Option<Fuzz>,
+    ) -> (GameOutcome, RefereeCost) {
+        let names: Vec<String> = players.iter().map(|p| p.name.clone()).collect();
+        self.play_seats(players, &names, seed, &MatchSoFar::default(), fuzz).await
+    }
+
+    async fn play_seats(
+        &self,
+        players: &[Arc<PackagePlayer>],
+        names: &[String],
+        seed: u64,
+        so_far: &MatchSoFar,
+        fuzz: Option<Fuzz>,
+    ) -> (GameOutcome, RefereeCost) {
         let n = players.len();
         let mut out = GameOutcome { fuel: vec![0; n], ..Default::default() };
         if !self.manifest.seats().contains(&n) || names.len() != n {
@@ -45,39 +78,53 @@ impl Package {
                     names.len()
                 ),
             ));
-            return out;
+            return (out, RefereeCost::default());
         }
         let mut seats: Vec<Seat> = players
             .iter()
             .enumerate()
             .map(|(i, p)| Seat::new(self.sandbox.clone(), p.pre.clone(), arena_core::seed::derive(seed, &[i as u64])))
             .collect();
-        let mut out = self.run(Answers::Live(&mut seats), names, seed, so_far).await;
+        if let Some(f) = fuzz
+            && let Some(seat) = seats.get_mut(f.seat)
+        {
+            let limit = usize::try_from(self.sandbox.limits().answer_bytes).unwrap_or(usize::MAX);
+            seat.fuzzer = Some(Fuzzer::new(f.every, arena_core::seed::derive(seed, &[f.seat as u64, 0xf022]), limit));
+        }
+        let (mut out, cost) = self.run(Answers::Live(&mut seats), names, seed, so_far).await;
         out.logs = seats.iter().map(Seat::log).collect();
-        out
+        (out, cost)
     }
 
     /// One game from `seed`, its answers from `answers`: a fresh referee driven to the end; whatever
     /// stops it is the game's fault.
-    async fn run(&self, answers: Answers<'_, '_>, names: &[String], seed: u64, so_far: &MatchSoFar) -> GameOutcome {
+    async fn run(
+        &self,
+        answers: Answers<'_, '_>,
+        names: &[String],
+        seed: u64,
+        so_far: &MatchSoFar,
+    ) -> (GameOutcome, RefereeCost) {
         let mut out = GameOutcome { fuel: vec![0; names.len()], ..Default::default() };
+        let mut cost = RefereeCost::default();
         match self.referee(seed).await {
             Ok(mut referee) => {
                 if let Err(f) = self.drive(&mut referee, answers, names, seed, so_far, &mut out).await {
                     out.game_fault = Some(f);
                 }
                 out.events = std::mem::take(&mut referee.store.data_mut().events);
+                cost = RefereeCost { steps: referee.steps, fuel: referee.fuel, cpu: referee.spent };
             }
             Err(f) => out.game_fault = Some(f),
         }
-        out
+        (out, cost)
     }
 
     /// Re-runs the referee on the record of a game (`log`, from [`GameOutcome::log`]) instead of
     /// calling players: the events, the view and the outcome are the referee's own again, so a replay
     /// can never disagree with the rules. A record that does not follow the referee is a game fault.
     pub async fn replay(&self, names: &[String], seed: u64, so_far: &MatchSoFar, log: &[CallLine]) -> GameOutcome {
-        self.run(Answers::Recorded(log.iter().peekable()), names, seed, so_far).await
+        self.run(Answers::Recorded(log.iter().peekable()), names, seed, so_far).await.0
     }
 
     /// What the referee's `start` is given.
@@ -111,7 +158,7 @@ impl Package {
         let guard = Guard::arm_with(&limits, &mut store, true, "instantiate").quoting_output();
         let r = guard.run(self.referee.instantiate_async(&mut store)).await;
         let (instance, _) = guard.finish(&mut store, r)?;
-        Ok(Referee { limits, store, instance, spent: std::time::Duration::ZERO })
+        Ok(Referee { limits, store, instance, spent: std::time::Duration::ZERO, fuel: 0, steps: 0 })
     }
 
     async fn drive(
@@ -135,6 +182,7 @@ impl Package {
             out.frames.push(self.frame(referee, 0, vec![], 0).await?);
         }
         for step in 1..=MAX_STEPS as u32 {
+            referee.steps = step;
             let (lines, events) = (out.log.len(), referee.store.data().events.len());
             let requests = requests(referee).await?;
             if requests.is_empty() {

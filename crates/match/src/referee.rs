@@ -15,6 +15,9 @@ pub(crate) struct Referee {
     pub(crate) instance: Instance,
     /// What its calls have cost so far, towards the game's total.
     pub(crate) spent: std::time::Duration,
+    /// The fuel its calls have burnt, and the steps it has been driven through.
+    pub(crate) fuel: u64,
+    pub(crate) steps: u32,
 }
 
 impl Referee {
@@ -27,7 +30,8 @@ impl Referee {
         let mut out = vec![Val::Bool(false); results];
         let r = guard.run(func.call_async(&mut self.store, params, &mut out)).await;
         self.spent += guard.spent(&self.store).1;
-        guard.finish(&mut self.store, r)?;
+        let ((), fuel) = guard.finish(&mut self.store, r)?;
+        self.fuel += fuel;
         Ok(out)
     }
 }

@@ -2,10 +2,12 @@
 //! on the first call, every export call guarded by the sandbox and made with dynamic values, and never
 //! called again after a fault (a trapped instance is poisoned).
 
+use super::fuzz::{Action, Fuzzer};
 use arena_core::{Fault, FaultKind};
 use arena_sandbox::{Guard, PlayerState, Sandbox};
 use std::sync::Arc;
 use wasmtime::Store;
+use wasmtime::component::types::Type;
 use wasmtime::component::{Instance, InstancePre, Val};
 
 pub(super) struct Seat {
@@ -21,6 +23,8 @@ pub(super) struct Seat {
     /// What its calls have cost so far, towards the game's total, and their time on the clock.
     pub(super) spent: std::time::Duration,
     pub(super) wall: std::time::Duration,
+    /// `arena check-game`'s fuzzer, answering some of this seat's requests in its player's place.
+    pub(super) fuzzer: Option<Fuzzer>,
 }
 
 impl Seat {
@@ -35,6 +39,7 @@ impl Seat {
             instantiated: false,
             spent: std::time::Duration::ZERO,
             wall: std::time::Duration::ZERO,
+            fuzzer: None,
         }
     }
 
@@ -86,6 +91,31 @@ impl Seat {
         let (instance, fuel) = guard.finish(&mut store, out)?;
         self.live = Some((store, instance));
         Ok((fuel, true))
+    }
+
+    /// The seat's answer to request `name` (see [`Seat::call`]): its player's, or when `arena
+    /// check-game` fuzzes the seat, maybe the fuzzer's (a random answer of type `result`, or the
+    /// player's changed in one place).
+    pub(super) async fn answer(
+        &mut self,
+        name: &str,
+        arg: Option<Val>,
+        spread: bool,
+        result: Option<&Type>,
+    ) -> Result<(Option<Val>, u64), Fault> {
+        let action = self.fuzzer.as_mut().map_or(Action::Player, Fuzzer::decide);
+        match action {
+            Action::Player => self.call(name, arg, spread, result.is_some()).await,
+            Action::Random => Ok((self.fuzzer.as_mut().and_then(|f| f.random(result)), 0)),
+            Action::Mutate => {
+                let (answer, fuel) = self.call(name, arg, spread, result.is_some()).await?;
+                let changed = match self.fuzzer.as_mut() {
+                    Some(f) => f.mutate(answer, result),
+                    None => answer,
+                };
+                Ok((changed, fuel))
+            }
+        }
     }
 
     /// Calls the export `name` with `arg` (a tuple spread over the parameters when `spread`); `returns`

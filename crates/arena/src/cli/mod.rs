@@ -3,6 +3,7 @@
 //! client). It prints what the layers below answer; the only place that uses `anyhow`.
 
 mod check;
+mod check_game;
 mod client;
 mod flags;
 mod game;
@@ -95,6 +96,13 @@ pub enum Command {
     /// Load and validate a component, play one game against the strongest built-in bot, and show what
     /// it imports and exports and the fuel it used.
     Check(check::Args),
+    /// The conformance run every game package must pass: the manifest, WIT and referee load; the
+    /// sample players play each other at every seat count over --seeds seeds, each game twice with
+    /// identical records; then each seat in turn is played by a fuzzer answering with random values of
+    /// the answer's type (edge values included). The referee must accept or refuse, never trap, loop
+    /// or overrun a limit; games end within the step cap; private events stay private. Exit 1 names
+    /// the first failing game and the flags that play it again.
+    CheckGame(check_game::Args),
 }
 
 /// Runs a parsed command line; `Ok` carries the exit code (1 when `check` finds a fault).
@@ -117,5 +125,6 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::New(a) => new::execute(a),
         Command::NewGame(a) => new_game::execute(a),
         Command::Check(a) => check::execute(a),
+        Command::CheckGame(a) => check_game::execute(a),
     }
 }

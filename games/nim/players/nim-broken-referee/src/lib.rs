@@ -9,10 +9,18 @@
 wit_bindgen::generate!({ path: "../../wit", world: "arena:nim/referee", generate_all });
 
 use arena::nim::types::State;
-use std::cell::Cell;
+use std::cell::{Cell, RefCell};
 
 thread_local! {
     static APPLIED: Cell<u32> = const { Cell::new(0) };
+    /// In trusting mode, the heaps (empty otherwise) and the seat that took the last stone or was left.
+    static HEAPS: RefCell<Vec<u32>> = const { RefCell::new(Vec::new()) };
+    static WINNER: Cell<Option<u32>> = const { Cell::new(None) };
+    static MODE: Cell<usize> = const { Cell::new(0) };
+}
+
+fn trusting() -> bool {
+    HEAPS.with_borrow(|h| !h.is_empty())
 }
 
 struct Broken;
@@ -22,6 +30,10 @@ impl Guest for Broken {
         let option = |name: &str| setup.options.iter().find(|(k, _)| k == name).and_then(|(_, v)| v.parse().ok());
         let flood = option("events").unwrap_or(0);
         let text = "x".repeat(option("event-chars").unwrap_or(1000));
+        if let Some(mode) = option("trusting").filter(|&m| m > 0) {
+            MODE.set(mode);
+            HEAPS.set(vec![3, 4, 5]);
+        }
         for _ in 0..flood {
             arena::game::events::emit(&arena::game::types::Audience::All, &text);
         }
@@ -29,18 +41,52 @@ impl Guest for Broken {
     }
     fn requests() -> Vec<(u32, Request)> {
         let seat = APPLIED.get() % 2;
-        vec![(seat, Request::TakeTurn(State { heaps: vec![3, 4, 5], you: seat }))]
+        if WINNER.get().is_some() {
+            return vec![];
+        }
+        let heaps = if trusting() { HEAPS.with_borrow(Clone::clone) } else { vec![3, 4, 5] };
+        vec![(seat, Request::TakeTurn(State { heaps, you: seat }))]
     }
-    fn apply(_: u32, _: Answer) -> Result<(), String> {
+    fn apply(seat: u32, answer: Answer) -> Result<(), String> {
+        if trusting() {
+            let Answer::TakeTurn(take) = answer;
+            return HEAPS.with_borrow_mut(|heaps| {
+                // The bug of mode 1: the heap is not checked.
+                if MODE.get() == 2 && take.heap as usize >= heaps.len() {
+                    return Err(format!("there is no heap {}", take.heap));
+                }
+                let heap = &mut heaps[take.heap as usize];
+                if MODE.get() == 2 && take.count > *heap {
+                    let mut spin = 0u64;
+                    while std::hint::black_box(spin) != u64::MAX {
+                        spin = spin.wrapping_add(1);
+                    }
+                }
+                if take.count == 0 || take.count > *heap {
+                    return Err(format!("cannot take {} from {}", take.count, *heap));
+                }
+                *heap -= take.count;
+                APPLIED.set(APPLIED.get() + 1);
+                if heaps.iter().all(|&h| h == 0) {
+                    WINNER.set(Some(seat));
+                }
+                Ok(())
+            });
+        }
         APPLIED.set(APPLIED.get() + 1);
         if APPLIED.get() == 2 {
             panic!("the broken referee gives up");
         }
         Ok(())
     }
-    fn banned(_: u32, _: Fault) {}
+    fn banned(seat: u32, _: Fault) {
+        if trusting() {
+            WINNER.set(Some(1 - seat.min(1)));
+        }
+    }
     fn outcome() -> Option<Outcome> {
-        None
+        let w = WINNER.get()?;
+        Some(Outcome { scores: (0..2).map(|s| i64::from(s == w)).collect(), winners: vec![w] })
     }
     fn view(_: Option<u32>) -> String {
         String::new()

@@ -1,0 +1,135 @@
+//! `arena check-game`, the conformance run of a game package: every shipped package passes it; a
+//! referee that panics on an answer no sample player gives, or loops on one, fails it, naming the game
+//! and the flags that play it again (which fail the same way); a package whose WIT disagrees with its
+//! referee, or that has no sample player, fails with the reason.
+
+use super::packages::assemble;
+use super::*;
+use arena_core::Limits;
+use arena_match::Package;
+use arena_match::fuzz::{Rng, random};
+use arena_sandbox::Sandbox;
+use std::path::Path;
+use std::sync::Arc;
+use wasmtime::component::Val;
+
+fn check_game(args: &[&str]) -> (bool, String) {
+    let out = arena().arg("check-game").args(args).output().unwrap();
+    let text = format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
+    (out.status.success(), text)
+}
+
+#[test]
+fn every_shipped_package_passes_the_check() {
+    for game in ["nim", "pennies", "goofspiel", "fish", "yahtzee", "santorini"] {
+        let (ok, out) = check_game(&[game]);
+        assert!(ok && out.contains(&format!("ok: {game} passes the check")), "{game}: {out}");
+        // Every seat count the game allows, with sample players and with each seat fuzzed.
+        let manifest = arena_match::Manifest::read(&players_dir().with_file_name("packages").join(game)).unwrap();
+        let seats = manifest.seats();
+        for n in seats {
+            assert!(out.contains(&format!("{n} seats, sample players ")), "{game}: {out}");
+            assert!(out.contains(&format!("{n} seats, one seat fuzzed ")), "{game}: {out}");
+        }
+        assert!(out.contains("referee fuel") && out.contains("referee ms"), "{game}: {out}");
+    }
+}
+
+/// Nim's package with the broken referee in `trusting` mode (see its source) as its referee.
+fn trusting_package(dir: &Path) -> std::path::PathBuf {
+    let root = assemble("nim", dir, &["nim-optimal"]);
+    std::fs::copy(player("nim-broken-referee"), root.join("referee.wasm")).unwrap();
+    let manifest = root.join("game.toml");
+    let text = std::fs::read_to_string(&manifest).unwrap();
+    std::fs::write(&manifest, format!("{text}\n[options.trusting]\ndefault = 1\nmin = 0\nmax = 2\n")).unwrap();
+    std::fs::create_dir_all(root.join("wit/deps/game")).unwrap();
+    let games = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    std::fs::copy(games.join("games/nim/wit/nim.wit"), root.join("wit/nim.wit")).unwrap();
+    std::fs::copy(games.join("wit/game/game.wit"), root.join("wit/deps/game/game.wit")).unwrap();
+    root
+}
+
+/// The flags the check printed to play its failing game again.
+fn replay_flags(out: &str) -> Vec<String> {
+    let line = out.lines().find_map(|l| l.trim().strip_prefix("play it again: arena check-game ")).expect(out);
+    line.split_whitespace().map(str::to_string).collect()
+}
+
+#[test]
+fn a_referee_that_panics_on_an_answer_no_sample_player_gives_fails_naming_the_game() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = trusting_package(dir.path());
+    let root = root.to_str().unwrap();
+    let (ok, out) = check_game(&[root]);
+    assert!(!ok, "{out}");
+    // The sample players' own games pass: only a fuzzed answer finds the bug.
+    let fail = out.lines().find(|l| l.starts_with("FAIL: seed ")).expect(&out);
+    assert!(fail.contains("fuzzed") && fail.contains("crash in `apply`"), "{out}");
+    assert!(fail.contains("index out of bounds") && fail.contains("\"heap\":"), "the panic and the answer: {out}");
+    // The flags it prints play that game alone, which fails the same way.
+    let flags = replay_flags(&out);
+    assert_eq!(flags[0], root);
+    let args: Vec<&str> = flags.iter().map(String::as_str).collect();
+    let (ok, again) = check_game(&args);
+    assert!(!ok && again.contains("one game: seed"), "{again}");
+    let fail_again = again.lines().find(|l| l.starts_with("FAIL: seed ")).expect(&again);
+    assert_eq!(fail_again, fail, "the same failure");
+}
+
+#[test]
+fn a_referee_that_loops_on_an_answer_fails_on_its_fuel() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = trusting_package(dir.path());
+    let (ok, out) = check_game(&[root.to_str().unwrap(), "--option", "trusting=2", "--seeds", "10"]);
+    assert!(!ok, "{out}");
+    let fail = out.lines().find(|l| l.starts_with("FAIL: seed ")).expect(&out);
+    assert!(fail.contains("fuel in `apply`"), "{out}");
+    assert!(out.contains("--option trusting=2 --seats 2 --seed "), "the replay keeps the option: {out}");
+}
+
+#[test]
+fn a_package_whose_wit_or_samples_do_not_fit_fails_with_the_reason() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = trusting_package(dir.path());
+    // The WIT's player world no longer exports what the referee requests.
+    let wit = root.join("wit/nim.wit");
+    let text = std::fs::read_to_string(&wit).unwrap();
+    std::fs::write(&wit, text.replace("export take-turn:", "export take-a-turn:")).unwrap();
+    let (ok, out) = check_game(&[root.to_str().unwrap(), "--option", "trusting=0"]);
+    assert!(!ok && out.contains("its WIT") && out.contains("no function `take-turn`"), "{out}");
+    std::fs::write(&wit, "package arena:nim@0.1.0;\nworld player { export oops }\n").unwrap();
+    let (ok, out) = check_game(&[root.to_str().unwrap()]);
+    assert!(!ok && out.contains("its WIT") && out.contains("nim.wit"), "a parse error names the file: {out}");
+    std::fs::write(&wit, text).unwrap();
+    // No sample player: nothing can play the game.
+    let manifest = root.join("game.toml");
+    let m = std::fs::read_to_string(&manifest).unwrap();
+    std::fs::write(&manifest, m.replace("players = [\"players/nim-optimal.wasm\"]", "")).unwrap();
+    let (ok, out) = check_game(&[root.to_str().unwrap()]);
+    assert!(!ok && out.contains("lists no sample players"), "{out}");
+}
+
+/// The fuzzer's values of Yahtzee's `keep` answer (`list<u8>`): empty and maximal lists, the extreme
+/// bytes, and never more than the answer limit.
+#[test]
+fn the_fuzzer_makes_edge_values_within_the_answer_limit() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = assemble("yahtzee", dir.path(), &[]);
+    let pkg = Package::load(Arc::new(Sandbox::new(Limits::default()).unwrap()), &root).unwrap();
+    let ty = pkg.answer_type("keep").expect("keep carries a list");
+    let limit = Limits::default().answer_bytes as usize;
+    let (mut empty, mut longest, mut bytes) = (false, 0, std::collections::BTreeSet::new());
+    let mut rng = Rng::new(7);
+    for _ in 0..400 {
+        let mut budget = limit;
+        let v = random(&ty, &mut rng, &mut budget, 0);
+        assert!(arena_match::values::size(&v) <= limit + 8, "within the limit");
+        let Val::List(items) = v else { panic!("a list: {v:?}") };
+        empty |= items.is_empty();
+        longest = longest.max(items.len());
+        bytes.extend(items.iter().filter_map(|i| if let Val::U8(b) = i { Some(*b) } else { None }));
+    }
+    assert!(empty, "an empty list");
+    assert!(longest >= limit / 8 - 2, "a list as long as the limit allows: {longest}");
+    assert!(bytes.contains(&0) && bytes.contains(&255) && bytes.contains(&254), "{bytes:?}");
+}
