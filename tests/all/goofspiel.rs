@@ -55,6 +55,15 @@ async fn all_bid_at_once_each_sees_only_its_own_hand_and_no_bid_is_shown_before_
     }
     // The scores add up to the prizes taken (1 + … + 13 = 91, less what ties left to nobody).
     assert!(o.scores.iter().sum::<i64>() <= 91 && o.scores.iter().sum::<i64>() > 0);
+    // The drawings: every revealed round for everyone, a seat's own hand for that seat alone.
+    let spectators = o.svg.as_deref().expect("goofspiel draws");
+    assert!(spectators.contains("game over") && spectators.matches("takes it").count() > 0, "{spectators}");
+    assert!(!spectators.contains("your hand"), "{spectators}");
+    for (seat, letter) in ["A", "B", "C"].iter().enumerate() {
+        let mine = o.seat_svgs[seat].as_deref().expect("a seat's drawing");
+        assert!(mine.contains(&format!("your hand ({letter})")), "{mine}");
+        assert_eq!(mine.matches("your hand").count(), 1, "its own hand only");
+    }
 }
 
 #[test]

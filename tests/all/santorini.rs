@@ -188,7 +188,14 @@ fn the_referee_draws_the_board_as_svg_for_play_and_for_each_step_of_a_replay() {
         ("start.svg", format!("step-{steps:04}.svg").as_str())
     );
     // A game that does not draw says so before playing.
-    let out = run(&["play", "--game", "yahtzee", "--svg", svg.to_str().unwrap(), "builtin:greedy", "builtin:random"]);
+    let out =
+        run(&["play", "--game", "nim", "--svg", svg.to_str().unwrap(), "builtin:nim-optimal", "builtin:nim-optimal"]);
     assert_eq!(out.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&out.stderr).contains("yahtzee does not draw its positions"));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("nim does not draw its positions"));
+    // Yahtzee draws its dice and both score cards.
+    let out = run(&["play", "--game", "yahtzee", "--svg", svg.to_str().unwrap(), "builtin:greedy", "builtin:random"]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let drawn = std::fs::read_to_string(&svg).unwrap();
+    assert!(drawn.starts_with("<svg") && drawn.contains("game over") && drawn.contains(">yahtzee bonus<"), "{drawn}");
+    assert_eq!(drawn.matches("<g class=\"die").count(), 5, "{drawn}");
 }

@@ -84,8 +84,9 @@ def prepare(srv):
     PAGES["fish"] = int(re.search(r"Stored as tournament (\d+)", out).group(1))
     for name, p in [("goof-smart", "goofspiel-smart"), ("goof-random", "goofspiel-random")]:
         arena("submit", "--game", "goofspiel", "--name", name, "--data", srv.data, PLAYERS / f"{p}.wasm")
-    arena("tournament", "--game", "goofspiel", "--format", "round-robin", "--registered", "--data", srv.data,
-          "--games-per-match", 1, "--seed", 5)
+    out = arena("tournament", "--game", "goofspiel", "--format", "round-robin", "--registered", "--data", srv.data,
+                "--games-per-match", 1, "--seed", 5)
+    PAGES["goofspiel"] = int(re.search(r"Stored as tournament (\d+)", out).group(1))
     SETUP_TOURNAMENT = int(m.group(1))
 
 
@@ -751,6 +752,17 @@ def pages_tell_the_whole_story():
         drawing.close()
         assert fit["status"] and fit["right"] <= fit["width"], fit
         assert "D " in " ".join(fit["status"]), fit
+
+        # Goofspiel draws too: every step of a replay shows the prize and the revealed rounds, and a
+        # spectator's drawing never shows a hand.
+        game = get_json(f"/api/tournaments/{PAGES['goofspiel']}/games")["games"][0]
+        page.goto(SRV.url + game["replay"])
+        page.wait_for_selector("#step-label")
+        page.wait_for_selector("img#board")
+        frames = replay_data(page)["frames"]
+        assert all(f.get("svg") for f in frames), "every step is drawn"
+        assert all('class="prize"' in f["svg"] or "game over" in f["svg"] for f in frames)
+        assert not any("your hand" in f["svg"] for f in frames), "a spectator never sees a hand"
 
         # A player with one rated game has a chart with its point; a scrimmage is no tournament.
         page.goto(SRV.url + "/players/goof-smart")

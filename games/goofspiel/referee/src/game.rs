@@ -218,6 +218,11 @@ impl Game {
         format!("players: {}\n{}", names.join(", "), self.rules.render(seat))
     }
 
+    /// The players' names, in seat order.
+    pub fn names(&self) -> &[String] {
+        &self.names
+    }
+
     /// A seat's hand (for tests and the glue).
     pub fn hand(&self, seat: usize) -> Hand {
         self.rules.hand(seat)

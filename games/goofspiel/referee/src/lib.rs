@@ -1,6 +1,7 @@
 //! Goofspiel's referee component: the `arena:goofspiel/referee` world around the pure state machine in
 //! [`game`] (tested natively); the bindings are compiled for wasm only.
 
+pub mod draw;
 pub mod game;
 
 // The generated lowering of a `state` takes many flat arguments.
@@ -97,6 +98,10 @@ mod component {
 
         fn outcome() -> Option<Outcome> {
             GAME.with_borrow(|g| g.as_ref()?.outcome()).map(|(scores, winners)| Outcome { scores, winners })
+        }
+
+        fn svg(seat: Option<u32>) -> Option<String> {
+            GAME.with_borrow(|g| g.as_ref().map(|g| crate::draw::svg(g, seat)))
         }
 
         fn view(seat: Option<u32>) -> String {

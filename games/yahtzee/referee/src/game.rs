@@ -108,6 +108,8 @@ pub struct Game {
     turn: u8,
     dice: TurnDice,
     roll: Roll,
+    /// How many of the roll's dice (at its front) the seat to move kept at its last `keep`.
+    held: usize,
     /// The seat asked now.
     seat: usize,
     /// What it is asked; `None` once the game is over.
@@ -140,6 +142,7 @@ impl Game {
             turn: 0,
             dice,
             roll,
+            held: 0,
             seat: 0,
             ask: Some(Ask::GameStart),
             banned: [false; 2],
@@ -182,6 +185,17 @@ impl Game {
         &self.cards
     }
 
+    /// The players' names, in seat order.
+    pub fn names(&self) -> &[String; 2] {
+        &self.names
+    }
+
+    /// The turn (1..=13; 0 before the first), the seat to move (or that moved last), the dice it
+    /// sees, how many of them it held (kept dice come first) and its re-rolls left.
+    pub fn table(&self) -> (u8, usize, &[u8; 5], usize, u8) {
+        (self.turn, self.seat, &self.roll.dice, self.held, self.roll.rolls_left)
+    }
+
     pub fn is_over(&self) -> bool {
         self.ask.is_none()
     }
@@ -203,6 +217,7 @@ impl Game {
     fn begin_seat(&mut self, seat: usize, emit: &mut impl FnMut(&str)) {
         self.seat = seat;
         self.roll = Roll::first(&self.dice);
+        self.held = 0;
         self.ask = Some(Ask::Keep);
         self.text.clear();
         let _ = write!(self.text, "turn {}: seat {seat} rolls ", self.turn);
@@ -239,6 +254,7 @@ impl Game {
             (Ask::Keep, Move::Keep(keep)) => {
                 let next = self.roll.reroll(&self.dice, keep).map_err(|e| e.to_string())?;
                 self.roll = next;
+                self.held = keep.len();
                 if self.roll.rolls_left == 0 {
                     self.ask = Some(Ask::Choose);
                 }

@@ -4,6 +4,7 @@
 //! machine in [`game`]; this crate's component glue (wasm32 only) drives it through the
 //! `arena:yahtzee/referee` world, and serves the players' rule checker `score`.
 
+pub mod draw;
 pub mod game;
 
 #[cfg(target_arch = "wasm32")]
@@ -162,6 +163,11 @@ mod component {
         /// Both score cards, the same for spectators and seats (nothing in Yahtzee is hidden).
         fn view(_seat: Option<u32>) -> String {
             STATE.with_borrow(|s| s.as_ref().map(|s| s.game.render()).unwrap_or_default())
+        }
+
+        /// The dice and both score cards, the same for spectators and seats.
+        fn svg(_seat: Option<u32>) -> Option<String> {
+            STATE.with_borrow(|s| s.as_ref().map(|s| crate::draw::svg(&s.game)))
         }
 
         fn tournament(event: TournamentEvent) -> Option<Request> {
