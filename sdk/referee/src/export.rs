@@ -6,6 +6,8 @@
 /// `export_referee!(Glue, Game)` exports `Game` (a [`Referee`](crate::Referee)) through a unit struct
 /// `Glue` (name it to implement the rule-checker interfaces a game serves on it); add `svg` and/or
 /// `tournament` when the game's referee world exports them: `export_referee!(Glue, Game, svg)`.
+// `crate::bindings` is the calling game's bindings module, on purpose.
+#[allow(clippy::crate_in_macro_def)]
 #[macro_export]
 macro_rules! export_referee {
     ($glue:ident, $game:ty $(, $optional:ident)* $(,)?) => {
@@ -103,6 +105,7 @@ macro_rules! export_referee {
 
 /// The optional exports of [`export_referee!`].
 #[doc(hidden)]
+#[allow(clippy::crate_in_macro_def)]
 #[macro_export]
 macro_rules! __export_optional {
     (svg, $game:ty) => {

@@ -149,3 +149,32 @@ pub trait Referee: Sized {
         None
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn events_keep_their_order_and_audience() {
+        let mut e = Events::default();
+        e.all("one");
+        e.seat(1, "two");
+        e.seats(vec![0, 1], "three");
+        let taken = e.take();
+        assert_eq!(
+            taken,
+            vec![(To::All, "one".into()), (To::Seat(1), "two".into()), (To::Seats(vec![0, 1]), "three".into())]
+        );
+        assert!(e.take().is_empty(), "each event is handed over once");
+    }
+
+    #[test]
+    fn options_are_read_or_refused_by_name() {
+        let setup =
+            Setup { options: vec![("rounds".into(), "7".into()), ("mode".into(), "x".into())], ..Setup::default() };
+        assert_eq!(setup.option::<u32>("rounds"), Ok(Some(7)));
+        assert_eq!(setup.option::<u32>("absent"), Ok(None));
+        assert!(setup.option::<u32>("mode").unwrap_err().contains("option `mode`"));
+        assert_eq!(FaultKind::Fuel.words(), "out of fuel");
+    }
+}

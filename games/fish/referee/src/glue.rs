@@ -1,24 +1,12 @@
-//! The `arena:fish/referee` bindings: conversions between the WIT types and the rules crate's, the
-//! referee's exports over one [`Game`] per instance, and the rule checker.
+//! The `arena:fish/referee` glue: conversions between the WIT types and the rules crate's, the game
+//! as the referee kit exports it (one [`Game`] per instance), and the rule checker.
 
-// The generated lowering of `state` takes many flat arguments.
-#[allow(clippy::too_many_arguments)]
-mod bindings {
-    wit_bindgen::generate!({ path: "../wit", world: "arena:fish/referee", generate_all });
-}
-
+use crate::bindings::arena::fish::types as wit;
+use crate::bindings::exports::arena::fish::rules;
+use crate::bindings::{Answer, Request};
 use crate::game::{self, Game};
-use bindings::arena::fish::types as wit;
-use bindings::arena::game::events::emit;
-use bindings::arena::game::types::{Audience, FaultKind};
-use bindings::exports::arena::fish::rules;
-use bindings::{Answer, Fault, Guest, Outcome, Request, Setup, TournamentEvent};
+use arena_referee::{Events, Fault, FaultKind, Outcome, Referee, Setup, TournamentEvent};
 use fish_rules as fr;
-use std::cell::RefCell;
-
-thread_local! {
-    static GAME: RefCell<Option<Game>> = const { RefCell::new(None) };
-}
 
 const COLOURS: [wit::Colour; 4] = [wit::Colour::Red, wit::Colour::White, wit::Colour::Brown, wit::Colour::Black];
 
@@ -125,70 +113,62 @@ fn kind(k: FaultKind) -> &'static str {
     }
 }
 
-/// Runs `f` on the game, if it has started, and hands its new events to the host (for everyone).
-fn with_game<T>(f: impl FnOnce(&mut Game) -> T) -> Option<T> {
-    GAME.with_borrow_mut(|g| {
-        let g = g.as_mut()?;
-        let out = f(g);
-        for text in g.take_events() {
-            emit(&Audience::All, &text);
-        }
-        Some(out)
-    })
+/// The game's new events, handed on (every one is for everyone).
+fn pass_on(g: &mut Game, events: &mut Events) {
+    for text in g.take_events() {
+        events.all(text);
+    }
 }
 
-const NOT_STARTED: &str = "the game has not started";
+impl Referee for Game {
+    type Request = Request;
+    type Answer = Answer;
 
-struct Referee;
-
-impl Guest for Referee {
-    fn start(setup: Setup) -> Result<(), String> {
-        if GAME.with_borrow(Option::is_some) {
-            return Err("the game has already started".into());
-        }
-        let g = Game::start(setup.names.len(), setup.seed, &setup.options)?;
-        GAME.with_borrow_mut(|slot| *slot = Some(g));
-        with_game(|_| ());
-        Ok(())
+    fn start(setup: Setup, events: &mut Events) -> Result<Game, String> {
+        let mut g = Game::start(setup.names.len(), setup.seed, &setup.options)?;
+        pass_on(&mut g, events);
+        Ok(g)
     }
 
-    fn requests() -> Vec<(u32, Request)> {
-        GAME.with_borrow(|g| g.as_ref().map(Game::requests).unwrap_or_default())
-            .into_iter()
-            .map(|(seat, r)| (seat, request(r)))
-            .collect()
+    fn requests(&self) -> Vec<(u32, Request)> {
+        Game::requests(self).into_iter().map(|(seat, r)| (seat, request(r))).collect()
     }
 
-    fn apply(seat: u32, a: Answer) -> Result<(), String> {
-        with_game(|g| g.apply(seat, answer(a))).unwrap_or_else(|| Err(NOT_STARTED.into()))
+    fn apply(&mut self, seat: u32, a: Answer, events: &mut Events) -> Result<(), String> {
+        let applied = Game::apply(self, seat, answer(a));
+        pass_on(self, events);
+        applied
     }
 
-    fn banned(seat: u32, fault: Fault) {
-        with_game(|g| g.banned(seat, &format!("{} in {}: {}", kind(fault.kind), fault.call, fault.reason)));
+    fn banned(&mut self, seat: u32, fault: Fault, events: &mut Events) {
+        Game::banned(self, seat, &format!("{} in {}: {}", kind(fault.kind), fault.call, fault.reason));
+        pass_on(self, events);
     }
 
-    fn outcome() -> Option<Outcome> {
-        GAME.with_borrow(|g| g.as_ref()?.outcome()).map(|(scores, winners)| Outcome { scores, winners })
+    fn outcome(&self) -> Option<Outcome> {
+        Game::outcome(self).map(|(scores, winners)| Outcome { scores, winners })
     }
 
-    fn view(_seat: Option<u32>) -> String {
-        GAME.with_borrow(|g| g.as_ref().map_or_else(|| NOT_STARTED.to_string(), Game::view))
+    fn view(&self, _seat: Option<u32>) -> String {
+        Game::view(self)
     }
 
-    fn svg(_seat: Option<u32>) -> Option<String> {
-        GAME.with_borrow(|g| g.as_ref().map(Game::svg))
+    fn svg(&self, _seat: Option<u32>) -> Option<String> {
+        Some(Game::svg(self))
     }
 
     fn tournament(event: TournamentEvent) -> Option<Request> {
         let ended = match event {
-            TournamentEvent::Start(_) => None,
+            TournamentEvent::Start { .. } => None,
             TournamentEvent::End(won) => Some(won),
         };
         Some(request(game::tournament(ended)))
     }
 }
 
-impl rules::Guest for Referee {
+arena_referee::export_referee!(FishReferee, Game, svg, tournament);
+
+impl rules::Guest for FishReferee {
     fn legal_placements(s: wit::State) -> Vec<wit::Pos> {
         game::legal_placements(state_from_wit(s)).into_iter().map(pos).collect()
     }
@@ -197,5 +177,3 @@ impl rules::Guest for Referee {
         game::legal_moves(state_from_wit(s)).into_iter().map(step).collect()
     }
 }
-
-bindings::export!(Referee with_types_in bindings);

@@ -5,5 +5,12 @@
 
 pub mod game;
 
+// The generated lowering of `state` takes many flat arguments.
+#[cfg(target_arch = "wasm32")]
+#[allow(clippy::too_many_arguments)]
+mod bindings {
+    wit_bindgen::generate!({ path: "../wit", world: "arena:fish/referee", generate_all });
+}
+
 #[cfg(target_arch = "wasm32")]
 mod glue;

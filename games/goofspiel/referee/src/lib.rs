@@ -7,21 +7,18 @@ pub mod game;
 // The generated lowering of a `state` takes many flat arguments.
 #[cfg(target_arch = "wasm32")]
 #[allow(clippy::too_many_arguments)]
-mod component {
+mod bindings {
     wit_bindgen::generate!({ path: "../wit", world: "arena:goofspiel/referee", generate_all });
+}
 
+/// The state machine as the referee kit exports it.
+#[cfg(target_arch = "wasm32")]
+mod component {
+    use super::bindings::arena::goofspiel::types as wit;
+    use super::bindings::{Answer, Request};
     use super::game::{Ask, Game, To};
-    use arena::game::events::emit;
-    use arena::game::types::{Audience, FaultKind};
-    use arena::goofspiel::types as wit;
+    use arena_referee::{Events, Fault, Outcome, Referee, Setup};
     use goofspiel_rules::Round;
-    use std::cell::RefCell;
-
-    thread_local! {
-        static GAME: RefCell<Option<Game>> = const { RefCell::new(None) };
-    }
-
-    const NOT_STARTED: &str = "the game has not started";
 
     fn round(r: Round) -> wit::RoundResult {
         wit::RoundResult { prize: r.prize, carried: r.carried, bids: r.bids, winner: r.winner.map(|w| w as u32) }
@@ -41,73 +38,54 @@ mod component {
         }
     }
 
-    fn kind(k: FaultKind) -> &'static str {
-        match k {
-            FaultKind::Illegal => "illegal",
-            FaultKind::Crash => "crash",
-            FaultKind::Fuel => "out of fuel",
-            FaultKind::Timeout => "timeout",
-            FaultKind::Memory => "out of memory",
+    /// The game's new events, handed on.
+    fn pass_on(g: &mut Game, events: &mut Events) {
+        for e in g.take_events() {
+            match e.to {
+                To::All => events.all(e.text),
+                To::Seat(s) => events.seat(s, e.text),
+            }
         }
     }
 
-    /// Runs `f` on the game, if it has started, and hands its new events to the host.
-    fn with_game<T>(f: impl FnOnce(&mut Game) -> T) -> Option<T> {
-        GAME.with_borrow_mut(|g| {
-            let g = g.as_mut()?;
-            let out = f(g);
-            for e in g.take_events() {
-                let to = match e.to {
-                    To::All => Audience::All,
-                    To::Seat(s) => Audience::Seat(s),
-                };
-                emit(&to, &e.text);
-            }
-            Some(out)
-        })
-    }
+    impl Referee for Game {
+        type Request = Request;
+        type Answer = Answer;
 
-    struct Referee;
-
-    impl Guest for Referee {
-        fn start(setup: Setup) -> Result<(), String> {
-            if GAME.with_borrow(Option::is_some) {
-                return Err("the game has already started".into());
-            }
-            let g = Game::start(setup.names, setup.seed, &setup.options)?;
-            GAME.with_borrow_mut(|slot| *slot = Some(g));
-            with_game(|_| ());
-            Ok(())
+        fn start(setup: Setup, events: &mut Events) -> Result<Game, String> {
+            let mut g = Game::start(setup.names, setup.seed, &setup.options)?;
+            pass_on(&mut g, events);
+            Ok(g)
         }
 
-        fn requests() -> Vec<(u32, Request)> {
-            GAME.with_borrow(|g| g.as_ref().map(Game::requests).unwrap_or_default())
-                .into_iter()
-                .map(|(seat, a)| (seat, Request::Bid(state(a))))
-                .collect()
+        fn requests(&self) -> Vec<(u32, Request)> {
+            Game::requests(self).into_iter().map(|(seat, a)| (seat, Request::Bid(state(a)))).collect()
         }
 
-        fn apply(seat: u32, answer: Answer) -> Result<(), String> {
+        fn apply(&mut self, seat: u32, answer: Answer, events: &mut Events) -> Result<(), String> {
             let Answer::Bid(card) = answer;
-            with_game(|g| g.apply(seat, card)).unwrap_or_else(|| Err(NOT_STARTED.into()))
+            let applied = Game::apply(self, seat, card);
+            pass_on(self, events);
+            applied
         }
 
-        fn banned(seat: u32, fault: Fault) {
-            with_game(|g| g.banned(seat, &format!("{} in {}: {}", kind(fault.kind), fault.call, fault.reason)));
+        fn banned(&mut self, seat: u32, fault: Fault, events: &mut Events) {
+            Game::banned(self, seat, &format!("{} in {}: {}", fault.kind.words(), fault.call, fault.reason));
+            pass_on(self, events);
         }
 
-        fn outcome() -> Option<Outcome> {
-            GAME.with_borrow(|g| g.as_ref()?.outcome()).map(|(scores, winners)| Outcome { scores, winners })
+        fn outcome(&self) -> Option<Outcome> {
+            Game::outcome(self).map(|(scores, winners)| Outcome { scores, winners })
         }
 
-        fn svg(seat: Option<u32>) -> Option<String> {
-            GAME.with_borrow(|g| g.as_ref().map(|g| crate::draw::svg(g, seat)))
+        fn view(&self, seat: Option<u32>) -> String {
+            Game::view(self, seat)
         }
 
-        fn view(seat: Option<u32>) -> String {
-            GAME.with_borrow(|g| g.as_ref().map_or_else(|| NOT_STARTED.to_string(), |g| g.view(seat)))
+        fn svg(&self, seat: Option<u32>) -> Option<String> {
+            Some(crate::draw::svg(self, seat))
         }
     }
 
-    export!(Referee);
+    arena_referee::export_referee!(GoofspielReferee, Game, svg);
 }

@@ -7,20 +7,19 @@ pub mod game;
 // The generated lowering of a `state` takes many flat arguments.
 #[cfg(target_arch = "wasm32")]
 #[allow(clippy::too_many_arguments)]
-mod component {
+mod bindings {
     wit_bindgen::generate!({ path: "../wit", world: "arena:santorini/referee", generate_all });
+}
 
+/// The state machine as the referee kit exports it, and the rule checker.
+#[cfg(target_arch = "wasm32")]
+mod component {
+    use super::bindings::arena::santorini::types as wit;
+    use super::bindings::exports::arena::santorini::rules;
+    use super::bindings::{Answer, Request};
     use super::game::{Ask, Game, Match, Reply};
-    use arena::game::events::emit;
-    use arena::game::types::Audience;
-    use arena::santorini::types as wit;
-    use exports::arena::santorini::rules;
+    use arena_referee::{Events, Fault, Outcome, Referee, Setup, TournamentEvent};
     use santorini_rules as r;
-    use std::cell::RefCell;
-
-    thread_local! {
-        static GAME: RefCell<Option<Game>> = const { RefCell::new(None) };
-    }
 
     fn cell(c: wit::Cell) -> r::Cell {
         r::Cell { row: c.row, col: c.col }
@@ -78,10 +77,11 @@ mod component {
         }
     }
 
-    struct Referee;
+    impl Referee for Game {
+        type Request = Request;
+        type Answer = Answer;
 
-    impl Guest for Referee {
-        fn start(setup: Setup) -> Result<(), String> {
+        fn start(setup: Setup, events: &mut Events) -> Result<Game, String> {
             let [a, b] = <[String; 2]>::try_from(setup.names.clone())
                 .map_err(|n| format!("Santorini seats 2 players, not {}", n.len()))?;
             let m = &setup.match_state;
@@ -95,71 +95,64 @@ mod component {
             if so_far.game == 1 {
                 // A ladder's matches are not counted in advance (0): no "of".
                 let of = if so_far.matches > 0 { format!(" of {}", so_far.matches) } else { String::new() };
-                emit(&Audience::All, &format!("match {}{of} starts: {a} against {b}", so_far.number));
+                events.all(format!("match {}{of} starts: {a} against {b}", so_far.number));
             }
-            emit(
-                &Audience::All,
-                &format!("{a} (player A) against {b} (player B), game {} of {}", so_far.game, so_far.games_in_match),
-            );
-            GAME.set(Some(Game::new([a, b], so_far)));
+            events.all(format!(
+                "{a} (player A) against {b} (player B), game {} of {}",
+                so_far.game, so_far.games_in_match
+            ));
+            Ok(Game::new([a, b], so_far))
+        }
+
+        fn requests(&self) -> Vec<(u32, Request)> {
+            self.ask().map(|(s, a)| vec![(u32::from(s), request(a))]).unwrap_or_default()
+        }
+
+        fn apply(&mut self, seat: u32, answer: Answer, events: &mut Events) -> Result<(), String> {
+            let seat = u8::try_from(seat).map_err(|_| format!("there is no seat {seat}"))?;
+            let reply = match answer {
+                Answer::Place(c) => Reply::Place(cell(c)),
+                Answer::TakeTurn(t) => Reply::TakeTurn(turn(t)),
+                _ => Reply::Done,
+            };
+            Game::apply(self, seat, reply)?;
+            let who = r::player_name(seat);
+            match reply {
+                Reply::Place(c) => events.all(format!("{who} places a worker on {c}")),
+                Reply::TakeTurn(t) => events.all(format!("{who}: {t}")),
+                Reply::Done => {}
+            }
             Ok(())
         }
 
-        fn requests() -> Vec<(u32, Request)> {
-            GAME.with_borrow(|g| g.as_ref().and_then(Game::ask).map(|(s, a)| vec![(u32::from(s), request(a))]))
-                .unwrap_or_default()
+        fn banned(&mut self, seat: u32, fault: Fault, events: &mut Events) {
+            events.all(format!("seat {seat} is banned ({} in {})", fault.reason, fault.call));
+            Game::banned(self, u8::try_from(seat).unwrap_or(u8::MAX));
         }
 
-        fn apply(seat: u32, answer: Answer) -> Result<(), String> {
-            GAME.with_borrow_mut(|g| {
-                let g = g.as_mut().ok_or("the game has not started")?;
-                let seat = u8::try_from(seat).map_err(|_| format!("there is no seat {seat}"))?;
-                let reply = match answer {
-                    Answer::Place(c) => Reply::Place(cell(c)),
-                    Answer::TakeTurn(t) => Reply::TakeTurn(turn(t)),
-                    _ => Reply::Done,
-                };
-                g.apply(seat, reply)?;
-                let who = r::player_name(seat);
-                match reply {
-                    Reply::Place(c) => emit(&Audience::All, &format!("{who} places a worker on {c}")),
-                    Reply::TakeTurn(t) => emit(&Audience::All, &format!("{who}: {t}")),
-                    Reply::Done => {}
-                }
-                Ok(())
-            })
+        fn outcome(&self) -> Option<Outcome> {
+            Game::outcome(self).map(|(scores, winners)| Outcome { scores, winners })
         }
 
-        fn banned(seat: u32, fault: Fault) {
-            GAME.with_borrow_mut(|g| {
-                if let Some(g) = g.as_mut() {
-                    emit(&Audience::All, &format!("seat {seat} is banned ({} in {})", fault.reason, fault.call));
-                    g.banned(u8::try_from(seat).unwrap_or(u8::MAX));
-                }
-            })
+        fn view(&self, _seat: Option<u32>) -> String {
+            Game::view(self)
         }
 
-        fn outcome() -> Option<Outcome> {
-            GAME.with_borrow(|g| g.as_ref()?.outcome().map(|(scores, winners)| Outcome { scores, winners }))
-        }
-
-        fn view(_seat: Option<u32>) -> String {
-            GAME.with_borrow(|g| g.as_ref().map(Game::view).unwrap_or_default())
-        }
-
-        fn svg(_seat: Option<u32>) -> Option<String> {
-            GAME.with_borrow(|g| g.as_ref().map(Game::svg))
+        fn svg(&self, _seat: Option<u32>) -> Option<String> {
+            Some(Game::svg(self))
         }
 
         fn tournament(event: TournamentEvent) -> Option<Request> {
             Some(match event {
-                TournamentEvent::Start(info) => Request::TournamentStart((info.you, info.players)),
+                TournamentEvent::Start { you, players, .. } => Request::TournamentStart((you, players)),
                 TournamentEvent::End(won) => Request::TournamentEnd(won),
             })
         }
     }
 
-    impl rules::Guest for Referee {
+    arena_referee::export_referee!(SantoriniReferee, Game, svg, tournament);
+
+    impl rules::Guest for SantoriniReferee {
         fn is_legal_place(s: wit::State, at: wit::Cell) -> bool {
             state(&s).is_some_and(|s| s.is_legal_place(cell(at)))
         }
@@ -172,6 +165,4 @@ mod component {
             state(&s).map(|s| s.legal_turns().into_iter().map(to_turn).collect()).unwrap_or_default()
         }
     }
-
-    export!(Referee);
 }

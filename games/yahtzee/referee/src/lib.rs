@@ -7,35 +7,28 @@
 pub mod draw;
 pub mod game;
 
+// The generated lowering of `turn-state` takes many flat arguments.
+#[cfg(target_arch = "wasm32")]
+#[allow(clippy::too_many_arguments)]
+mod bindings {
+    wit_bindgen::generate!({ path: "../wit", world: "arena:yahtzee/referee", generate_all });
+}
+
+/// The state machine as the referee kit exports it, and the rule checker `score`.
 #[cfg(target_arch = "wasm32")]
 mod component {
-    // The generated lowering of `turn-state` takes many flat arguments.
-    #[allow(clippy::too_many_arguments)]
-    mod bindings {
-        wit_bindgen::generate!({ path: "../wit", world: "arena:yahtzee/referee", generate_all });
-    }
-
+    use crate::bindings::arena::yahtzee::types::{
+        Category, GameInfo, GameScore, MatchState, Scorecard, TournamentInfo, TurnState,
+    };
+    use crate::bindings::{Answer, Request, exports};
     use crate::game::{self, Ask, Game, MatchSoFar, Move};
-    use arena::game::events::emit;
-    use arena::game::types::Audience;
-    use arena::yahtzee::types::{Category, GameInfo, GameScore, MatchState, Scorecard, TournamentInfo, TurnState};
-    use bindings::{Answer, Fault, Guest, Outcome, Request, Setup, TournamentEvent, arena, exports};
-    use std::cell::RefCell;
+    use arena_referee::{Events, Fault, Outcome, Referee, Setup, TournamentEvent};
     use yahtzee_rules as rules;
 
     /// A game under way, and the match as each seat is shown it.
     struct State {
         game: Game,
         matches: [MatchState; 2],
-    }
-
-    thread_local! {
-        static STATE: RefCell<Option<State>> = const { RefCell::new(None) };
-    }
-
-    /// Every event of the game is for everyone.
-    fn broadcast(text: &str) {
-        emit(&Audience::All, text);
     }
 
     fn category(c: Category) -> rules::Category {
@@ -80,10 +73,11 @@ mod component {
         }
     }
 
-    struct Referee;
+    impl Referee for State {
+        type Request = Request;
+        type Answer = Answer;
 
-    impl Guest for Referee {
-        fn start(setup: Setup) -> Result<(), String> {
+        fn start(setup: Setup, events: &mut Events) -> Result<State, String> {
             let Ok(names) = <[String; 2]>::try_from(setup.names) else {
                 return Err("Yahtzee seats 2 players".to_string());
             };
@@ -106,88 +100,71 @@ mod component {
                     earlier: v.earlier.iter().map(|g| GameScore { mine: g.mine, theirs: g.theirs }).collect(),
                 }
             });
-            let game = Game::new(names, setup.seed, &mut broadcast);
-            STATE.with_borrow_mut(|s| *s = Some(State { game, matches }));
-            Ok(())
+            // Every event of the game is for everyone.
+            let game = Game::new(names, setup.seed, &mut |text| events.all(text));
+            Ok(State { game, matches })
         }
 
-        fn requests() -> Vec<(u32, Request)> {
-            STATE.with_borrow(|s| {
-                let Some((s, (seat, ask))) = s.as_ref().and_then(|s| Some((s, s.game.pending()?))) else {
-                    return Vec::new();
-                };
-                let request = match ask {
-                    Ask::GameStart => Request::GameStart(GameInfo {
-                        opponent: s.game.opponent(seat).to_string(),
-                        you_start: seat == 0,
-                        match_state: s.matches[seat].clone(),
-                    }),
-                    Ask::Keep => Request::Keep(turn_state(s, seat)),
-                    Ask::Choose => Request::Choose(turn_state(s, seat)),
-                };
-                vec![(seat as u32, request)]
-            })
+        fn requests(&self) -> Vec<(u32, Request)> {
+            let Some((seat, ask)) = self.game.pending() else { return Vec::new() };
+            let request = match ask {
+                Ask::GameStart => Request::GameStart(GameInfo {
+                    opponent: self.game.opponent(seat).to_string(),
+                    you_start: seat == 0,
+                    match_state: self.matches[seat].clone(),
+                }),
+                Ask::Keep => Request::Keep(turn_state(self, seat)),
+                Ask::Choose => Request::Choose(turn_state(self, seat)),
+            };
+            vec![(seat as u32, request)]
         }
 
-        fn apply(seat: u32, answer: Answer) -> Result<(), String> {
-            STATE.with_borrow_mut(|s| {
-                let Some(s) = s else {
-                    return Err(format!("seat {seat} was not asked: the game has not started"));
-                };
-                let answer = match &answer {
-                    Answer::GameStart => Move::GameStart,
-                    Answer::Keep(keep) => Move::Keep(keep),
-                    Answer::Choose(c) => Move::Choose(category(*c)),
-                    Answer::TournamentStart => Move::Other("tournament-start"),
-                    Answer::TournamentEnd => Move::Other("tournament-end"),
-                };
-                s.game.apply(seat as usize, answer, &mut broadcast)
-            })
+        fn apply(&mut self, seat: u32, answer: Answer, events: &mut Events) -> Result<(), String> {
+            let answer = match &answer {
+                Answer::GameStart => Move::GameStart,
+                Answer::Keep(keep) => Move::Keep(keep),
+                Answer::Choose(c) => Move::Choose(category(*c)),
+                Answer::TournamentStart => Move::Other("tournament-start"),
+                Answer::TournamentEnd => Move::Other("tournament-end"),
+            };
+            self.game.apply(seat as usize, answer, &mut |text| events.all(text))
         }
 
-        fn banned(seat: u32, fault: Fault) {
-            STATE.with_borrow_mut(|s| {
-                if let Some(s) = s {
-                    s.game.ban(seat as usize, &fault.call, &fault.reason, &mut broadcast);
-                }
-            })
+        fn banned(&mut self, seat: u32, fault: Fault, events: &mut Events) {
+            self.game.ban(seat as usize, &fault.call, &fault.reason, &mut |text| events.all(text));
         }
 
-        fn outcome() -> Option<Outcome> {
-            STATE.with_borrow(|s| {
-                let (scores, winners) = s.as_ref()?.game.outcome()?;
-                Some(Outcome { scores: scores.to_vec(), winners })
-            })
+        fn outcome(&self) -> Option<Outcome> {
+            let (scores, winners) = self.game.outcome()?;
+            Some(Outcome { scores: scores.to_vec(), winners })
         }
 
         /// Both score cards, the same for spectators and seats (nothing in Yahtzee is hidden).
-        fn view(_seat: Option<u32>) -> String {
-            STATE.with_borrow(|s| s.as_ref().map(|s| s.game.render()).unwrap_or_default())
+        fn view(&self, _seat: Option<u32>) -> String {
+            self.game.render()
         }
 
         /// The dice and both score cards, the same for spectators and seats.
-        fn svg(_seat: Option<u32>) -> Option<String> {
-            STATE.with_borrow(|s| s.as_ref().map(|s| crate::draw::svg(&s.game)))
+        fn svg(&self, _seat: Option<u32>) -> Option<String> {
+            Some(crate::draw::svg(&self.game))
         }
 
         fn tournament(event: TournamentEvent) -> Option<Request> {
             Some(match event {
-                TournamentEvent::Start(info) => Request::TournamentStart(TournamentInfo {
-                    you: info.you,
-                    players: info.players,
-                    games_per_match: info.games_per_match,
-                }),
+                TournamentEvent::Start { you, players, games_per_match } => {
+                    Request::TournamentStart(TournamentInfo { you, players, games_per_match })
+                }
                 TournamentEvent::End(won) => Request::TournamentEnd(won),
             })
         }
     }
 
+    arena_referee::export_referee!(YahtzeeReferee, State, svg, tournament);
+
     /// The rule checker players import, served from an instance of the referee of their own.
-    impl exports::arena::yahtzee::rules::Guest for Referee {
+    impl exports::arena::yahtzee::rules::Guest for YahtzeeReferee {
         fn score(card: Scorecard, dice: Vec<u8>, box_: Category) -> Option<u16> {
             game::score(&card.boxes, card.yahtzee_bonus, &dice, category(box_))
         }
     }
-
-    bindings::export!(Referee with_types_in bindings);
 }
