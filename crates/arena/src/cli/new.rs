@@ -123,6 +123,13 @@ fn package_files(lang: GameLang) -> Vec<(&'static str, &'static str)> {
             ("referee/src/lib.rs", include_str!("../../../../templates/game/rust/referee/src/lib.rs")),
             ("players/first/Cargo.toml", include_str!("../../../../templates/game/rust/players/first/Cargo.toml")),
             ("players/first/src/lib.rs", include_str!("../../../../templates/game/rust/players/first/src/lib.rs")),
+            // The referee kit, as Arena's own referees use it.
+            ("kit/Cargo.toml", include_str!("../../../../templates/game/rust/kit/Cargo.toml")),
+            ("kit/src/lib.rs", include_str!("../../../../sdk/referee/src/lib.rs")),
+            ("kit/src/protocol.rs", include_str!("../../../../sdk/referee/src/protocol.rs")),
+            ("kit/src/export.rs", include_str!("../../../../sdk/referee/src/export.rs")),
+            ("kit/src/rng.rs", include_str!("../../../../sdk/referee/src/rng.rs")),
+            ("kit/src/svg.rs", include_str!("../../../../sdk/referee/src/svg.rs")),
         ],
     }
 }

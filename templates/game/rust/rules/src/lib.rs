@@ -1,13 +1,7 @@
 //! {{name}}'s rules, pure: heaps of stones; the players take turns taking one or more stones from one
 //! heap; whoever takes the last stone wins.
 
-/// SplitMix64: the game's seed is its only source of chance, so a seed always gives the same game.
-fn mix(mut z: u64) -> u64 {
-    z = z.wrapping_add(0x9e37_79b9_7f4a_7c15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-    z ^ (z >> 31)
-}
+use arena_referee::rng::{SplitMix, mix};
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Game {
@@ -19,15 +13,11 @@ pub struct Game {
 }
 
 impl Game {
-    /// `heaps` heaps of 1 to 7 stones each, drawn from `seed`.
+    /// `heaps` heaps of 1 to 7 stones each, drawn from `seed` (SplitMix64, the kit's: the seed is the
+    /// game's only source of chance, so a seed always gives the same game).
     pub fn new(seed: u64, heaps: usize) -> Game {
-        let mut r = mix(seed);
-        let heaps = (0..heaps)
-            .map(|_| {
-                r = mix(r);
-                1 + (r % 7) as u32
-            })
-            .collect();
+        let mut r = SplitMix::new(mix(seed));
+        let heaps = (0..heaps).map(|_| 1 + (r.draw() % 7) as u32).collect();
         Game { heaps, turn: 0, winner: None }
     }
 
