@@ -446,15 +446,17 @@ async fn a_referee_flooding_events_is_stopped_at_the_cap_with_each_event_cut() {
             &e.text[e.text.len() - 40..]
         );
     }
-    // The number of events is capped (short events, so the flood is quick even on a loaded machine).
+    // The number of events is capped (short events, so the flood is quick even on a loaded machine;
+    // answers large enough for a whole flood in one `next`, so that the cap is what stops it).
     let cap = arena_match::MAX_EVENTS;
+    let roomy = Arc::new(Sandbox::new(Limits { answer_bytes: 4 << 20, ..Limits::default() }).unwrap());
     for (events, past) in [(cap, false), (cap + 1, true)] {
-        let mut pkg = Package::load(sandbox(), &root).unwrap();
+        let mut pkg = Package::load(roomy.clone(), &root).unwrap();
         pkg.set_options(&[format!("events={events}"), "event-chars=10".to_string()]).unwrap();
         let (a, b) = (seat(&pkg, "a", "nim-optimal"), seat(&pkg, "b", "nim-optimal"));
         let o = pkg.play(&[a, b], 1, &Default::default()).await;
         let f = o.game_fault.clone().expect("a game fault");
-        assert_eq!(o.events.len(), cap, "{events} events: the cap holds ({f})");
+        assert_eq!(o.events.len(), if past { 0 } else { cap }, "{events} events: the cap holds ({f})");
         if past {
             assert_eq!(f.call, "start", "{f}");
             // The host's own words, never wasmtime's backtrace.
@@ -465,6 +467,15 @@ async fn a_referee_flooding_events_is_stopped_at_the_cap_with_each_event_cut() {
             assert_eq!((f.kind.as_str(), f.call.as_str()), ("crash", "apply"), "at the cap the game goes on: {f}");
         }
     }
+    // Under the default limits the same flood is more than one answer of the referee may carry: a game
+    // fault before the host holds it.
+    let mut pkg = Package::load(sandbox(), &root).unwrap();
+    pkg.set_options(&[format!("events={cap}"), "event-chars=10".to_string()]).unwrap();
+    let (a, b) = (seat(&pkg, "a", "nim-optimal"), seat(&pkg, "b", "nim-optimal"));
+    let o = pkg.play(&[a, b], 1, &Default::default()).await;
+    let f = o.game_fault.clone().expect("a game fault");
+    assert_eq!((f.kind.as_str(), f.call.as_str()), ("illegal", "start"), "{f}");
+    assert!(o.events.is_empty(), "{f}");
 }
 
 #[test]
@@ -505,4 +516,22 @@ fn referee_failures_are_shown_after_the_bans_and_blamed_on_the_package() {
     let out = run(&["play", "--game", game, "--seed", "4", &players[0], &players[1]]);
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(text.contains("1 game ended in a game fault") && text.contains("the broken referee gives up"), "{text}");
+}
+
+/// A referee of the protocol before this one (it exports `requests`) is refused with that reason, naming
+/// the file, before anything is played.
+#[test]
+fn a_referee_of_the_earlier_protocol_is_refused_with_the_reason() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = nim_package(dir.path());
+    let old = r#"(component
+        (core module $m (func (export "f")))
+        (core instance $i (instantiate $m))
+        (func $f (canon lift (core func $i "f")))
+        (export "requests" (func $f)))"#;
+    std::fs::write(root.join("referee.wat"), old).unwrap();
+    let manifest = std::fs::read_to_string(root.join("game.toml")).unwrap();
+    std::fs::write(root.join("game.toml"), manifest.replace("referee.wasm", "referee.wat")).unwrap();
+    let err = Package::load(sandbox(), &root).err().expect("refused").to_string();
+    assert!(err.contains("referee.wat") && err.contains("earlier protocol") && err.contains("rebuild"), "{err}");
 }

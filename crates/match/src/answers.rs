@@ -208,6 +208,8 @@ pub(crate) async fn ban(
     ]);
     out.log.push(CallLine::failed(i, step, fault.clone()));
     out.faults.push((i, fault));
-    referee.call("banned", &[Val::U32(i as u32), record], 0).await?;
-    Ok(())
+    match referee.call("banned", &[Val::U32(i as u32), record], 1).await?.pop() {
+        Some(next) => referee.take_next("banned", next),
+        None => Err(protocol("banned", "did not answer `next`")),
+    }
 }

@@ -28,14 +28,12 @@ pub use fuzz::Fuzz;
 pub use play::{MAX_STEPS, RefereeCost, SVG_BYTES};
 pub use wit::{MAX_WIT_BYTES, check_wit};
 
-use arena_sandbox::{LoadError, PlayerState, Sandbox, WorldSpec, refuse};
+use arena_sandbox::{LoadError, PlayerState, Sandbox, WorldSpec};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use wasmtime::component::types::{ComponentFunc, ComponentItem, Type};
-use wasmtime::component::{Component, InstancePre, Linker, Val};
+use wasmtime::component::{Component, InstancePre, Linker};
 
-/// The interface the host offers every referee.
-const EVENTS: &str = "arena:game/events@0.1.0";
 /// The most events one game may emit; a referee that emits more is at fault.
 pub const MAX_EVENTS: usize = 100_000;
 /// The most characters of an event kept (the rest is cut, saying how much).
@@ -129,11 +127,9 @@ impl Package {
         let loaded = sandbox.load(&path, &spec)?;
         let referee_error = |detail: String| PackageError::Referee { path: path.clone(), detail };
         let cases = cases(sandbox.engine(), &loaded.component).map_err(referee_error)?;
-        let mut linker = sandbox.linker().map_err(|e| referee_error(e.to_string()))?;
-        linker
-            .instance(EVENTS)
-            .and_then(|mut events| events.func_new("emit", emit))
-            .map_err(|e| referee_error(format!("{e:#}")))?;
+        // A referee imports nothing (its events come back in what its calls answer): the linker
+        // defines only what every component may import, and refuses anything else.
+        let linker = sandbox.linker().map_err(|e| referee_error(e.to_string()))?;
         let referee = linker.instantiate_pre(&loaded.component).map_err(|e| referee_error(format!("{e:#}")))?;
         let lifecycle = lifecycle(sandbox.engine(), &loaded.component, &cases).map_err(referee_error)?;
         let svg = draws(sandbox.engine(), &loaded.component).map_err(referee_error)?;
@@ -259,26 +255,52 @@ fn export_func(engine: &wasmtime::Engine, referee: &Component, name: &str) -> Re
     }
 }
 
-/// The referee's requests, from its component type: `requests` returns a list of (seat, request) and
-/// `apply` takes (seat, answer), where request and answer are variants with the same case names.
+/// The referee's requests, from its component type: `start` answers `result<next, string>`, `apply`
+/// takes (seat, answer) and answers the same, `banned` answers `next`, where `next` is a record of
+/// `requests: list<tuple<u32, request>>` and `events: list<event>`, and request and answer are variants
+/// with the same case names. A referee of the protocol before this one (which exported `requests` and
+/// imported `events.emit`) is named as such.
 fn cases(engine: &wasmtime::Engine, referee: &Component) -> Result<Vec<Case>, String> {
     let func =
         |name: &str| export_func(engine, referee, name)?.ok_or_else(|| format!("it exports no function `{name}`"));
-    for name in ["start", "banned", "outcome", "view"] {
+    if export_func(engine, referee, "requests")?.is_some() {
+        return Err("it speaks the earlier protocol (`requests`, `events.emit`): rebuild it against this \
+                    Arena's wit/game, whose `start`, `apply` and `banned` answer with what comes `next`"
+            .into());
+    }
+    for name in ["start", "apply", "banned", "outcome", "view"] {
         func(name)?;
     }
-    let requests = func("requests")?;
-    let request = match requests.results().next() {
-        Some(Type::List(l)) => match l.ty() {
-            Type::Tuple(t) => t.types().nth(1),
-            _ => None,
-        },
+    let next_of = |t: Option<Type>| match t {
+        Some(Type::Record(r)) => {
+            let requests = r.fields().find(|f| f.name == "requests").map(|f| f.ty);
+            let events = r.fields().find(|f| f.name == "events");
+            match (requests, events, r.fields().len()) {
+                (Some(Type::List(l)), Some(_), 2) => match l.ty() {
+                    Type::Tuple(t) if t.types().len() == 2 => t.types().nth(1),
+                    _ => None,
+                },
+                _ => None,
+            }
+        }
         _ => None,
     };
-    let Some(Type::Variant(request)) = request else {
-        return Err("`requests` must return list<tuple<u32, request>> with `request` a variant".into());
+    let answered = |name: &str, f: &ComponentFunc| {
+        match f.results().collect::<Vec<_>>().as_slice() {
+            [Type::Result(r)] if matches!(r.err(), Some(Type::String)) => next_of(r.ok()),
+            _ => None,
+        }
+        .ok_or_else(|| format!("`{name}` must answer result<next, string>, `next` a record of `requests` and `events`"))
+    };
+    let Type::Variant(request) = answered("start", &func("start")?)? else {
+        return Err("the requests of `next` must be tuple<u32, request>, `request` a variant".into());
     };
     let apply = func("apply")?;
+    answered("apply", &apply)?;
+    let banned = func("banned")?;
+    if next_of(banned.results().next()).is_none() {
+        return Err("`banned` must take (seat: u32, fault) and answer `next`".into());
+    }
     let Some((_, Type::Variant(answer))) = apply.params().nth(1) else {
         return Err("`apply` must take (seat: u32, answer) with `answer` a variant".into());
     };
@@ -346,37 +368,5 @@ fn check_export(f: &ComponentFunc, case: &Case) -> Result<(), String> {
     if !fits(&results, &case.result) {
         return Err(format!("`{}` returns another type than the referee's `{}` answer carries", case.name, case.name));
     }
-    Ok(())
-}
-
-/// `arena:game/events.emit(to, text)`: records the event, its text cut to a quote; charged like any
-/// host call by the size of what it carries.
-fn emit(
-    mut store: wasmtime::StoreContextMut<'_, PlayerState>,
-    _ty: ComponentFunc,
-    params: &[Val],
-    _results: &mut [Val],
-) -> wasmtime::Result<()> {
-    let (Some(to), Some(Val::String(text))) = (params.first(), params.get(1)) else {
-        return refuse("emit: unexpected arguments");
-    };
-    let to = match to {
-        Val::Variant(case, None) if case == "all" => None,
-        Val::Variant(case, Some(seat)) if case == "seat" => match **seat {
-            Val::U32(s) => Some(vec![s]),
-            _ => return refuse("emit: a seat is a u32"),
-        },
-        Val::Variant(case, Some(seats)) if case == "seats" => match &**seats {
-            Val::List(l) => Some(l.iter().filter_map(|v| if let Val::U32(s) = v { Some(*s) } else { None }).collect()),
-            _ => return refuse("emit: seats are a list<u32>"),
-        },
-        _ => return refuse("emit: unexpected audience"),
-    };
-    let state = store.data_mut();
-    state.charge(text.len() as u64 * arena_sandbox::BYTE_FUEL);
-    if state.events.len() >= MAX_EVENTS {
-        return refuse(format!("emitted more than {MAX_EVENTS} events in one game"));
-    }
-    state.events.push(arena_core::Event { to, text: arena_core::quote_at(text, EVENT_CHARS) });
     Ok(())
 }

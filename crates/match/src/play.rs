@@ -158,7 +158,15 @@ impl Package {
         let guard = Guard::arm_with(&limits, &mut store, true, "instantiate").quoting_output();
         let r = guard.run(self.referee.instantiate_async(&mut store)).await;
         let (instance, _) = guard.finish(&mut store, r)?;
-        Ok(Referee { limits, store, instance, spent: std::time::Duration::ZERO, fuel: 0, steps: 0 })
+        Ok(Referee {
+            limits,
+            store,
+            instance,
+            spent: std::time::Duration::ZERO,
+            fuel: 0,
+            steps: 0,
+            outstanding: Vec::new(),
+        })
     }
 
     async fn drive(
@@ -173,8 +181,10 @@ impl Package {
         let n = names.len();
         let mut banned = vec![false; n];
         let setup = self.setup(names, seed, so_far);
-        if let Some(Val::Result(Err(why))) = referee.call("start", &[setup], 1).await?.first() {
-            return Err(protocol("start", format!("refused to start: {}", text(why))));
+        match referee.call("start", &[setup], 1).await?.pop() {
+            Some(Val::Result(Ok(Some(next)))) => referee.take_next("start", *next)?,
+            Some(Val::Result(Err(why))) => return Err(protocol("start", format!("refused to start: {}", text(&why)))),
+            _ => return Err(protocol("start", "did not answer result<next, string>")),
         }
         let mut ended = false;
         let replaying = matches!(answers, Answers::Recorded(_));
@@ -256,9 +266,13 @@ impl Package {
                         });
                         out.fuel[i] += fuel;
                         let answer = Val::Variant(case.clone(), answer.map(Box::new));
-                        let refused = match referee.call("apply", &[Val::U32(i as u32), answer], 1).await?.first() {
-                            Some(Val::Result(Err(why))) => Some(text(why)),
-                            _ => None,
+                        let refused = match referee.call("apply", &[Val::U32(i as u32), answer], 1).await?.pop() {
+                            Some(Val::Result(Ok(Some(next)))) => {
+                                referee.take_next("apply", *next)?;
+                                None
+                            }
+                            Some(Val::Result(Err(why))) => Some(text(&why)),
+                            _ => return Err(protocol("apply", "did not answer result<next, string>")),
                         };
                         // Refused after the step changed the game: judged only if the referee still
                         // asks the seat what it answered (a refusal changes nothing); else dropped.

@@ -1,7 +1,8 @@
 //! The referee of one game, in its own sandboxed store under its own limits, and the calls the host
-//! makes of it (its requests, its view, its refusals as text).
+//! makes of it: what comes next after each call that moves the game (the requests outstanding, the
+//! events, bounded here), its view, its refusals as text.
 
-use super::VIEW_CHARS;
+use super::{EVENT_CHARS, MAX_EVENTS, VIEW_CHARS};
 use arena_core::{Fault, FaultKind};
 use arena_core::{Limits, quote, quote_at};
 use arena_sandbox::{Guard, PlayerState};
@@ -18,6 +19,8 @@ pub(crate) struct Referee {
     /// The fuel its calls have burnt, and the steps it has been driven through.
     pub(crate) fuel: u64,
     pub(crate) steps: u32,
+    /// The requests outstanding, as the last call that moved the game said.
+    pub(crate) outstanding: Vec<Val>,
 }
 
 impl Referee {
@@ -36,12 +39,62 @@ impl Referee {
     }
 }
 
-/// The referee's current requests.
+/// The referee's requests outstanding, as the last call that moved the game said.
 pub(crate) async fn requests(referee: &mut Referee) -> Result<Vec<Val>, Fault> {
-    match referee.call("requests", &[], 1).await?.pop() {
-        Some(Val::List(l)) => Ok(l),
-        _ => Err(protocol("requests", "did not return a list")),
+    Ok(referee.outstanding.clone())
+}
+
+impl Referee {
+    /// Takes what comes next after `call` (`start`, `apply`, `banned`): the requests outstanding and the
+    /// events the call caused, each cut to [`EVENT_CHARS`]; more than [`MAX_EVENTS`] in a game, or a
+    /// value that is not a `next` record, is the game's fault.
+    pub(crate) fn take_next(&mut self, call: &str, next: Val) -> Result<(), Fault> {
+        let Val::Record(fields) = next else { return Err(protocol(call, "did not answer with a `next` record")) };
+        let (mut requests, mut events) = (None, None);
+        for (name, v) in fields {
+            match (name.as_str(), v) {
+                ("requests", Val::List(l)) => requests = Some(l),
+                ("events", Val::List(l)) => events = Some(l),
+                _ => {}
+            }
+        }
+        let (Some(requests), Some(events)) = (requests, events) else {
+            return Err(protocol(call, "answered a record without `requests` and `events` lists"));
+        };
+        let recorded = &mut self.store.data_mut().events;
+        if recorded.len() + events.len() > MAX_EVENTS {
+            return Err(protocol(call, format!("emitted more than {MAX_EVENTS} events in one game")));
+        }
+        for e in events {
+            recorded.push(event(call, e)?);
+        }
+        self.outstanding = requests;
+        Ok(())
     }
+}
+
+/// An `event` record as the game's record keeps it, its text cut to a quote.
+fn event(call: &str, e: Val) -> Result<arena_core::Event, Fault> {
+    let bad = |why: &str| protocol(call, format!("an event {why}"));
+    let Val::Record(mut fields) = e else { return Err(bad("is not a record")) };
+    let (Some((_, Val::String(text))), Some((_, to))) = (fields.pop(), fields.pop()) else {
+        return Err(bad("is not (to, text)"));
+    };
+    let to = match to {
+        Val::Variant(case, None) if case == "all" => None,
+        Val::Variant(case, Some(seat)) if case == "seat" => match *seat {
+            Val::U32(s) => Some(vec![s]),
+            _ => return Err(bad("names a seat that is not a u32")),
+        },
+        Val::Variant(case, Some(seats)) if case == "seats" => match *seats {
+            Val::List(l) => {
+                Some(l.into_iter().filter_map(|v| if let Val::U32(s) = v { Some(s) } else { None }).collect())
+            }
+            _ => return Err(bad("names seats that are not a list<u32>")),
+        },
+        _ => return Err(bad("has an unknown audience")),
+    };
+    Ok(arena_core::Event { to, text: quote_at(&text, EVENT_CHARS) })
 }
 
 /// The referee's view for `seat` (`None`: spectators), cut to [`VIEW_CHARS`]; empty if it is not text.

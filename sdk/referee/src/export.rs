@@ -1,7 +1,8 @@
 //! `export_referee!`: a referee component's exports, written once. The game crate generates its WIT
 //! bindings in a module named `bindings` at its root and implements [`Referee`](crate::Referee); the
 //! macro defines the exported struct, keeps the game in a thread-local slot, converts the protocol's
-//! types, and hands each call's events to the host through `arena:game/events.emit`.
+//! types, and answers each call that moves the game with its `turn`: the requests outstanding after
+//! it and the events it caused, in order (one crossing a decision; a referee imports nothing).
 
 /// `export_referee!(Glue, Game)` exports `Game` (a [`Referee`](crate::Referee)) through a unit struct
 /// `Glue` (name it to implement the rule-checker interfaces a game serves on it); add `svg` and/or
@@ -17,21 +18,27 @@ macro_rules! export_referee {
             static __ARENA_GAME: ::std::cell::RefCell<Option<$game>> = const { ::std::cell::RefCell::new(None) };
         }
 
-        /// Hands the events of a call to the host, in order.
-        fn __arena_flush(events: &mut $crate::Events) {
-            use crate::bindings::arena::game::types::Audience;
-            for (to, text) in events.take() {
-                let to = match to {
-                    $crate::To::All => Audience::All,
-                    $crate::To::Seat(s) => Audience::Seat(s),
-                    $crate::To::Seats(s) => Audience::Seats(s),
-                };
-                crate::bindings::arena::game::events::emit(&to, &text);
-            }
+        /// What a call that moved the game answers: the requests outstanding now and its events, in
+        /// order.
+        fn __arena_next(game: &$game, events: &mut $crate::Events) -> crate::bindings::Next {
+            use crate::bindings::arena::game::types::{Audience, Event};
+            let events = events
+                .take()
+                .into_iter()
+                .map(|(to, text)| Event {
+                    to: match to {
+                        $crate::To::All => Audience::All,
+                        $crate::To::Seat(s) => Audience::Seat(s),
+                        $crate::To::Seats(s) => Audience::Seats(s),
+                    },
+                    text,
+                })
+                .collect();
+            crate::bindings::Next { requests: <$game as $crate::Referee>::requests(game), events }
         }
 
         impl crate::bindings::Guest for $glue {
-            fn start(setup: crate::bindings::Setup) -> Result<(), String> {
+            fn start(setup: crate::bindings::Setup) -> Result<crate::bindings::Next, String> {
                 let m = setup.match_state;
                 let setup = $crate::Setup {
                     names: setup.names,
@@ -48,27 +55,22 @@ macro_rules! export_referee {
                     },
                 };
                 let mut events = $crate::Events::default();
-                let game = <$game as $crate::Referee>::start(setup, &mut events);
-                __arena_flush(&mut events);
-                __ARENA_GAME.set(Some(game?));
-                Ok(())
+                let game = <$game as $crate::Referee>::start(setup, &mut events)?;
+                let turn = __arena_next(&game, &mut events);
+                __ARENA_GAME.set(Some(game));
+                Ok(turn)
             }
 
-            fn requests() -> Vec<(u32, crate::bindings::Request)> {
-                __ARENA_GAME.with_borrow(|g| g.as_ref().map(<$game as $crate::Referee>::requests).unwrap_or_default())
-            }
-
-            fn apply(seat: u32, answer: crate::bindings::Answer) -> Result<(), String> {
+            fn apply(seat: u32, answer: crate::bindings::Answer) -> Result<crate::bindings::Next, String> {
                 __ARENA_GAME.with_borrow_mut(|g| {
                     let g = g.as_mut().ok_or_else(|| format!("seat {seat} was not asked: the game has not started"))?;
                     let mut events = $crate::Events::default();
-                    let applied = <$game as $crate::Referee>::apply(g, seat, answer, &mut events);
-                    __arena_flush(&mut events);
-                    applied
+                    <$game as $crate::Referee>::apply(g, seat, answer, &mut events)?;
+                    Ok(__arena_next(g, &mut events))
                 })
             }
 
-            fn banned(seat: u32, fault: crate::bindings::Fault) {
+            fn banned(seat: u32, fault: crate::bindings::Fault) -> crate::bindings::Next {
                 use crate::bindings::arena::game::types::FaultKind as K;
                 let kind = match fault.kind {
                     K::Illegal => $crate::FaultKind::Illegal,
@@ -78,12 +80,13 @@ macro_rules! export_referee {
                     K::Memory => $crate::FaultKind::Memory,
                 };
                 let fault = $crate::Fault { kind, call: fault.call, reason: fault.reason };
-                __ARENA_GAME.with_borrow_mut(|g| {
-                    if let Some(g) = g.as_mut() {
+                __ARENA_GAME.with_borrow_mut(|g| match g.as_mut() {
+                    Some(g) => {
                         let mut events = $crate::Events::default();
                         <$game as $crate::Referee>::banned(g, seat, fault, &mut events);
-                        __arena_flush(&mut events);
+                        __arena_next(g, &mut events)
                     }
+                    None => crate::bindings::Next { requests: Vec::new(), events: Vec::new() },
                 })
             }
 
