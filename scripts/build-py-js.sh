@@ -2,7 +2,9 @@
 # Builds the Python and JavaScript sample players as components: `build-py-js.sh OUT_DIR` writes
 # OUT_DIR/yahtzee-py.wasm, yahtzee-py-loop.wasm, fish-py.wasm and santorini-py.wasm (sample-players/python,
 # componentize-py from PyPI) and OUT_DIR/yahtzee-js.wasm, yahtzee-js-loop.wasm, fish-js.wasm and
-# santorini-js.wasm (sample-players/js, componentize-qjs from npm).
+# santorini-js.wasm (sample-players/js, componentize-qjs from npm); and the referees some games have in
+# those languages besides their Rust one: games/GAME/referee-py/*.py as OUT_DIR/GAME-referee-py.wasm,
+# games/GAME/referee-js/*.js as OUT_DIR/GAME-referee-js.wasm (world arena:GAME/referee).
 #
 # The toolchains are installed on first use into $TARGET_DIR/tools (a venv and an npm prefix), pinned to
 # the versions below; later runs only check their versions. A component is rebuilt only when it is
@@ -77,10 +79,21 @@ build_py() {
   mv "$out.tmp" "$out"
 }
 
-# build_js OUT GAME FILE: the module exports one function per WIT export (camelCase).
+# build_js OUT GAME FILE [WORLD]: the module exports one function per WIT export (camelCase).
 build_js() {
-  local out=$1 game=$2 file=$3
-  "$COMPONENTIZE_QJS" -w "games/$game/wit" -n "arena:$game/player" --sync -j "$file" -o "$out.tmp" >/dev/null
+  local out=$1 game=$2 file=$3 world=${4:-player}
+  "$COMPONENTIZE_QJS" -w "games/$game/wit" -n "arena:$game/$world" --sync -j "$file" -o "$out.tmp" >/dev/null
+  mv "$out.tmp" "$out"
+}
+
+# build_py_referee OUT GAME FILE: a referee in Python, its module defining the class `WitWorld`.
+build_py_referee() {
+  local out=$1 game=$2 file=$3 stage=$TARGET_DIR/py-js/python-referee
+  rm -rf "$stage"
+  mkdir -p "$stage"
+  cp "$file" "$stage/"
+  "$COMPONENTIZE_PY" -q -d "games/$game/wit" -w "arena:$game/referee" componentize -p "$stage" \
+    "$(basename "$file" .py)" -o "$out.tmp"
   mv "$out.tmp" "$out"
 }
 
@@ -117,4 +130,26 @@ for game in "${GAMES[@]}"; do
       build_js "$target" "$game" "$file"
     fi
   done
+done
+
+# Referees in Python and JavaScript (one file each).
+for file in games/*/referee-py/*.py; do
+  [[ -e $file ]] || continue
+  game=$(basename "$(dirname "$(dirname "$file")")")
+  target=$out/$game-referee-py.wasm
+  if stale "$target" "$file" "games/$game/wit"; then
+    setup_python
+    say "componentize-py: $file -> $target"
+    build_py_referee "$target" "$game" "$file"
+  fi
+done
+for file in games/*/referee-js/*.js; do
+  [[ -e $file ]] || continue
+  game=$(basename "$(dirname "$(dirname "$file")")")
+  target=$out/$game-referee-js.wasm
+  if stale "$target" "$file" "games/$game/wit"; then
+    setup_js
+    say "componentize-qjs: $file -> $target"
+    build_js "$target" "$game" "$file" referee
+  fi
 done

@@ -20,6 +20,7 @@ mod layers;
 mod memory;
 mod packages;
 mod referee;
+mod referee_langs;
 mod santorini;
 mod store;
 mod templates;

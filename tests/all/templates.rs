@@ -143,3 +143,48 @@ fn a_new_game_package_builds_and_runs_a_tournament_as_written() {
     let out = run(&["new-game", "--lang", "rust", game]);
     assert_eq!(out.status.code(), Some(2));
 }
+
+#[test]
+fn new_game_packages_in_python_and_javascript_build_and_pass_check_game() {
+    let tools = players_dir().parent().expect("target dir").join("tools");
+    let root = tempfile::tempdir().unwrap();
+    for lang in ["python", "js"] {
+        let dir = root.path().join(format!("heaps-{lang}"));
+        let out = run(&["new-game", "--lang", lang, dir.to_str().unwrap()]);
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        let built = std::process::Command::new(dir.join("build.sh"))
+            .env("COMPONENTIZE_PY", tools.join("py-venv/bin/componentize-py"))
+            .env("COMPONENTIZE_QJS", tools.join("node/node_modules/.bin/componentize-qjs"))
+            .output()
+            .unwrap();
+        assert!(
+            built.status.success(),
+            "{lang}: build.sh failed:\n{}{}",
+            String::from_utf8_lossy(&built.stdout),
+            String::from_utf8_lossy(&built.stderr)
+        );
+        let game = dir.to_str().unwrap();
+        let out = run(&["check-game", game, "--seeds", "3"]);
+        let text = String::from_utf8_lossy(&out.stdout);
+        let name = format!("heaps-{lang}");
+        assert!(out.status.success() && text.contains(&format!("ok: {name} passes the check")), "{lang}: {text}");
+        // Its option reaches the referee, and the game is played without a fault.
+        let first = dir.join("players/first.wasm");
+        let v = run_json(&[
+            "play",
+            "--game",
+            game,
+            "--seed",
+            "2",
+            "--json",
+            "--option",
+            "heaps=5",
+            &format!("a={}", first.display()),
+            "builtin:first",
+        ]);
+        let heaps = v["events"][0].as_str().unwrap_or_default();
+        assert_eq!(heaps.split_whitespace().count(), 6, "heaps and five numbers: {v}");
+        assert_eq!(v["result"]["faults"], serde_json::json!([]), "{v}");
+        assert_eq!(v["result"]["scores"].as_array().map(Vec::len), Some(2), "{v}");
+    }
+}

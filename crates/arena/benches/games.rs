@@ -10,6 +10,8 @@
 //!   game calls it;
 //! - a decision all-in in a packaged game: Nim games per second, and one 1,000-round game of matching
 //!   pennies (the referee's `apply` after every player call);
+//! - referees in Python and JavaScript against the Rust ones (Nim's in Python, matching pennies' in
+//!   JavaScript): instantiation, and a decision in a long game, through the same package;
 //! - games per second of each game's strong sample player against itself, as components through its
 //!   package (referee and players in wasm) and as the same referee state machine and bots compiled
 //!   natively into the bench: the ratio is the headline figure;
@@ -154,6 +156,7 @@ async fn main() {
 
     println!();
     decisions_all_in(&sandbox, &dir, guarded).await;
+    referees_in_other_languages(&sandbox).await;
 
     // Games per second, the strong sample player against itself, through the package and natively.
     println!();
@@ -325,6 +328,67 @@ async fn decisions_all_in(sandbox: &Arc<Sandbox>, dir: &Path, guarded: Duration)
          call of a player (goal: at most 1.5x)",
         decision.as_secs_f64() / guarded.as_secs_f64()
     );
+}
+
+/// The package `name` with its referee replaced by the component `referee` of target/players, in a
+/// directory of its own (kept by the caller).
+fn package_with_referee(sandbox: &Arc<Sandbox>, name: &str, referee: &str) -> (tempfile::TempDir, Package) {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let from = package_dir(name);
+    for entry in arena_match::files_under(&from).expect("the package") {
+        let to = dir.path().join(&entry);
+        std::fs::create_dir_all(to.parent().expect("a parent")).expect("mkdir");
+        std::fs::copy(from.join(&entry), &to).expect("copy");
+    }
+    std::fs::copy(players_dir().join(format!("{referee}.wasm")), dir.path().join("referee.wasm")).expect("referee");
+    let pkg = Package::load(sandbox.clone(), dir.path()).unwrap_or_else(|e| panic!("{e}"));
+    (dir, pkg)
+}
+
+/// A decision in one long game of `pkg` between `players` (with `options`), the median of three.
+async fn decision_time(pkg: &mut Package, players: [&str; 2], options: &[String], seeds: u64) -> Duration {
+    pkg.set_options(options).expect("options");
+    let seated = players.map(|p| player(pkg, p, &format!("{p}.wasm")));
+    let mut rounds = vec![];
+    for seed in 0..seeds.max(3) {
+        let t = Instant::now();
+        let o = pkg.play(&seated, seed, &Default::default()).await;
+        assert!(o.game_fault.is_none() && o.faults.is_empty(), "{:?}", o.game_fault);
+        rounds.push(t.elapsed() / o.calls().len().max(1) as u32);
+    }
+    median(rounds)
+}
+
+/// Nim's referee in Python and matching pennies' in JavaScript against their Rust referees: the
+/// instantiation of each (every game makes one) and a decision all-in, through the same package.
+async fn referees_in_other_languages(sandbox: &Arc<Sandbox>) {
+    println!(
+        "referees in other languages (same package, same players; instantiate from InstancePre, a decision all-in):"
+    );
+    let limits = sandbox.limits().referee();
+    for (game, other, lang, players, options) in [
+        ("nim", "nim-referee-py", "Python", ["nim-optimal", "nim-optimal"], vec![]),
+        (
+            "pennies",
+            "pennies-referee-js",
+            "JavaScript",
+            ["pennies-heads", "pennies-alternate"],
+            vec!["rounds=200".into()],
+        ),
+    ] {
+        let (mut rust, _) = package(sandbox, game);
+        let (_keep, mut theirs) = package_with_referee(sandbox, game, other);
+        let rust_start = instantiate_time(sandbox, &referee_pre(sandbox, &rust), &limits).await;
+        let their_start = instantiate_time(sandbox, &referee_pre(sandbox, &theirs), &limits).await;
+        let rust_decision = decision_time(&mut rust, players, &options, 3).await;
+        let their_decision = decision_time(&mut theirs, players, &options, 3).await;
+        println!(
+            "  {game:<8} Rust {rust_start:>9.2?} / {rust_decision:>8.2?}   {lang:<10} {their_start:>9.2?} / \
+             {their_decision:>8.2?}   ({:.0}x to instantiate, {:.1}x a decision)",
+            their_start.as_secs_f64() / rust_start.as_secs_f64(),
+            their_decision.as_secs_f64() / rust_decision.as_secs_f64()
+        );
+    }
 }
 
 /// Median games per second of `players` through `pkg` and of `native` (the same games natively; three

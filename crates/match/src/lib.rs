@@ -127,7 +127,7 @@ impl Package {
         let loaded = sandbox.load(&path, &spec)?;
         let referee_error = |detail: String| PackageError::Referee { path: path.clone(), detail };
         let cases = cases(sandbox.engine(), &loaded.component).map_err(referee_error)?;
-        // A referee imports nothing (its events come back in what its calls answer): the linker
+        // A referee imports nothing of Arena's (its events come back in what its calls answer): the linker
         // defines only what every component may import, and refuses anything else.
         let linker = sandbox.linker().map_err(|e| referee_error(e.to_string()))?;
         let referee = linker.instantiate_pre(&loaded.component).map_err(|e| referee_error(format!("{e:#}")))?;

@@ -34,6 +34,8 @@ impl From<FormatArg> for Format {
 #[derive(ValueEnum, Debug, Clone, Copy, PartialEq, Eq)]
 pub enum GameLang {
     Rust,
+    Python,
+    Js,
 }
 
 /// The languages `arena new` writes players in.

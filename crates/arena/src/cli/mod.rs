@@ -90,8 +90,9 @@ pub enum Command {
     Games(games::Args),
     /// Write a minimal, buildable player project for a game in a language into DIR.
     New(new::Args),
-    /// Write a new game package for game authors into DIR: a tiny complete game (its WIT, manifest, pure
-    /// rules, referee component and a sample player) that builds with DIR/build.sh and runs as is.
+    /// Write a new game package for game authors into DIR: a tiny complete game (its WIT, manifest, an
+    /// option, its referee and a sample player, in Rust, Python or JavaScript) that builds with
+    /// DIR/build.sh and runs as is.
     NewGame(new_game::Args),
     /// Load and validate a component, play one game against the strongest built-in bot, and show what
     /// it imports and exports and the fuel it used.

@@ -106,17 +106,39 @@ pub fn write(package: &Path, lang: Lang, dir: &Path) -> anyhow::Result<()> {
     Ok(())
 }
 
+/// What every language's game package has: its manifest and its WIT.
+const PACKAGE_COMMON: [(&str, &str); 4] = [
+    ("game.toml", include_str!("../../../../templates/game/rust/game.toml")),
+    ("wit/{{name}}.wit", include_str!("../../../../templates/game/rust/wit/{{name}}.wit")),
+    ("wit/referee.wit", include_str!("../../../../templates/game/rust/wit/referee.wit")),
+    ("wit/deps/game/game.wit", include_str!("../../../../wit/game/game.wit")),
+];
+
 /// A game package's files for game authors (`arena new-game`): path (with `{{name}}`), text.
 fn package_files(lang: GameLang) -> Vec<(&'static str, &'static str)> {
     match lang {
-        GameLang::Rust => vec![
+        GameLang::Python => [
+            ("build.sh", include_str!("../../../../templates/game/python/build.sh")),
+            ("README.md", include_str!("../../../../templates/game/python/README.md")),
+            ("referee/referee.py", include_str!("../../../../templates/game/python/referee/referee.py")),
+            ("players/first.py", include_str!("../../../../templates/game/python/players/first.py")),
+        ]
+        .into_iter()
+        .chain(PACKAGE_COMMON)
+        .collect(),
+        GameLang::Js => [
+            ("build.sh", include_str!("../../../../templates/game/js/build.sh")),
+            ("README.md", include_str!("../../../../templates/game/js/README.md")),
+            ("referee/referee.js", include_str!("../../../../templates/game/js/referee/referee.js")),
+            ("players/first.js", include_str!("../../../../templates/game/js/players/first.js")),
+        ]
+        .into_iter()
+        .chain(PACKAGE_COMMON)
+        .collect(),
+        GameLang::Rust => [
             ("Cargo.toml", include_str!("../../../../templates/game/rust/Cargo.toml")),
-            ("game.toml", include_str!("../../../../templates/game/rust/game.toml")),
             ("build.sh", include_str!("../../../../templates/game/rust/build.sh")),
             ("README.md", include_str!("../../../../templates/game/rust/README.md")),
-            ("wit/{{name}}.wit", include_str!("../../../../templates/game/rust/wit/{{name}}.wit")),
-            ("wit/referee.wit", include_str!("../../../../templates/game/rust/wit/referee.wit")),
-            ("wit/deps/game/game.wit", include_str!("../../../../wit/game/game.wit")),
             ("rules/Cargo.toml", include_str!("../../../../templates/game/rust/rules/Cargo.toml")),
             ("rules/src/lib.rs", include_str!("../../../../templates/game/rust/rules/src/lib.rs")),
             ("referee/Cargo.toml", include_str!("../../../../templates/game/rust/referee/Cargo.toml")),
@@ -130,7 +152,10 @@ fn package_files(lang: GameLang) -> Vec<(&'static str, &'static str)> {
             ("kit/src/export.rs", include_str!("../../../../sdk/referee/src/export.rs")),
             ("kit/src/rng.rs", include_str!("../../../../sdk/referee/src/rng.rs")),
             ("kit/src/svg.rs", include_str!("../../../../sdk/referee/src/svg.rs")),
-        ],
+        ]
+        .into_iter()
+        .chain(PACKAGE_COMMON)
+        .collect(),
     }
 }
 
@@ -154,7 +179,7 @@ pub fn write_game(lang: GameLang, dir: &Path) -> anyhow::Result<()> {
             std::fs::set_permissions(&target, std::fs::Permissions::from_mode(0o755))?;
         }
     }
-    std::fs::write(dir.join(".gitignore"), "/target/\n/referee.wasm\n/players/*.wasm\n")
+    std::fs::write(dir.join(".gitignore"), "/target/\n/.tools/\n__pycache__/\n/referee.wasm\n/players/*.wasm\n")
         .with_context(|| format!("{}: cannot write", dir.display()))?;
     println!(
         "wrote the game package {name} in {}: build it with {}/build.sh, then `arena play --game {} ...`",
