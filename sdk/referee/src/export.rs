@@ -2,7 +2,7 @@
 //! bindings in a module named `bindings` at its root and implements [`Referee`](crate::Referee); the
 //! macro defines the exported struct, keeps the game in a thread-local slot, converts the protocol's
 //! types, and answers each call that moves the game with its `turn`: the requests outstanding after
-//! it and the events it caused, in order (one crossing a decision; a referee imports nothing).
+//! it and the events it caused, in order (one crossing a decision; a referee imports nothing of Arena's).
 
 /// `export_referee!(Glue, Game)` exports `Game` (a [`Referee`](crate::Referee)) through a unit struct
 /// `Glue` (name it to implement the rule-checker interfaces a game serves on it); add `svg` and/or
