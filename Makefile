@@ -4,15 +4,10 @@
 CARGO        ?= cargo
 TARGET_DIR   ?= $(shell $(CARGO) metadata --format-version 1 --no-deps 2>/dev/null | python3 -c 'import json,sys; print(json.load(sys.stdin)["target_directory"])' 2>/dev/null || echo target)
 PLAYERS      := $(TARGET_DIR)/players
-RUST_PLAYERS := yahtzee-random yahtzee-greedy yahtzee-loop yahtzee-panic yahtzee-hog yahtzee-cheat yahtzee-sleep \
-                santorini-random santorini-minimax santorini-loop santorini-panic santorini-hog santorini-cheat \
-                santorini-quitter fish-random fish-greedy fish-loop fish-panic fish-hog fish-cheat fish-quitter \
-                santorini-referee fish-referee yahtzee-referee \
-                nim-referee nim-optimal nim-cheat nim-broken-referee \
-                pennies-referee pennies-heads pennies-alternate pennies-loud pennies-marker-trap pennies-marker-panic \
-                goofspiel-smart goofspiel-random goofspiel-loop goofspiel-panic goofspiel-hog goofspiel-cheat \
-                yahtzee-badkeep yahtzee-flaky fish-breaks santorini-early-quitter goofspiel-referee
-WAT_PLAYERS  := $(wildcard sample-players/wat/*.wat)
+# Every game's Rust components (its referee and Rust sample players) and hand-written WAT players, found
+# in the game folders (games/<name>/): adding a game edits no list here.
+RUST_PLAYERS := $(shell scripts/components.sh)
+WAT_PLAYERS  := $(wildcard games/*/players/wat/*.wat)
 ARENA        := $(TARGET_DIR)/debug/arena
 DEMO_DATA    := $(TARGET_DIR)/demo-data
 

@@ -2,7 +2,7 @@
 # Builds the C sample player as a component: `build-c.sh OUT_DIR` writes OUT_DIR/yahtzee-c.wasm (only
 # when its sources are newer than it); `build-c.sh --setup` only installs what the build needs.
 #
-# No libc and no generated bindings: sample-players/c/yahtzee-c holds the canonical ABI glue written by
+# No libc and no generated bindings: games/yahtzee/players/c/yahtzee-c holds the canonical ABI glue written by
 # hand. clang-19 (Debian) compiles it freestanding (--target=wasm32 -nostdlib) and wasm-ld (lld-19)
 # links a core module with the component model's export names; `wasm-tools component embed` adds the
 # world from games/yahtzee/wit and `wasm-tools component new` makes the component. It imports nothing but
@@ -24,7 +24,7 @@ CLANG=/usr/bin/clang-19
 WASM_LD=/usr/lib/llvm-19/bin/wasm-ld
 
 PLAYER=yahtzee-c
-SRC=sample-players/c/$PLAYER
+SRC=games/yahtzee/players/c/$PLAYER
 # The canonical ABI glue is the one `arena new --lang c` writes for Yahtzee: one copy serves both.
 GLUE=games/yahtzee/templates/c
 WIT=games/yahtzee/wit

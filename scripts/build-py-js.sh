@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
-# Builds the Python and JavaScript sample players as components: `build-py-js.sh OUT_DIR` writes
-# OUT_DIR/yahtzee-py.wasm, yahtzee-py-loop.wasm, fish-py.wasm and santorini-py.wasm (sample-players/python,
-# componentize-py from PyPI) and OUT_DIR/yahtzee-js.wasm, yahtzee-js-loop.wasm, fish-js.wasm and
-# santorini-js.wasm (sample-players/js, componentize-qjs from npm); and the referees some games have in
+# Builds the Python and JavaScript sample players of every game as components: `build-py-js.sh OUT_DIR`
+# writes games/GAME/players/python/NAME.py as OUT_DIR/NAME.wasm (underscores as dashes: yahtzee_py.py is
+# yahtzee-py.wasm; componentize-py from PyPI) and games/GAME/players/js/NAME.js as OUT_DIR/NAME.wasm
+# (componentize-qjs from npm); and the referees some games have in
 # those languages besides their Rust one: games/GAME/referee-py/*.py as OUT_DIR/GAME-referee-py.wasm,
 # games/GAME/referee-js/*.js as OUT_DIR/GAME-referee-js.wasm (world arena:GAME/referee).
 #
@@ -18,9 +18,9 @@ mkdir -p "$TARGET_DIR"
 TARGET_DIR=$(cd "$TARGET_DIR" && pwd)
 TOOLS=$TARGET_DIR/tools
 
-GAMES=(yahtzee fish santorini goofspiel)
-PY_SRC=sample-players/python
-JS_SRC=sample-players/js
+# Every game folder (a new game edits no list).
+GAMES=()
+for dir in games/*/; do GAMES+=("$(basename "$dir")"); done
 
 COMPONENTIZE_PY_VERSION=0.25.1
 PY_VENV=$TOOLS/py-venv
@@ -66,14 +66,14 @@ stale() {
   [[ ! -e $out ]] || [[ -n $(find "$@" -newer "$out" -print -quit) ]]
 }
 
-# build_py OUT GAME MODULE: the module defines the class `WitWorld`. The game's sources (GAME_*.py) are
+# build_py OUT GAME MODULE: the module defines the class `WitWorld`. The game's Python sources are
 # copied first, so the Python run at build time writes its __pycache__ under the target directory, not
 # into the source tree.
 build_py() {
   local out=$1 game=$2 module=$3 stage=$TARGET_DIR/py-js/python
   rm -rf "$stage"
   mkdir -p "$stage"
-  cp "$PY_SRC/$game"_*.py "$stage/"
+  cp "games/$game/players/python/"*.py "$stage/"
   "$COMPONENTIZE_PY" -q -d "games/$game/wit" -w "arena:$game/player" componentize -p "$stage" "$module" \
     -o "$out.tmp"
   mv "$out.tmp" "$out"
@@ -112,19 +112,23 @@ out=$1
 mkdir -p "$out"
 
 for game in "${GAMES[@]}"; do
-  for file in "$PY_SRC/$game"_*.py; do
+  py=games/$game/players/python
+  for file in "$py"/*.py; do
+    [[ -e $file ]] || continue
     module=$(basename "$file" .py)
     target=$out/${module//_/-}.wasm
-    if stale "$target" "$PY_SRC/$game"_*.py "games/$game/wit"; then
+    if stale "$target" "$py" "games/$game/wit"; then
       setup_python
       say "componentize-py: $file -> $target"
       build_py "$target" "$game" "$module"
     fi
   done
 
-  for file in "$JS_SRC/$game"-*.js; do
+  js=games/$game/players/js
+  for file in "$js"/*.js; do
+    [[ -e $file ]] || continue
     target=$out/$(basename "$file" .js).wasm
-    if stale "$target" "$JS_SRC/$game"-*.js "games/$game/wit"; then
+    if stale "$target" "$js" "games/$game/wit"; then
       setup_js
       say "componentize-qjs: $file -> $target"
       build_js "$target" "$game" "$file"

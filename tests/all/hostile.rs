@@ -9,7 +9,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 /// The Yahtzee WAT sample player with `keep`'s body replaced, and `extra` core functions added.
 fn yahtzee_wat(keep_body: &str, extra: &str) -> String {
-    let sample = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../sample-players/wat/yahtzee-wat-loop.wat");
+    let sample = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../games/yahtzee/players/wat/yahtzee-wat-loop.wat");
     let src = std::fs::read_to_string(&sample).unwrap();
     let body = "      ;; never returns\n      (loop $forever (br $forever))\n      unreachable\n";
     let last = "    (func (;12;) (type 2))\n";

@@ -523,7 +523,7 @@ fn fish_native(seed: u64, options: &[(String, String)]) -> Vec<i64> {
 
 /// The Yahtzee WAT sample player with `keep`'s body replaced.
 fn yahtzee_wat(keep_body: &str) -> String {
-    let sample = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../sample-players/wat/yahtzee-wat-loop.wat");
+    let sample = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../games/yahtzee/players/wat/yahtzee-wat-loop.wat");
     let src = std::fs::read_to_string(&sample).expect("the WAT sample player");
     let body = "      ;; never returns\n      (loop $forever (br $forever))\n      unreachable\n";
     assert!(src.contains(body), "yahtzee-wat-loop.wat's keep has changed");

@@ -1,0 +1,112 @@
+//! A deliberately broken Nim referee, for the tests of game faults: it asks seats in turn and traps
+//! when it is handed its second answer. A game it referees ends as a game fault; nobody is banned. With
+//! the option `events=N` what its `start` answers carries N events of `event-chars` characters each (1,000 unless
+//! that option is set): a flood of events.
+#![cfg(target_arch = "wasm32")]
+// The generated lowering of the setup record takes many flat arguments.
+#![allow(clippy::too_many_arguments)]
+
+wit_bindgen::generate!({ path: "../../../wit", world: "arena:nim/referee", generate_all });
+
+use arena::game::types::{Audience, Event};
+use arena::nim::types::State;
+use std::cell::{Cell, RefCell};
+
+thread_local! {
+    static APPLIED: Cell<u32> = const { Cell::new(0) };
+    /// In trusting mode, the heaps (empty otherwise) and the seat that took the last stone or was left.
+    static HEAPS: RefCell<Vec<u32>> = const { RefCell::new(Vec::new()) };
+    static WINNER: Cell<Option<u32>> = const { Cell::new(None) };
+    static MODE: Cell<usize> = const { Cell::new(0) };
+}
+
+fn trusting() -> bool {
+    HEAPS.with_borrow(|h| !h.is_empty())
+}
+
+struct Broken;
+
+/// What the referee asks now.
+fn requests() -> Vec<(u32, Request)> {
+    let seat = APPLIED.get() % 2;
+    if WINNER.get().is_some() {
+        return vec![];
+    }
+    let heaps = if trusting() { HEAPS.with_borrow(Clone::clone) } else { vec![3, 4, 5] };
+    vec![(seat, Request::TakeTurn(State { heaps, you: seat }))]
+}
+
+/// What comes next after a call: what it asks now, and no event.
+fn next() -> Next {
+    Next { requests: requests(), events: Vec::new() }
+}
+
+/// Trusting mode's `apply`.
+fn trusting_apply(seat: u32, answer: Answer) -> Result<(), String> {
+    let Answer::TakeTurn(take) = answer;
+    HEAPS.with_borrow_mut(|heaps| {
+        // The bug of mode 1: the heap is not checked.
+        if MODE.get() == 2 && take.heap as usize >= heaps.len() {
+            return Err(format!("there is no heap {}", take.heap));
+        }
+        let heap = &mut heaps[take.heap as usize];
+        if MODE.get() == 2 && take.count > *heap {
+            let mut spin = 0u64;
+            while std::hint::black_box(spin) != u64::MAX {
+                spin = spin.wrapping_add(1);
+            }
+        }
+        if take.count == 0 || take.count > *heap {
+            return Err(format!("cannot take {} from {}", take.count, *heap));
+        }
+        *heap -= take.count;
+        APPLIED.set(APPLIED.get() + 1);
+        if heaps.iter().all(|&h| h == 0) {
+            WINNER.set(Some(seat));
+        }
+        Ok(())
+    })
+}
+
+impl Guest for Broken {
+    fn start(setup: Setup) -> Result<Next, String> {
+        let option = |name: &str| setup.options.iter().find(|(k, _)| k == name).and_then(|(_, v)| v.parse().ok());
+        let flood = option("events").unwrap_or(0);
+        let text = "x".repeat(option("event-chars").unwrap_or(1000));
+        if let Some(mode) = option("trusting").filter(|&m| m > 0) {
+            MODE.set(mode);
+            HEAPS.set(vec![3, 4, 5]);
+        }
+        let events = (0..flood).map(|_| Event { to: Audience::All, text: text.clone() }).collect();
+        Ok(Next { requests: requests(), events })
+    }
+
+    fn apply(seat: u32, answer: Answer) -> Result<Next, String> {
+        if trusting() {
+            return trusting_apply(seat, answer).map(|()| next());
+        }
+        APPLIED.set(APPLIED.get() + 1);
+        if APPLIED.get() == 2 {
+            panic!("the broken referee gives up");
+        }
+        Ok(next())
+    }
+
+    fn banned(seat: u32, _: Fault) -> Next {
+        if trusting() {
+            WINNER.set(Some(1 - seat.min(1)));
+        }
+        next()
+    }
+
+    fn outcome() -> Option<Outcome> {
+        let w = WINNER.get()?;
+        Some(Outcome { scores: (0..2).map(|s| i64::from(s == w)).collect(), winners: vec![w] })
+    }
+
+    fn view(_: Option<u32>) -> String {
+        String::new()
+    }
+}
+
+export!(Broken);
