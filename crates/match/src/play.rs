@@ -6,7 +6,7 @@
 
 use super::answers::{Answers, Asked, Reply, Step, ban, unfollowed};
 use super::fuzz::{Fuzz, Fuzzer};
-use super::referee::{Referee, option, protocol, requests, text, view};
+use super::referee::{Referee, option, protocol, text, view};
 use super::seat::Seat;
 use super::{Package, PackagePlayer, values};
 use arena_core::{CallLine, MatchSoFar};
@@ -166,6 +166,7 @@ impl Package {
             fuel: 0,
             steps: 0,
             outstanding: Vec::new(),
+            funcs: Vec::new(),
         })
     }
 
@@ -194,7 +195,9 @@ impl Package {
         for step in 1..=MAX_STEPS as u32 {
             referee.steps = step;
             let (lines, events) = (out.log.len(), referee.store.data().events.len());
-            let requests = requests(referee).await?;
+            // What the last call said is outstanding, moved out: each step's first answer or ban
+            // (every step has one) says what is outstanding next.
+            let requests = std::mem::take(&mut referee.outstanding);
             if requests.is_empty() {
                 ended = true;
                 break;

@@ -21,13 +21,22 @@ pub(crate) struct Referee {
     pub(crate) steps: u32,
     /// The requests outstanding, as the last call that moved the game said.
     pub(crate) outstanding: Vec<Val>,
+    /// Its exports, looked up by name once.
+    pub(crate) funcs: Vec<(&'static str, wasmtime::component::Func)>,
 }
 
 impl Referee {
     /// Calls the referee's export `name`; a fault here is the game's.
     pub(crate) async fn call(&mut self, name: &'static str, params: &[Val], results: usize) -> Result<Vec<Val>, Fault> {
-        let Some(func) = self.instance.get_func(&mut self.store, name) else {
-            return Err(protocol(name, "the export is missing"));
+        let func = match self.funcs.iter().find(|(n, _)| *n == name) {
+            Some((_, f)) => *f,
+            None => {
+                let Some(f) = self.instance.get_func(&mut self.store, name) else {
+                    return Err(protocol(name, "the export is missing"));
+                };
+                self.funcs.push((name, f));
+                f
+            }
         };
         let guard = Guard::arm_with(&self.limits, &mut self.store, false, name).quoting_output();
         let mut out = vec![Val::Bool(false); results];
