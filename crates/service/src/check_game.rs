@@ -8,8 +8,8 @@
 use arena_core::{GameOutcome, seed::derive};
 use arena_match::{Fuzz, PackageGame, PackagePlayer, RefereeCost};
 use futures_util::StreamExt;
+use std::collections::HashSet;
 use std::sync::Arc;
-use std::time::{Duration, Instant};
 
 /// What to run: `seeds` games per seat count (and per fuzzed seat) from `first_seed` on, `parallel`
 /// at once; or the one game `only` names (a failure's replay).
@@ -52,8 +52,6 @@ const EVERY: [u32; 4] = [1, 3, 10, 30];
 pub struct Played {
     pub case: Case,
     pub cost: RefereeCost,
-    /// The game's time on the clock (both plays of a game of sample players).
-    pub wall: Duration,
     /// Answers the referee refused (the fuzzed seat's).
     pub refused: usize,
 }
@@ -99,9 +97,25 @@ pub fn samples(game: &PackageGame) -> Result<Vec<Arc<PackagePlayer>>, String> {
         .collect()
 }
 
-/// Runs `plan` on `game`, calling `each` with every game that passed, in order; stops at the first
-/// failure.
-pub async fn run(game: Arc<PackageGame>, plan: &Plan, mut each: impl FnMut(&Played)) -> Result<Vec<Played>, Failure> {
+/// What is checked before any game: the package's WIT against its referee, and that the one game a
+/// plan names (a failure's replay) is a game the package can have.
+pub fn check_package(game: &PackageGame, plan: &Plan) -> Result<(), String> {
+    let pkg = game.package();
+    arena_match::check_wit(&pkg.dir, pkg).map_err(|e| format!("its WIT: {e}"))?;
+    if let Some(case) = plan.only {
+        let seats = pkg.manifest.seats();
+        if !seats.contains(&case.seats) {
+            return Err(format!("{} seats {seats:?} players, not {}", pkg.manifest.name, case.seats));
+        }
+        if case.fuzz.is_some_and(|f| f.seat >= case.seats) {
+            return Err(format!("--fuzz-seat must be a seat of the game: below {}", case.seats));
+        }
+    }
+    Ok(())
+}
+
+/// Runs `plan` on `game`, the games in order; stops at the first failure.
+pub async fn run(game: Arc<PackageGame>, plan: &Plan) -> Result<Vec<Played>, Failure> {
     let samples = match samples(&game) {
         Ok(s) => Arc::new(s),
         Err(why) => {
@@ -120,9 +134,7 @@ pub async fn run(game: Arc<PackageGame>, plan: &Plan, mut each: impl FnMut(&Play
             case: plan.only.unwrap_or(Case { seats: 0, seed: 0, fuzz: None }),
             why: format!("the check itself failed: {e}"),
         })?;
-        let p = result.map_err(|why| Failure { case, why })?;
-        each(&p);
-        played.push(p);
+        played.push(result.map_err(|why| Failure { case, why })?);
     }
     Ok(played)
 }
@@ -131,7 +143,6 @@ pub async fn run(game: Arc<PackageGame>, plan: &Plan, mut each: impl FnMut(&Play
 async fn one(game: &PackageGame, samples: &[Arc<PackagePlayer>], case: Case) -> Result<Played, String> {
     let pkg = game.package();
     let players = case.seating(samples);
-    let started = Instant::now();
     let (first, cost) = pkg.play_fuzzed(&players, case.seed, case.fuzz).await;
     conforms(&first, case)?;
     if case.fuzz.is_none() {
@@ -139,7 +150,7 @@ async fn one(game: &PackageGame, samples: &[Arc<PackagePlayer>], case: Case) -> 
         same_game(&first, &again).map_err(|d| format!("played twice from the same seed, the games differ: {d}"))?;
     }
     let refused = first.faults.iter().filter(|(_, f)| f.kind == arena_core::FaultKind::Illegal).count();
-    Ok(Played { case, cost, wall: started.elapsed(), refused })
+    Ok(Played { case, cost, refused })
 }
 
 /// What every game must show: no game fault (a referee trap, loop, overrun, a game past the step
@@ -176,28 +187,39 @@ fn conforms(o: &GameOutcome, case: Case) -> Result<(), String> {
 const PRIVATE_CHARS: usize = 24;
 
 /// No event addressed to some seats appears, word for word, in what anyone else is shown: the events
-/// they see, the final view or drawing for them.
+/// they see, the final view or drawing for them. What each viewer is shown is gathered once.
 fn private_stays_private(o: &GameOutcome, seats: usize) -> Result<(), String> {
-    let shown_to = |viewer: Option<usize>| -> Vec<&str> {
-        let mut shown: Vec<&str> = o.events_for(viewer).map(|e| e.text.as_str()).collect();
-        match viewer {
-            None => shown.extend([Some(o.view.as_str()), o.svg.as_deref()].into_iter().flatten()),
-            Some(s) => shown.extend(
-                [o.seat_views.get(s).map(String::as_str), o.seat_svgs.get(s).and_then(|d| d.as_deref())]
-                    .into_iter()
-                    .flatten(),
-            ),
-        }
-        shown
-    };
-    let viewers: Vec<Option<usize>> = std::iter::once(None).chain((0..seats).map(Some)).collect();
+    struct Shown<'a> {
+        viewer: Option<usize>,
+        /// The events it sees, as a set (a text told to it too is no secret from it)...
+        heard: HashSet<&'a str>,
+        /// ...and everything it is shown, to look for a private text inside.
+        texts: Vec<&'a str>,
+    }
+    let shown: Vec<Shown> = std::iter::once(None)
+        .chain((0..seats).map(Some))
+        .map(|viewer| {
+            let heard: HashSet<&str> = o.events_for(viewer).map(|e| e.text.as_str()).collect();
+            let drawn = match viewer {
+                None => [Some(o.view.as_str()), o.svg.as_deref()],
+                Some(s) => [o.seat_views.get(s).map(String::as_str), o.seat_svgs.get(s).and_then(|d| d.as_deref())],
+            };
+            let texts = o.events_for(viewer).map(|e| e.text.as_str()).chain(drawn.into_iter().flatten()).collect();
+            Shown { viewer, heard, texts }
+        })
+        .collect();
+    // Each private event once, in order (a text told again to the same seats is the same secret).
+    let mut checked: HashSet<(&Option<Vec<u32>>, &str)> = HashSet::new();
     for e in o.events.iter().filter(|e| e.to.is_some() && e.text.chars().count() >= PRIVATE_CHARS) {
-        for &viewer in &viewers {
-            if e.seen_by(viewer) || o.events_for(viewer).any(|p| p.text == e.text) {
+        if !checked.insert((&e.to, e.text.as_str())) {
+            continue;
+        }
+        for s in &shown {
+            if e.seen_by(s.viewer) || s.heard.contains(e.text.as_str()) {
                 continue;
             }
-            if shown_to(viewer).iter().any(|text| text.contains(e.text.as_str())) {
-                let who = viewer.map_or("spectators".to_string(), |s| format!("seat {s}"));
+            if s.texts.iter().any(|text| text.contains(e.text.as_str())) {
+                let who = s.viewer.map_or("spectators".to_string(), |v| format!("seat {v}"));
                 return Err(format!("the event {:?} for seats {:?} is shown to {who}", e.text, e.to));
             }
         }
@@ -234,7 +256,6 @@ pub struct Figures {
     pub steps: (f64, u32),
     pub fuel: (f64, u64),
     pub cpu_ms: (f64, f64),
-    pub wall_ms: f64,
     pub refused: usize,
 }
 
@@ -263,7 +284,6 @@ pub fn figures(played: &[Played]) -> Vec<Figures> {
                 steps: (mean(&|p| f64::from(p.cost.steps)), g.iter().map(|p| p.cost.steps).max().unwrap_or(0)),
                 fuel: (mean(&|p| p.cost.fuel as f64), g.iter().map(|p| p.cost.fuel).max().unwrap_or(0)),
                 cpu_ms: (mean(&cpu), g.iter().map(|p| cpu(p)).fold(0.0, f64::max)),
-                wall_ms: mean(&|p| p.wall.as_secs_f64() * 1e3),
                 refused: g.iter().map(|p| p.refused).sum(),
             }
         })

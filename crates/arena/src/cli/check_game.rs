@@ -64,16 +64,8 @@ pub fn execute(a: Args) -> anyhow::Result<ExitCode> {
             .with_context(|| format!("{}: the package does not load", dir.display()))?;
         let manifest = &game.package().manifest;
         println!("{}: package {} loads (referee sha256 {})", dir.display(), manifest.name, game.package().hash);
-        arena_match::check_wit(&dir, game.package()).map_err(|e| anyhow::anyhow!("{}: its WIT: {e}", dir.display()))?;
+        check_game::check_package(&game, &plan).map_err(|e| anyhow::anyhow!("{}: {e}", dir.display()))?;
         println!("  its WIT defines the player and referee worlds the referee's requests name");
-        if let Some(case) = only {
-            if !manifest.seats().contains(&case.seats) {
-                anyhow::bail!("{} seats {:?} players, not {}", manifest.name, manifest.seats(), case.seats);
-            }
-            if case.fuzz.is_some_and(|f| f.seat >= case.seats) {
-                anyhow::bail!("--fuzz-seat must be a seat of the game: below {}", case.seats);
-            }
-        }
         let game = Arc::new(game);
         match only {
             Some(case) => println!("  one game: seed {} at {} seats{}", case.seed, case.seats, fuzzed(&case)),
@@ -83,7 +75,7 @@ pub fn execute(a: Args) -> anyhow::Result<ExitCode> {
                 game.package().manifest.seats()
             ),
         }
-        let result = check_game::run(game.clone(), &plan, |_| {}).await;
+        let result = check_game::run(game.clone(), &plan).await;
         match result {
             Ok(played) => {
                 println!(
