@@ -1,7 +1,7 @@
 //! Where a step's answers come from (the seats themselves, or a game's record when it is replayed),
 //! the rule that a seat answers only for itself, and a ban told to the referee.
 
-use super::referee::{Referee, protocol, requests};
+use super::referee::{Referee, protocol};
 use super::seat::Seat;
 use super::values;
 use arena_core::CallLine;
@@ -65,22 +65,21 @@ impl Step {
         }
     }
 
-    /// Asks the referee again, then [`Step::asks`].
-    pub(crate) async fn still_asks(&mut self, referee: &mut Referee, seat: usize) -> Result<bool, Fault> {
+    /// Looks again at what the referee said is outstanding after its last call, then [`Step::asks`].
+    pub(crate) fn still_asks(&mut self, referee: &Referee, seat: usize) -> bool {
         if self.made.is_empty() {
-            return Ok(true);
+            return true;
         }
-        self.outstanding = Some(requests(referee).await?);
-        Ok(self.asks(seat))
+        self.outstanding = Some(referee.outstanding.clone());
+        self.asks(seat)
     }
 
-    /// A seat was banned: what the referee still asks is read again if other answers wait.
-    pub(crate) async fn banned(&mut self, referee: &mut Referee) -> Result<(), Fault> {
+    /// A seat was banned: what the referee still asks is looked at again if other answers wait.
+    pub(crate) fn banned(&mut self, referee: &Referee) {
         self.changed = true;
         if !self.made.is_empty() && !self.last {
-            self.outstanding = Some(requests(referee).await?);
+            self.outstanding = Some(referee.outstanding.clone());
         }
-        Ok(())
     }
 }
 

@@ -110,7 +110,11 @@ fn mutate(v: &mut Val, ty: &Type, rng: &mut Rng, budget: &mut usize, depth: u32)
                     0 => {
                         items.remove(i);
                     }
-                    1 => items.push(items[i].clone()),
+                    // A copy of an item, while the answer stays within its limit.
+                    1 if size(&items[i]) <= *budget => {
+                        *budget -= size(&items[i]);
+                        items.push(items[i].clone());
+                    }
                     _ => mutate(&mut items[i], &l.ty(), rng, budget, depth + 1),
                 }
                 return;

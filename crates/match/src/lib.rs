@@ -25,7 +25,7 @@ pub use lifecycle::Announcement;
 pub use manifest::{MAX_MANIFEST_BYTES, MAX_REFEREE_BYTES, Manifest};
 
 pub use fuzz::Fuzz;
-pub use play::{MAX_STEPS, RefereeCost, SVG_BYTES};
+pub use play::{RefereeCost, SVG_BYTES};
 pub use wit::{MAX_WIT_BYTES, check_wit};
 
 use arena_sandbox::{LoadError, PlayerState, Sandbox, WorldSpec};

@@ -243,11 +243,11 @@ impl Package {
                         if let Some(line) = out.log.last_mut() {
                             line.output = output;
                         }
-                        this.banned(referee).await?;
+                        this.banned(referee);
                     }
                     // A record lacks only answers the game dropped: it must drop this one too.
                     Reply::Missing => {
-                        if this.asks(i) && (!this.changed || this.still_asks(referee, i).await?) {
+                        if this.asks(i) && (!this.changed || this.still_asks(referee, i)) {
                             return Err(unfollowed(i, &case));
                         }
                     }
@@ -279,7 +279,7 @@ impl Package {
                         };
                         // Refused after the step changed the game: judged only if the referee still
                         // asks the seat what it answered (a refusal changes nothing); else dropped.
-                        if refused.is_some() && this.changed && !this.still_asks(referee, i).await? {
+                        if refused.is_some() && this.changed && !this.still_asks(referee, i) {
                             if replaying {
                                 return Err(unfollowed(i, &case));
                             }
@@ -291,7 +291,7 @@ impl Package {
                         if let Some(why) = refused {
                             answers.refused(i);
                             ban(referee, &mut answers, &mut banned, out, (i, step), Fault::illegal(case, why)).await?;
-                            this.banned(referee).await?;
+                            this.banned(referee);
                         }
                     }
                 }

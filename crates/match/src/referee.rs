@@ -48,11 +48,6 @@ impl Referee {
     }
 }
 
-/// The referee's requests outstanding, as the last call that moved the game said.
-pub(crate) async fn requests(referee: &mut Referee) -> Result<Vec<Val>, Fault> {
-    Ok(referee.outstanding.clone())
-}
-
 impl Referee {
     /// Takes what comes next after `call` (`start`, `apply`, `banned`): the requests outstanding and the
     /// events the call caused, each cut to [`EVENT_CHARS`]; more than [`MAX_EVENTS`] in a game, or a
