@@ -133,3 +133,31 @@ fn the_fuzzer_makes_edge_values_within_the_answer_limit() {
     assert!(longest >= limit / 8 - 2, "a list as long as the limit allows: {longest}");
     assert!(bytes.contains(&0) && bytes.contains(&255) && bytes.contains(&254), "{bytes:?}");
 }
+
+/// A package's WIT is read only up to its size cap: at the cap it is checked, one byte past it is
+/// refused before it is parsed, naming the directory.
+#[test]
+fn wit_past_its_size_cap_is_refused_before_it_is_parsed() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = trusting_package(dir.path());
+    let (nim, game) = (root.join("wit/nim.wit"), root.join("wit/deps/game/game.wit"));
+    let text = std::fs::read_to_string(&nim).unwrap();
+    let used = (text.len() + std::fs::read(&game).unwrap().len()) as u64;
+    // A comment that fills the WIT up to the cap exactly ("// " and a newline around the padding).
+    let pad = |extra: u64| {
+        let fill = arena_match::MAX_WIT_BYTES - used - 4 + extra;
+        std::fs::write(&nim, format!("{text}// {}\n", "x".repeat(fill as usize))).unwrap();
+    };
+    pad(0);
+    let (_, out) = check_game(&[root.to_str().unwrap(), "--seats", "2", "--seed", "1"]);
+    assert!(out.contains("its WIT defines the player and referee worlds"), "at the cap: {out}");
+    pad(1);
+    let (ok, out) = check_game(&[root.to_str().unwrap(), "--seats", "2", "--seed", "1"]);
+    let cap = arena_match::MAX_WIT_BYTES;
+    assert!(!ok && out.contains(&format!("{} bytes of WIT; a package may have at most {cap}", cap + 1)), "{out}");
+    // A link in deps that loops back up is not followed past deps' folders.
+    pad(0);
+    std::os::unix::fs::symlink("..", root.join("wit/deps/game/up")).unwrap();
+    let (_, out) = check_game(&[root.to_str().unwrap(), "--seats", "2", "--seed", "1"]);
+    assert!(out.contains("its WIT defines the player and referee worlds"), "{out}");
+}

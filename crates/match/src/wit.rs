@@ -15,8 +15,7 @@ pub fn check_wit(dir: &Path, pkg: &Package) -> Result<(), String> {
     if !wit.is_dir() {
         return Err(format!("{}: no WIT directory", wit.display()));
     }
-    let files = super::files_under(&wit).map_err(|e| format!("{}: {e}", wit.display()))?;
-    let bytes: u64 = files.iter().map(|f| std::fs::metadata(wit.join(f)).map_or(0, |m| m.len())).sum();
+    let bytes = wit_bytes(&wit).map_err(|e| format!("{}: {e}", wit.display()))?;
     if bytes > MAX_WIT_BYTES {
         return Err(format!("{}: {bytes} bytes of WIT; a package may have at most {MAX_WIT_BYTES}", wit.display()));
     }
@@ -42,4 +41,25 @@ pub fn check_wit(dir: &Path, pkg: &Package) -> Result<(), String> {
         }
     }
     Ok(())
+}
+
+/// The bytes of the files wit-parser reads: those in `wit/`, in `wit/deps/` and in its folders, and no
+/// deeper (so a link looping back up is never followed further).
+fn wit_bytes(wit: &Path) -> std::io::Result<u64> {
+    let mut bytes = 0;
+    let mut dirs = vec![(wit.to_path_buf(), 0)];
+    while let Some((dir, depth)) = dirs.pop() {
+        for entry in std::fs::read_dir(&dir)? {
+            let path = entry?.path();
+            let meta = std::fs::metadata(&path)?;
+            if meta.is_dir() {
+                if depth < 2 {
+                    dirs.push((path, depth + 1));
+                }
+            } else {
+                bytes += meta.len();
+            }
+        }
+    }
+    Ok(bytes)
 }
