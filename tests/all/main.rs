@@ -18,6 +18,7 @@ mod languages;
 mod layers;
 mod memory;
 mod packages;
+mod publish;
 mod referee;
 mod referee_langs;
 mod store;

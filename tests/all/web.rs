@@ -9,10 +9,10 @@ use std::path::Path;
 use std::process::{Child, Stdio};
 
 /// A running `arena serve` on a loopback port the system chose, stopped when dropped.
-struct Served {
+pub(super) struct Served {
     child: Child,
-    url: String,
-    data: tempfile::TempDir,
+    pub(super) url: String,
+    pub(super) data: tempfile::TempDir,
 }
 
 impl Drop for Served {
@@ -22,12 +22,12 @@ impl Drop for Served {
     }
 }
 
-fn serve(flags: &[&str]) -> Served {
+pub(super) fn serve(flags: &[&str]) -> Served {
     let data = tempfile::tempdir().unwrap();
     serve_in(data, flags)
 }
 
-fn serve_in(data: tempfile::TempDir, flags: &[&str]) -> Served {
+pub(super) fn serve_in(data: tempfile::TempDir, flags: &[&str]) -> Served {
     let d = data.path().display().to_string();
     let mut child = arena()
         .args(["serve", "--data", &d, "--listen", "127.0.0.1:0"])
@@ -45,7 +45,7 @@ fn serve_in(data: tempfile::TempDir, flags: &[&str]) -> Served {
     Served { child, url, data }
 }
 
-fn user(data: &Path, name: &str, admin: bool) -> String {
+pub(super) fn user(data: &Path, name: &str, admin: bool) -> String {
     let d = data.display().to_string();
     let mut args = vec!["user", "add", name, "--data", &d];
     if admin {
@@ -79,11 +79,11 @@ fn round_robin(data: &str, game: &str, more: &[&str]) -> serde_json::Value {
     super::run_json(&args)
 }
 
-fn rt() -> tokio::runtime::Runtime {
+pub(super) fn rt() -> tokio::runtime::Runtime {
     tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap()
 }
 
-fn client() -> reqwest::Client {
+pub(super) fn client() -> reqwest::Client {
     reqwest::Client::builder().redirect(reqwest::redirect::Policy::none()).build().unwrap()
 }
 
@@ -114,7 +114,7 @@ fn file(name: &str) -> Vec<u8> {
     std::fs::read(player(name)).unwrap()
 }
 
-async fn get_json(url: &str) -> serde_json::Value {
+pub(super) async fn get_json(url: &str) -> serde_json::Value {
     client().get(url).send().await.unwrap().json().await.unwrap()
 }
 
@@ -229,7 +229,7 @@ fn uploads_over_the_cap_or_the_rate_are_refused_and_nothing_is_stored() {
 }
 
 /// Signs in through the form; the session cookie.
-async fn sign_in(url: &str, token: &str) -> String {
+pub(super) async fn sign_in(url: &str, token: &str) -> String {
     let res = client().get(format!("{url}/signin")).send().await.unwrap();
     let cookie = res.headers()["set-cookie"].to_str().unwrap().split(';').next().unwrap().to_string();
     let page = res.text().await.unwrap();
@@ -248,7 +248,7 @@ async fn sign_in(url: &str, token: &str) -> String {
 }
 
 /// A page as the session sees it, and the CSRF token of its forms.
-async fn page(url: &str, session: &str) -> (String, String) {
+pub(super) async fn page(url: &str, session: &str) -> (String, String) {
     let res = client().get(url).header("cookie", session).send().await.unwrap();
     let csp = res.headers()["content-security-policy"].to_str().unwrap().to_string();
     assert!(csp.contains("script-src 'self'") && !csp.contains("unsafe-inline"), "{csp}");
@@ -317,7 +317,7 @@ fn forms_need_their_csrf_token_and_what_strangers_send_is_escaped() {
 }
 
 /// Waits until tournament `id` is finished; its API document.
-async fn finished(url: &str, id: u64) -> serde_json::Value {
+pub(super) async fn finished(url: &str, id: u64) -> serde_json::Value {
     for _ in 0..600 {
         let v = get_json(&format!("{url}/api/tournaments/{id}")).await;
         if v["tournament"]["status"] == "finished" {

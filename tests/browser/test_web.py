@@ -15,6 +15,8 @@ import os
 import re
 import subprocess
 import sys
+import tarfile
+import tempfile
 import time
 import urllib.error
 import urllib.request
@@ -58,7 +60,7 @@ def prepare(srv):
     """Accounts, pennies players and a stored tournament, written before the server starts."""
     global SETUP_TOURNAMENT
     TOKENS["root"] = srv.add_user("root", admin=True)
-    for name in ["alice", "bob", "carol"]:
+    for name in ["alice", "bob", "carol", "dave", "erin"]:
         TOKENS[name] = srv.add_user(name)
     for name in SETUP_PENNIES:
         kind = "heads" if "heads" in name else "alternate"
@@ -774,6 +776,60 @@ def pages_tell_the_whole_story():
         facts = page.text_content(f"section.player-game[data-game=pennies] table.facts")
         assert re.search(r"Tournaments\s*played 0, won 0", facts), facts
         clean(page)
+
+
+@test
+def a_game_published_through_the_page_is_live_at_once_and_played():
+    """dave publishes a game package (made by `arena new-game --lang js`) through /publish; with no
+    restart it is on the games page, takes uploads, and its players play a scrimmage."""
+    root = Path(tempfile.mkdtemp())
+    pkg = root / "tokens"
+    arena("new-game", "--lang", "js", pkg)
+    qjs = PLAYERS.parent / "tools" / "node" / "node_modules" / ".bin" / "componentize-qjs"
+    built = subprocess.run([str(pkg / "build.sh")], env=dict(os.environ, COMPONENTIZE_QJS=str(qjs)),
+                           capture_output=True, text=True, timeout=600)
+    assert built.returncode == 0, built.stdout + built.stderr
+    archive = root / "tokens.tar.gz"
+    with tarfile.open(archive, "w:gz") as t:
+        wit = [p.relative_to(pkg).as_posix() for p in sorted((pkg / "wit").rglob("*.wit"))]
+        for rel in ["game.toml", "referee.wasm", "players/first.wasm", *wit]:
+            t.add(pkg / rel, arcname=rel)
+    with browser() as b:
+        ctx, page = sign_in(b, "dave")
+        page.goto(SRV.url + "/publish")
+        page.set_input_files("#publish-form input[type=file][name=package]", str(archive))
+        with page.expect_navigation(timeout=300000) as nav:
+            page.click("#publish-form button[type=submit]")
+        assert nav.value.status == 201, nav.value.status
+        result = page.wait_for_selector("section#publish-result")
+        assert result.get_attribute("data-outcome") == "accepted", page.text_content("#publish-message")
+        assert "tokens version 1 is published" in page.text_content("#publish-message")
+        shot(page, "publish-accepted")
+        # Live at once: listed, with its page, its WIT and its built-in opponent.
+        page.goto(SRV.url + "/")
+        assert page.query_selector("a[href='/games/tokens']") is not None, "the published game is not listed"
+        page.goto(SRV.url + "/games/tokens")
+        about = page.text_content("#game-about")
+        assert "Published by dave" in about and "builtin:first" in about, about
+        assert page.text_content("#game-versions").count("v1") == 1
+        shot(page, "published-game")
+        # It takes players (the page's form and the API), and they play a scrimmage.
+        outcome, message, _ = upload_page(page, "tokens", "dave-tokens", pkg / "players" / "first.wasm")
+        assert outcome == "accepted", message
+        status, body = api_upload("tokens", "erin-tokens", pkg / "players" / "first.wasm", token=TOKENS["erin"])
+        assert status == 201, body
+        page.goto(SRV.url + "/players/dave-tokens")
+        form = page.wait_for_selector("section.player-game[data-game=tokens] form.scrimmage")
+        form.query_selector("select[name=opponent]").select_option("erin-tokens")
+        with page.expect_navigation():
+            form.query_selector("button[type=submit]").click()
+        assert re.fullmatch(re.escape(SRV.url) + r"/tournaments/\d+", page.url), page.url
+        page.wait_for_function("() => document.getElementById('status').textContent.trim() === 'finished'",
+                               timeout=30000)
+        keys = page.eval_on_selector_all("#games-table tr[data-game]", "rows => rows.map(r => r.dataset.game)")
+        assert len(keys) == 1, keys
+        clean(page)
+        ctx.close()
 
 
 def main():

@@ -2,9 +2,11 @@
 //! does with a package, a player or a stored tournament is done here once, and the front ends only
 //! print or render what it answers.
 
+pub mod archive;
 pub mod check_game;
 pub mod ladder;
 pub mod packages;
 pub mod players;
+pub mod publish;
 pub mod submit;
 pub mod tournaments;

@@ -15,6 +15,7 @@ mod ladders;
 mod listing;
 mod pages;
 mod players;
+mod published;
 mod schema;
 mod stats;
 mod tournaments;
@@ -25,6 +26,7 @@ pub use ladders::RecordIn;
 pub use listing::FailureRow;
 pub use pages::{GameAt, MAX_PAGE};
 pub use players::{PlayerRow, Submitted, Version, check_name};
+pub use published::{GameVersion, Listing, PublishedGame};
 pub use stats::{GameFaultAt, Leader, PlayerStats, Record};
 pub use tournaments::{Kind, Status, StoredSettings, TournamentLock, TournamentRow};
 
@@ -54,6 +56,10 @@ pub enum StoreError {
     NewerSchema { path: PathBuf, found: i64, known: i64 },
     #[error("`{name}` belongs to {owner}: only its owner can upload versions of it; nothing was stored")]
     NotOwner { name: String, owner: String },
+    #[error(
+        "the game `{name}` belongs to account {owner}: only its owner can publish versions of it; nothing was kept"
+    )]
+    NotGameOwner { name: String, owner: String },
     #[error("{0}")]
     Invalid(String),
 }

@@ -181,8 +181,29 @@ impl Store {
         Ok(Submitted { version: v, new_player: existing.is_none(), unchanged: false })
     }
 
+    /// A game's sample player stored as a version of `builtin:NAME` (a name no account can have: names
+    /// have no `:`), owned by the organiser, so that a scrimmage can be played against it: it is on no
+    /// list of registered players, so no tournament, ladder or leaderboard takes it in. The same file
+    /// again stores nothing.
+    pub fn builtin_version(&mut self, game: &str, name: &str, bytes: &[u8], hash: &str) -> Result<Version> {
+        if !name.starts_with("builtin:") {
+            return Err(StoreError::Invalid(format!("`{name}` is not a built-in player's name")));
+        }
+        if let Some(latest) = self.latest_version(game, name)?
+            && latest.hash == hash
+        {
+            return Ok(latest);
+        }
+        let path = self.component_path(hash);
+        if !path.is_file() {
+            arena_core::write_atomically(&path, bytes)
+                .map_err(|source| StoreError::Io { path: path.clone(), error: source })?;
+        }
+        Ok(self.insert_version(game, name, bytes.len() as u64, hash, None)?.version)
+    }
+
     /// Registered players (of one game, or all), each with its latest version, in the order they
-    /// first registered.
+    /// first registered; a game's built-in players stored for scrimmages are not among them.
     pub fn players(&self, game: Option<&str>) -> Result<Vec<PlayerRow>> {
         let mut q = self
             .conn
@@ -190,7 +211,7 @@ impl Store {
                 "SELECT {VERSION_COLUMNS}, p.registered_at FROM players p
                  JOIN versions v ON v.player_id = p.id
                  AND v.version = (SELECT MAX(version) FROM versions WHERE player_id = p.id)
-                 WHERE ?1 IS NULL OR p.game = ?1 ORDER BY p.id"
+                 WHERE (?1 IS NULL OR p.game = ?1) AND p.name NOT LIKE 'builtin:%' ORDER BY p.id"
             ))
             .map_err(|e| self.sql(e))?;
         q.query_map([game], |r| Ok(PlayerRow { latest: version_row(r)?, registered_at: r.get(8)? }))

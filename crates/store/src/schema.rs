@@ -140,6 +140,31 @@ const MIGRATIONS: &[&str] = &[
     CREATE INDEX game_players_by_player_game ON game_players (player_id, game_id);
     CREATE INDEX games_faulted ON games (tournament_id, id) WHERE game_fault IS NOT NULL;
     ",
+    // 5: games published to the web arena: a name belongs to the account that first published it;
+    // each version is a referee (its package kept under packages/<referee sha256>/); the operator
+    // lists, hides or removes a game; a game whose referee keeps failing is suspended, saying why.
+    "
+    CREATE TABLE published (
+        id         INTEGER PRIMARY KEY,
+        name       TEXT NOT NULL UNIQUE,
+        owner      INTEGER NOT NULL REFERENCES users (id),
+        status     TEXT NOT NULL DEFAULT 'listed' CHECK (status IN ('listed', 'hidden', 'removed')),
+        suspended  TEXT,
+        created_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%SZ', 'now'))
+    );
+    CREATE TABLE published_versions (
+        id           INTEGER PRIMARY KEY,
+        game_id      INTEGER NOT NULL REFERENCES published (id),
+        version      INTEGER NOT NULL,
+        referee      TEXT NOT NULL,
+        size         INTEGER NOT NULL,
+        published_by INTEGER NOT NULL REFERENCES users (id),
+        published_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%SZ', 'now')),
+        at_unix      INTEGER NOT NULL DEFAULT (unixepoch()),
+        UNIQUE (game_id, version)
+    );
+    CREATE INDEX published_versions_by_user ON published_versions (published_by, at_unix);
+    ",
 ];
 
 /// The schema version this Arena writes.

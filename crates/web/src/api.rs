@@ -25,7 +25,10 @@ pub fn routes() -> (axum::Router<Arc<App>>, utoipa::openapi::OpenApi) {
     )]
     struct Doc;
     OpenApiRouter::with_openapi(<Doc as utoipa::OpenApi>::openapi())
-        .routes(routes!(super::games::games))
+        .routes(routes!(super::games::games, super::publish::publish))
+        .routes(routes!(super::games::game))
+        .routes(routes!(super::publish::package))
+        .routes(routes!(super::publish::listing))
         .routes(routes!(super::games::leaderboard))
         .routes(routes!(super::games::game_faults))
         .routes(routes!(super::uploads::upload))

@@ -91,6 +91,60 @@ pub struct GameInfo {
     pub players: Vec<String>,
     /// The sha256 of its referee component.
     pub referee: String,
+    /// Who published it (absent for the arena's own games).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub owner: Option<String>,
+    /// Its published versions, the latest last (empty for the arena's own games).
+    pub versions: Vec<GameVersionOut>,
+    /// `listed`, `hidden` or `removed` (the operator's choice; shipped games are `listed`).
+    pub listing: String,
+    /// Why the arena stopped playing it, if it did.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub suspended: Option<String>,
+    /// Its package as a `.tar.gz` (`arena fetch-game` downloads it).
+    pub package: String,
+}
+
+/// One published version of a game.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct GameVersionOut {
+    pub version: u32,
+    /// The sha256 of its referee.
+    pub referee: String,
+    /// Bytes of the archive it was published as.
+    pub size: u64,
+    pub published_by: String,
+    pub published_at: String,
+}
+
+/// A game published: its version, and what checked it.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct PublishOut {
+    pub game: String,
+    pub version: u32,
+    pub referee: String,
+    /// The game's page.
+    pub url: String,
+    /// Games the conformance run (`arena check-game`) played.
+    pub games_checked: usize,
+    /// Registered players checked against it, each still loading.
+    pub players_kept: usize,
+}
+
+/// A game package to publish: multipart `package`, the package as a `.tar.gz`.
+#[derive(Debug, ToSchema)]
+#[allow(dead_code)]
+pub struct PublishForm {
+    /// The package (game.toml, referee, sample players, wit/, templates/) as a `.tar.gz`.
+    #[schema(value_type = String, format = Binary)]
+    pub package: Vec<u8>,
+}
+
+/// The operator's listing of a published game.
+#[derive(Debug, serde::Deserialize, ToSchema)]
+pub struct ListingIn {
+    /// `listed`, `hidden` or `removed`.
+    pub listing: String,
 }
 
 #[derive(Debug, Serialize, ToSchema)]

@@ -27,7 +27,7 @@ pub async fn read_upload(mut m: Multipart, max: usize) -> Result<UploadFields, W
     };
     while let Some(mut field) = m.next_field().await.map_err(bad)? {
         let name = field.name().unwrap_or("").to_string();
-        if name == "file" {
+        if name == "file" || name == "package" {
             f.file_name = field.file_name().unwrap_or("upload.wasm").chars().take(200).collect();
             let mut bytes = Vec::new();
             while let Some(chunk) = field.chunk().await.map_err(bad)? {

@@ -5,7 +5,7 @@ use super::App;
 use super::api::ApiResult;
 use super::api_types::*;
 use super::auth::Viewer;
-use super::catalogue::{find_game, shipped, system};
+use super::catalogue::Entry;
 use super::error::WebError;
 use super::layout::{Nav, html};
 use arena_store::Leader;
@@ -32,10 +32,12 @@ struct Index {
 
 pub async fn index(State(app): State<Arc<App>>, viewer: Viewer) -> Result<Response, WebError> {
     let players = app.read(|s| s.players(None)).await?;
-    let games = shipped()
-        .iter()
-        .cloned()
-        .map(|(m, _)| GameRow {
+    let games = app
+        .catalogue
+        .listed()
+        .into_iter()
+        .map(|e| e.manifest)
+        .map(|m| GameRow {
             registered: players.iter().filter(|p| p.latest.game == m.name).count(),
             seats: if m.min_seats == m.max_seats {
                 format!("{}", m.min_seats)
@@ -74,6 +76,18 @@ struct Leaderboard {
     rows: Vec<LeaderRow>,
     /// Games that ended in a game fault: how many, and the latest.
     game_faults: (i64, Vec<arena_store::GameFaultAt>),
+    seats: String,
+    /// The options: name, default, range, description.
+    options: Vec<(String, i64, String, String)>,
+    /// The sample players: the built-in opponents.
+    samples: Vec<String>,
+    referee: String,
+    /// Published here: its owner, its versions (the latest first), why it is not played now.
+    owner: Option<String>,
+    versions: Vec<arena_store::GameVersion>,
+    closed: Option<String>,
+    /// The operator hid it from the lists.
+    hidden: bool,
 }
 
 pub async fn leaderboard_page(
@@ -81,8 +95,9 @@ pub async fn leaderboard_page(
     viewer: Viewer,
     Path(game): Path<String>,
 ) -> Result<Response, WebError> {
-    let (m, _) = find_game(&game)?;
-    let sys = system(&game);
+    let entry = app.catalogue.find(&game)?;
+    let m = entry.manifest.clone();
+    let sys = app.catalogue.system(&game);
     let leaders: Arc<Vec<Leader>> = app.leaderboard(&game).await?;
     let rows = leaders
         .iter()
@@ -108,37 +123,81 @@ pub async fn leaderboard_page(
         nav: Nav::of(&viewer),
         live: String::new(),
         game,
-        description: m.description,
+        description: m.description.clone(),
         system: sys.name(),
         rows,
         game_faults,
+        seats: seats(&m),
+        options: m
+            .options
+            .iter()
+            .map(|(k, o)| (k.clone(), o.default, format!("{} to {}", o.min, o.max), o.description.clone()))
+            .collect(),
+        samples: entry.samples(),
+        referee: entry.referee.clone(),
+        owner: entry.published.as_ref().map(|p| p.owner.clone()),
+        versions: entry.published.as_ref().map(|p| p.versions.iter().rev().cloned().collect()).unwrap_or_default(),
+        closed: entry.closed(),
+        hidden: entry.published.as_ref().is_some_and(|p| p.listing == arena_store::Listing::Hidden),
     })
 }
 
-/// The game packages this arena offers.
+fn seats(m: &arena_match::Manifest) -> String {
+    if m.min_seats == m.max_seats { format!("{}", m.min_seats) } else { format!("{} to {}", m.min_seats, m.max_seats) }
+}
+
+/// A game as the API shows it.
+pub fn info(e: &Entry) -> GameInfo {
+    let m = &e.manifest;
+    let p = e.published.as_ref();
+    GameInfo {
+        name: m.name.clone(),
+        description: m.description.clone(),
+        min_seats: m.min_seats,
+        max_seats: m.max_seats,
+        options: m
+            .options
+            .iter()
+            .map(|(k, o)| {
+                let o = OptionInfo { default: o.default, min: o.min, max: o.max, description: o.description.clone() };
+                (k.clone(), o)
+            })
+            .collect(),
+        players: m.players.iter().map(|p| p.display().to_string()).collect(),
+        referee: e.referee.clone(),
+        owner: p.map(|p| p.owner.clone()),
+        versions: p
+            .map(|p| {
+                p.versions
+                    .iter()
+                    .map(|v| GameVersionOut {
+                        version: v.version,
+                        referee: v.referee.clone(),
+                        size: v.size,
+                        published_by: v.published_by.clone(),
+                        published_at: v.published_at.clone(),
+                    })
+                    .collect()
+            })
+            .unwrap_or_default(),
+        listing: p.map_or("listed", |p| p.listing.as_str()).to_string(),
+        suspended: p.and_then(|p| p.suspended.clone()),
+        package: format!("/api/games/{}/package", m.name),
+    }
+}
+
+/// The games this arena offers: its own and those published to it (a hidden one is left out).
 #[utoipa::path(get, path = "/api/games", tag = "games", responses((status = 200, body = [GameInfo])))]
-pub async fn games() -> ApiResult<Vec<GameInfo>> {
-    let list = shipped()
-        .iter()
-        .map(|(m, dir)| GameInfo {
-            name: m.name.clone(),
-            description: m.description.clone(),
-            min_seats: m.min_seats,
-            max_seats: m.max_seats,
-            options: m
-                .options
-                .iter()
-                .map(|(k, o)| {
-                    let o =
-                        OptionInfo { default: o.default, min: o.min, max: o.max, description: o.description.clone() };
-                    (k.clone(), o)
-                })
-                .collect(),
-            players: m.players.iter().map(|p| p.display().to_string()).collect(),
-            referee: std::fs::read(dir.join(&m.referee)).map(|b| arena_core::sha256_hex(&b)).unwrap_or_default(),
-        })
-        .collect();
-    Ok(Json(list))
+pub async fn games(State(app): State<Arc<App>>) -> ApiResult<Vec<GameInfo>> {
+    Ok(Json(app.catalogue.listed().iter().map(info).collect()))
+}
+
+/// One game, hidden or not: as in the list, with its published versions.
+#[utoipa::path(get, path = "/api/games/{game}", tag = "games",
+    params(("game" = String, Path, description = "a game's name")),
+    responses((status = 200, body = GameInfo), (status = 404, body = ErrorBody)))]
+pub async fn game(State(app): State<Arc<App>>, Path(game): Path<String>) -> ApiResult<GameInfo> {
+    Ok(Json(info(&app.catalogue.find(&game)?)))
 }
 
 /// A game's leaderboard, as `arena leaderboard --json` prints it.
@@ -146,7 +205,7 @@ pub async fn games() -> ApiResult<Vec<GameInfo>> {
     params(("game" = String, Path, description = "a game's name")),
     responses((status = 200, body = [LeaderOut]), (status = 404, body = ErrorBody)))]
 pub async fn leaderboard(State(app): State<Arc<App>>, Path(game): Path<String>) -> ApiResult<Vec<LeaderOut>> {
-    find_game(&game)?;
+    app.catalogue.find(&game)?;
     let rows = app.leaderboard(&game).await?;
     Ok(Json(
         rows.iter()
@@ -168,7 +227,7 @@ pub async fn leaderboard(State(app): State<Arc<App>>, Path(game): Path<String>) 
     params(("game" = String, Path, description = "a game's name")),
     responses((status = 200, body = GameFaultsOut), (status = 404, body = ErrorBody)))]
 pub async fn game_faults(State(app): State<Arc<App>>, Path(game): Path<String>) -> ApiResult<GameFaultsOut> {
-    find_game(&game)?;
+    app.catalogue.find(&game)?;
     let g = game.clone();
     let (count, latest) = app.read(move |s| s.game_faults(&g, 50)).await?;
     let latest = latest

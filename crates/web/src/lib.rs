@@ -15,12 +15,14 @@ mod games;
 mod layout;
 mod live;
 mod players;
+mod publish;
 mod replays;
 mod scrimmages;
 mod tournaments;
 mod uploads;
 mod view;
 
+pub use catalogue::SUSPEND_AFTER;
 pub use replays::{ReplayData, standalone_html};
 
 use arena_core::Limits;
@@ -52,6 +54,20 @@ pub struct Config {
     /// Behind a reverse proxy: a client's address is the last one in `X-Forwarded-For` (for the
     /// per-client caps), and connections are not capped per address (they all come from the proxy).
     pub trust_proxy: bool,
+    /// Who may publish games here.
+    pub publishers: Publishers,
+    /// Game versions one account may publish in a day.
+    pub publishes_per_day: u32,
+}
+
+/// Who may publish a game to the arena (`arena serve --publishers`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Publishers {
+    /// Admins only.
+    Admins,
+    /// Every signed-in account.
+    #[default]
+    Everyone,
 }
 
 /// What every request shares.
@@ -76,12 +92,15 @@ pub struct App {
     pub(crate) views: Mutex<HashMap<i64, Cached<view::Key, view::Rendered>>>,
     /// Workers' queue, when tournaments are played by workers (`--nats`).
     nats: Option<arena_cluster::Nats>,
+    /// The games offered: shipped and published.
+    pub(crate) catalogue: Arc<catalogue::Catalogue>,
 }
 
 impl App {
     /// The web arena's shared state; with `nats` (`--nats`), workers play its tournaments.
     pub fn new(cfg: Config, sandbox: Arc<Sandbox>, nats: Option<arena_cluster::Nats>) -> Arc<App> {
         let workers = cfg.upload_workers.max(1);
+        let catalogue = Arc::new(catalogue::Catalogue::load(&cfg.data));
         Arc::new(App {
             cfg,
             sandbox,
@@ -94,6 +113,7 @@ impl App {
             boards: Arc::default(),
             views: Mutex::default(),
             nats,
+            catalogue,
         })
     }
 
@@ -128,13 +148,13 @@ impl App {
 
     /// A game's leaderboard, computed again only when the store has changed since.
     async fn leaderboard(&self, game: &str) -> Result<Arc<Vec<arena_store::Leader>>, WebError> {
-        let (cache, g) = (self.boards.clone(), game.to_string());
+        let (cache, g, system) = (self.boards.clone(), game.to_string(), self.catalogue.system(game));
         self.read(move |s| {
             let generation = s.generation()?;
             if let Some(rows) = cached(&cache, &g, &generation) {
                 return Ok(rows);
             }
-            let rows = Arc::new(s.leaderboard(&g, catalogue::system(&g), true)?);
+            let rows = Arc::new(s.leaderboard(&g, system, true)?);
             put(&cache, g, generation, rows.clone());
             Ok(rows)
         })
@@ -261,6 +281,9 @@ pub fn router(app: Arc<App>) -> Router {
         .route("/embed/tournaments/{id}/games/{key}", get(replays::embed))
         .route("/scrimmages", post(scrimmages::scrimmage))
         .route("/upload", get(uploads::upload_form).post(uploads::upload_submit))
+        .route("/publish", get(publish::publish_form).post(publish::publish_submit))
+        .route("/games/{game}/package.tar.gz", get(publish::package_download))
+        .route("/games/{game}/wit", get(publish::wit_download))
         .route("/signin", get(auth::signin_form).post(auth::signin))
         .route("/signout", post(auth::signout))
         .route("/assets/{file}", get(layout::asset))

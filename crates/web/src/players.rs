@@ -4,7 +4,6 @@
 use super::api::ApiResult;
 use super::api_types::*;
 use super::auth::Viewer;
-use super::catalogue::system;
 use super::error::WebError;
 use super::layout::{Nav, html};
 use super::{App, view};
@@ -57,13 +56,14 @@ pub async fn player_page(
     let since_latest = q.failures.as_deref() == Some("latest");
     let n = name.clone();
     let user = viewer.user().cloned();
+    let catalogue = app.catalogue.clone();
     let (owner, sections) = app
         .read(move |s| {
             let owner = s.owner_of(&n)?;
             let mine = matches!((&owner, &user), (arena_store::Owner::Account(o), Some(u)) if o.id == u.id);
             let mut sections = vec![];
             for g in s.games_of(&n)? {
-                let Some(stats) = s.stats(&g, &n, system(&g))? else { continue };
+                let Some(stats) = s.stats(&g, &n, catalogue.system(&g))? else { continue };
                 let versions = s.versions_of(&g, &n)?;
                 let latest = versions.first().map(|v| v.version).unwrap_or(0);
                 let mut failures = s.failures_of(&g, &n)?;
@@ -73,8 +73,10 @@ pub async fn player_page(
                 let points: Vec<(f64, f64)> =
                     stats.rating_history.iter().map(|p| (p.rating.rating, p.rating.deviation)).collect();
                 let scrimmage = if mine {
-                    let opponents: Vec<String> =
-                        s.players(Some(&g))?.into_iter().map(|p| p.latest.name).filter(|o| *o != n).collect();
+                    // The game's built-in opponents first, then the other registered players.
+                    let builtins = catalogue.find(&g).map(|e| e.samples()).unwrap_or_default();
+                    let others = s.players(Some(&g))?.into_iter().map(|p| p.latest.name).filter(|o| *o != n);
+                    let opponents: Vec<String> = builtins.into_iter().chain(others).collect();
                     Some(opponents)
                 } else {
                     None
@@ -187,11 +189,12 @@ pub async fn player_games_page(
     responses((status = 200, body = PlayerOut), (status = 404, body = ErrorBody)))]
 pub async fn player(State(app): State<Arc<App>>, Path(name): Path<String>) -> ApiResult<PlayerOut> {
     let n = name.clone();
+    let catalogue = app.catalogue.clone();
     let (found, owner) = app
         .read(move |s| {
             let mut found = vec![];
             for g in s.games_of(&n)? {
-                if let Some(st) = s.stats(&g, &n, system(&g))? {
+                if let Some(st) = s.stats(&g, &n, catalogue.system(&g))? {
                     found.push(st);
                 }
             }

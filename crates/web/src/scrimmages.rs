@@ -3,7 +3,6 @@
 
 use super::App;
 use super::auth::Viewer;
-use super::catalogue::find_game;
 use super::error::WebError;
 use super::tournaments::start;
 use arena_service::tournaments::seed_or_clock;
@@ -33,12 +32,26 @@ pub async fn scrimmage(
 }
 
 pub async fn scrimmage_of(app: &App, user: &User, game: &str, player: &str, opponent: &str) -> Result<i64, WebError> {
-    let (m, _) = find_game(game)?;
+    let entry = app.catalogue.open(game)?;
+    let m = entry.manifest.clone();
     if !m.seats().contains(&2) {
         return Err(WebError::bad(format!("{} is not played by two: no scrimmages", m.name)));
     }
     if player == opponent {
         return Err(WebError::bad("a scrimmage needs two different players"));
+    }
+    if opponent.starts_with("builtin:") {
+        // A built-in opponent (one of the game's sample players) is stored as a version of its own.
+        let file = entry
+            .sample_file(opponent)
+            .ok_or_else(|| WebError::not_found(format!("{} has no built-in player `{opponent}`", m.name)))?;
+        let (g, o) = (m.name.clone(), opponent.to_string());
+        app.write(move |s| {
+            let bytes =
+                std::fs::read(&file).map_err(|error| arena_store::StoreError::Io { path: file.clone(), error })?;
+            s.builtin_version(&g, &o, &bytes, &arena_core::sha256_hex(&bytes))
+        })
+        .await?;
     }
     let (g, p, o, u) = (m.name.clone(), player.to_string(), opponent.to_string(), user.clone());
     let versions = app

@@ -5,7 +5,6 @@
 use super::api::ApiResult;
 use super::api_types::*;
 use super::auth::Viewer;
-use super::catalogue::{find_game, shipped};
 use super::error::WebError;
 use super::layout::{Nav, html};
 use super::players::games_page;
@@ -36,7 +35,7 @@ pub async fn tournaments_page(State(app): State<Arc<App>>, viewer: Viewer) -> Re
     let mut rows = app.read(|s| s.tournaments()).await?;
     rows.reverse();
     let admin_csrf = viewer.0.as_ref().filter(|s| s.user.admin).map(|s| s.csrf.clone());
-    let games = shipped().iter().map(|(m, _)| m.name.clone()).collect();
+    let games = app.catalogue.listed().iter().map(|e| e.manifest.name.clone()).collect();
     html(&Tournaments { nav: Nav::of(&viewer), live: String::new(), rows, admin_csrf, games })
 }
 
@@ -216,6 +215,8 @@ fn run_recorded(
     let data = app.data().to_path_buf();
     let limits = app.cfg.limits;
     let nats = app.nats.clone();
+    let catalogue = app.catalogue.clone();
+    let name = game.package().manifest.name.clone();
     tokio::spawn(async move {
         let run = async {
             match nats {
@@ -232,6 +233,13 @@ fn run_recorded(
             eprintln!("tournament {id} stopped: {e:#} (`arena resume {id}` finishes it)");
         }
         drop(lock);
+        // A published game whose referee keeps failing is suspended.
+        let judged = tokio::task::spawn_blocking(move || {
+            arena_store::Store::open(&data).map(|mut s| catalogue.judge(&mut s, &name))
+        });
+        if let Ok(Err(e)) = judged.await {
+            tracing::error!("tournament {id}: {e}");
+        }
     });
 }
 
@@ -258,7 +266,7 @@ pub async fn start(
     (format, games_per_match, seed): (Format, u32, u64),
     (rated, by): (bool, User),
 ) -> Result<i64, WebError> {
-    let (_, dir) = find_game(game_name)?;
+    let dir = app.catalogue.open(game_name)?.dir;
     let data = app.data().to_path_buf();
     let kept = tokio::task::spawn_blocking(move || arena_match::keep(&data, &dir))
         .await
@@ -296,7 +304,7 @@ pub async fn start_tournament(
     if !session.user.admin {
         return Err(WebError::forbidden("only an admin can start a tournament"));
     }
-    let (m, _) = find_game(&f.game)?;
+    let m = app.catalogue.open(&f.game)?.manifest;
     let format: Format = serde_json::from_value(serde_json::Value::String(f.format.clone()))
         .ok()
         .ok_or(())

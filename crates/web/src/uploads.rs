@@ -4,7 +4,6 @@
 use super::App;
 use super::api_types::*;
 use super::auth::{ApiUser, Viewer};
-use super::catalogue::{find_game, shipped};
 use super::error::{ApiError, WebError};
 use super::forms::{UploadFields, read_upload};
 use super::layout::Nav;
@@ -49,7 +48,7 @@ async fn render_upload_page(app: &App, viewer: &Viewer, result: Option<UploadRes
         nav: Nav::of(viewer),
         live: String::new(),
         csrf: viewer.0.as_ref().map(|s| s.csrf.clone()),
-        games: shipped().iter().map(|(m, _)| m.name.clone()).collect(),
+        games: app.catalogue.listed().iter().map(|e| e.manifest.name.clone()).collect(),
         max_mb: app.cfg.max_upload >> 20,
         mine,
         result,
@@ -145,7 +144,11 @@ pub async fn upload(State(app): State<Arc<App>>, ApiUser(user): ApiUser, m: Mult
 
 /// Validates and stores an upload by `user`.
 pub async fn store_upload(app: &App, user: &User, f: UploadFields) -> Result<Accepted, WebError> {
-    let (_, dir) = find_game(&f.game).map_err(|e| WebError::bad(e.message))?;
+    let dir = match app.catalogue.open(&f.game) {
+        Ok(e) => e.dir,
+        Err(e) if e.status == StatusCode::NOT_FOUND => return Err(WebError::bad(e.message)),
+        Err(e) => return Err(e),
+    };
     let bytes = f.file.ok_or_else(|| WebError::bad("the upload has no `file`"))?;
     if f.name.is_empty() {
         return Err(WebError::bad("the upload has no `name`"));

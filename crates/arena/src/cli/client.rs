@@ -94,3 +94,122 @@ pub async fn leaderboard(server: &str, game: &str, json: bool) -> anyhow::Result
     let rows: Vec<Leader> = res.json().await.with_context(|| format!("{to}: unreadable answer"))?;
     super::leaderboard::print_leaderboard(game, &rows, json, server)
 }
+
+/// `arena publish --server`: packs the package in `dir` and publishes it (judged there by `arena
+/// check-game`).
+pub async fn publish(server: &str, token: &str, dir: &Path) -> anyhow::Result<ExitCode> {
+    let d = dir.to_path_buf();
+    let bytes =
+        tokio::task::spawn_blocking(move || arena_service::archive::pack(&d)).await?.map_err(anyhow::Error::msg)?;
+    let form = reqwest::multipart::Form::new()
+        .part("package", reqwest::multipart::Part::bytes(bytes.clone()).file_name("package.tar.gz"));
+    let to = url(server, "api/games")?;
+    println!(
+        "{}: {} bytes packed; {server} checks it (`arena check-game`), which takes a while",
+        dir.display(),
+        bytes.len()
+    );
+    let res = client()?
+        .post(to.clone())
+        .bearer_auth(token)
+        .multipart(form)
+        .send()
+        .await
+        .with_context(|| format!("{to}: cannot reach the arena"))?;
+    if !res.status().is_success() {
+        bail!("{}: refused by {server}: {}", dir.display(), refusal(res).await);
+    }
+    let v: serde_json::Value = res.json().await.with_context(|| format!("{to}: unreadable answer"))?;
+    let s = |k: &str| v.get(k).map(|x| x.to_string().trim_matches('"').to_string()).unwrap_or_default();
+    println!(
+        "Published {} version {} to {server} (referee sha256 {}): {} games of `arena check-game` conform; registered \
+         players kept: {}",
+        s("game"),
+        s("version"),
+        s("referee"),
+        s("games_checked"),
+        s("players_kept")
+    );
+    println!("  its page: {}", url(server, s("url").trim_start_matches('/'))?);
+    Ok(ExitCode::SUCCESS)
+}
+
+/// A game as the server describes it (`GET /api/games/{name}`).
+async fn game_info(server: &str, name: &str) -> anyhow::Result<serde_json::Value> {
+    let to = url(server, &format!("api/games/{name}"))?;
+    let res = client()?.get(to.clone()).send().await.with_context(|| format!("{to}: cannot reach the arena"))?;
+    if !res.status().is_success() {
+        bail!("{to}: {}", refusal(res).await);
+    }
+    res.json().await.with_context(|| format!("{to}: unreadable answer"))
+}
+
+/// `arena fetch-game`: downloads a game's current package into `into` (which must not exist or be
+/// empty) and checks its referee's sha256 against what the server reports; a mismatch keeps nothing.
+pub async fn fetch_game(server: &str, name: &str, into: &Path) -> anyhow::Result<ExitCode> {
+    if !name.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-') || name.is_empty() {
+        bail!("`{name}`: not a game's name (lower-case letters, digits and `-`)");
+    }
+    if into.exists() && std::fs::read_dir(into).map(|mut d| d.next().is_some()).unwrap_or(true) {
+        bail!("{}: exists and is not empty; name a new directory", into.display());
+    }
+    let info = game_info(server, name).await?;
+    let expected = info.get("referee").and_then(|r| r.as_str()).unwrap_or_default().to_string();
+    let to = url(server, &format!("api/games/{name}/package"))?;
+    let res = client()?.get(to.clone()).send().await.with_context(|| format!("{to}: cannot reach the arena"))?;
+    if !res.status().is_success() {
+        bail!("{to}: {}", refusal(res).await);
+    }
+    let bytes = res.bytes().await.with_context(|| format!("{to}: the download broke off"))?;
+    std::fs::create_dir_all(into).with_context(|| format!("{}: cannot create", into.display()))?;
+    let check = || -> anyhow::Result<String> {
+        arena_service::archive::unpack(&bytes, into, arena_service::archive::CAPS)
+            .map_err(|e| anyhow::anyhow!("{to}: {e}"))?;
+        let m = arena_match::Manifest::read(into)?;
+        let referee = into.join(&m.referee);
+        let hash = arena_core::sha256_hex(&std::fs::read(&referee).with_context(|| format!("{}", referee.display()))?);
+        if hash != expected {
+            bail!("{to}: the package's referee has sha256 {hash}, but {server} reports {expected}: nothing was kept");
+        }
+        Ok(hash)
+    };
+    match check() {
+        Ok(hash) => {
+            println!(
+                "{name}: the package {server} plays is in {} (referee sha256 {hash}, as the server reports)",
+                into.display()
+            );
+            println!(
+                "  arena play --game {} builtin:…, arena check --game {0} FILE.wasm, arena new --game {0} …",
+                into.display()
+            );
+            Ok(ExitCode::SUCCESS)
+        }
+        Err(e) => {
+            let _ = std::fs::remove_dir_all(into);
+            Err(e)
+        }
+    }
+}
+
+/// `arena games --server`: the games a remote arena offers.
+pub async fn games(server: &str, json: bool) -> anyhow::Result<ExitCode> {
+    let to = url(server, "api/games")?;
+    let res = client()?.get(to.clone()).send().await.with_context(|| format!("{to}: cannot reach the arena"))?;
+    if !res.status().is_success() {
+        bail!("{to}: {}", refusal(res).await);
+    }
+    let list: Vec<serde_json::Value> = res.json().await.with_context(|| format!("{to}: unreadable answer"))?;
+    if json {
+        println!("{}", serde_json::to_string_pretty(&list)?);
+        return Ok(ExitCode::SUCCESS);
+    }
+    for g in &list {
+        let s = |k: &str| g.get(k).map(|x| x.to_string().trim_matches('"').to_string()).unwrap_or_default();
+        let by = g.get("owner").and_then(|o| o.as_str()).map(|o| format!(" (published by {o})")).unwrap_or_default();
+        println!("{:<12} {}-{} players  {}{by}", s("name"), s("min_seats"), s("max_seats"), s("description"));
+        let referee = s("referee");
+        println!("{:<12}   referee sha256 {}", "", &referee[..16.min(referee.len())]);
+    }
+    Ok(ExitCode::SUCCESS)
+}

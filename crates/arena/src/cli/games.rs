@@ -10,10 +10,16 @@ use std::process::ExitCode;
 pub struct Args {
     #[arg(long)]
     pub json: bool,
+    /// The games a web arena (`arena serve`) at this URL offers, its published ones included.
+    #[arg(long, value_name = "URL")]
+    pub server: Option<String>,
 }
 
 pub fn execute(a: Args) -> anyhow::Result<ExitCode> {
-    games(a.json)
+    match &a.server {
+        Some(url) => super::game::runtime()?.block_on(super::client::games(url, a.json)),
+        None => games(a.json),
+    }
 }
 
 /// `arena games`: every package found by name.

@@ -15,6 +15,7 @@ mod new_game;
 mod play;
 mod players;
 mod progress;
+mod publish;
 mod replay;
 mod resume;
 mod serve;
@@ -104,6 +105,13 @@ pub enum Command {
     /// or overrun a limit; games end within the step cap; private events stay private. Exit 1 names
     /// the first failing game and the flags that play it again.
     CheckGame(check_game::Args),
+    /// Publish a game package to a web arena (`arena serve`): packed as a .tar.gz and judged there by
+    /// `arena check-game`; live at once when it passes. A game's name is the account's that first
+    /// publishes it.
+    Publish(publish::Args),
+    /// Download the exact package a web arena plays for a game (its referee's sha256 checked against
+    /// the server's), so `play`, `check` and `new` work on it offline.
+    FetchGame(publish::FetchArgs),
 }
 
 /// Runs a parsed command line; `Ok` carries the exit code (1 when `check` finds a fault).
@@ -127,5 +135,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::NewGame(a) => new_game::execute(a),
         Command::Check(a) => check::execute(a),
         Command::CheckGame(a) => check_game::execute(a),
+        Command::Publish(a) => publish::execute(a),
+        Command::FetchGame(a) => publish::fetch(a),
     }
 }

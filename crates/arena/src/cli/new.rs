@@ -10,16 +10,32 @@ use std::process::ExitCode;
 
 #[derive(clap::Args, Debug)]
 pub struct Args {
-    /// A game: a package's name (see `arena games`) or its directory.
-    #[arg(long, value_parser = parse_game_arg)]
-    pub game: GameArg,
+    /// A game: a package's name (see `arena games`) or its directory; with --server, a game of that
+    /// web arena.
+    #[arg(long)]
+    pub game: String,
     #[arg(long, value_enum)]
     pub lang: Lang,
     pub dir: PathBuf,
+    /// Start from the exact package the web arena (`arena serve`) at this URL plays for --game (as
+    /// `arena fetch-game` downloads it).
+    #[arg(long, value_name = "URL")]
+    pub server: Option<String>,
 }
 
 pub fn execute(a: Args) -> anyhow::Result<ExitCode> {
-    write(&a.game.dir, a.lang, &a.dir)?;
+    match &a.server {
+        Some(url) => {
+            let fetched = tempfile::tempdir().context("a scratch folder for the package")?;
+            let package = fetched.path().join(&a.game);
+            super::game::runtime()?.block_on(super::client::fetch_game(url, &a.game, &package))?;
+            write(&package, a.lang, &a.dir)?;
+        }
+        None => {
+            let GameArg { dir } = parse_game_arg(&a.game).map_err(|e| anyhow::anyhow!("--game {}: {e}", a.game))?;
+            write(&dir, a.lang, &a.dir)?;
+        }
+    }
     Ok(ExitCode::SUCCESS)
 }
 

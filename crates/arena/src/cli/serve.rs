@@ -32,8 +32,23 @@ pub struct Args {
     /// client could then name any address it likes.
     #[arg(long)]
     pub trust_proxy: bool,
+    /// Who may publish games to this arena (`arena publish`, the publish page).
+    #[arg(long, value_enum, default_value_t = PublishersArg::Everyone)]
+    pub publishers: PublishersArg,
+    /// Game versions one account may publish in a day.
+    #[arg(long, default_value_t = 10)]
+    pub publishes_per_day: u32,
     #[command(flatten)]
     pub limits: LimitArgs,
+}
+
+/// Who may publish games.
+#[derive(clap::ValueEnum, Clone, Copy, Debug)]
+pub enum PublishersArg {
+    /// Admin accounts only.
+    Admins,
+    /// Every account.
+    Everyone,
 }
 
 pub fn execute(a: Args) -> anyhow::Result<ExitCode> {
@@ -48,6 +63,11 @@ pub fn execute(a: Args) -> anyhow::Result<ExitCode> {
         uploads_per_hour: a.uploads_per_hour,
         upload_workers: a.upload_workers,
         trust_proxy: a.trust_proxy,
+        publishers: match a.publishers {
+            PublishersArg::Admins => arena_web::Publishers::Admins,
+            PublishersArg::Everyone => arena_web::Publishers::Everyone,
+        },
+        publishes_per_day: a.publishes_per_day,
     };
     runtime()?.block_on(async move {
         let connection = match &a.nats {

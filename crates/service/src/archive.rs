@@ -1,0 +1,288 @@
+//! A game package as one file, the `.tar.gz` that `arena publish` sends and `arena fetch-game`
+//! receives: packed from a package directory in a fixed order (the same package gives the same bytes),
+//! and unpacked from a stranger's upload with bounds on everything before anything is written — the
+//! unpacked bytes (a gzip bomb stops at the cap), each file's size, the number of files, the paths
+//! (relative, no `..`, inside the package layout) and the kinds of entry (plain files and folders only).
+
+use std::io::{Read, Write};
+use std::path::{Component, Path, PathBuf};
+
+/// What an archive may hold.
+#[derive(Debug, Clone, Copy)]
+pub struct Caps {
+    /// Files (folders not counted).
+    pub files: usize,
+    /// Bytes of one file.
+    pub file_bytes: u64,
+    /// Bytes unpacked in all, the tar format's own headers included.
+    pub total_bytes: u64,
+}
+
+/// The caps a published package is read under: a referee and a few sample players of the largest
+/// size a component may have would not fit, a game's worth of them does.
+pub const CAPS: Caps = Caps { files: 400, file_bytes: 32 << 20, total_bytes: 96 << 20 };
+
+/// The package layout, as a sentence for refusals.
+pub const LAYOUT: &str = "game.toml, README.md and *.wasm at the top, wit/**/*.wit (three folders deep at most), \
+     players/*.wasm, templates/** (six folders deep at most)";
+
+/// Whether `path` (relative, checked to be plain names) has a place in a package.
+fn in_layout(parts: &[&str], is_dir: bool) -> bool {
+    let file = parts.last().copied().unwrap_or("");
+    match parts {
+        [] => false,
+        [top] if is_dir => matches!(*top, "wit" | "players" | "templates"),
+        [top] => *top == "game.toml" || *top == "README.md" || top.ends_with(".wasm"),
+        ["wit", rest @ ..] => rest.len() <= 3 && (is_dir || file.ends_with(".wit")),
+        ["players", _] => is_dir || file.ends_with(".wasm"),
+        ["templates", rest @ ..] => rest.len() <= 7,
+        _ => false,
+    }
+}
+
+/// A path of an archive as plain names: refused when absolute, with `..`, or with a name that is
+/// empty, hidden, over 100 bytes or of other characters than letters, digits, `-`, `_` and `.`.
+fn plain_parts(path: &Path) -> Result<Vec<&str>, String> {
+    let shown = path.display();
+    let mut parts = Vec::new();
+    for c in path.components() {
+        match c {
+            Component::Normal(n) => {
+                let n = n.to_str().ok_or_else(|| format!("`{shown}`: a name that is not UTF-8"))?;
+                let ok = !n.is_empty()
+                    && n.len() <= 100
+                    && !n.starts_with('.')
+                    && n.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'));
+                if !ok {
+                    return Err(format!(
+                        "`{shown}`: every name must be 1 to 100 letters, digits, `-`, `_` and `.`, not starting with `.`"
+                    ));
+                }
+                parts.push(n);
+            }
+            Component::CurDir => {}
+            Component::ParentDir => return Err(format!("`{shown}`: a path with `..` reaches outside the package")),
+            Component::RootDir | Component::Prefix(_) => {
+                return Err(format!("`{shown}`: an absolute path; paths are relative to the package"));
+            }
+        }
+    }
+    Ok(parts)
+}
+
+/// Reads through to `inner`, failing once more than `left` bytes have come out: a small archive
+/// that unpacks without end is stopped at the cap, not read to its end.
+struct Capped<R> {
+    inner: R,
+    left: u64,
+    cap: u64,
+}
+
+impl<R: Read> Read for Capped<R> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        if n as u64 > self.left {
+            return Err(std::io::Error::other(format!("it unpacks to more than {} bytes", self.cap)));
+        }
+        self.left -= n as u64;
+        Ok(n)
+    }
+}
+
+/// Unpacks the `.tar.gz` in `bytes` into the empty directory `into`, refusing (with the entry and the
+/// problem) anything past `caps` or outside the package layout. On a refusal, what was written is
+/// left for the caller to remove with the directory.
+pub fn unpack(bytes: &[u8], into: &Path, caps: Caps) -> Result<Vec<PathBuf>, String> {
+    let reader = Capped { inner: flate2::read::GzDecoder::new(bytes), left: caps.total_bytes, cap: caps.total_bytes };
+    let mut archive = tar::Archive::new(reader);
+    let mut written: Vec<PathBuf> = Vec::new();
+    let unreadable = |e: std::io::Error| format!("not a readable .tar.gz: {e}");
+    for entry in archive.entries().map_err(unreadable)? {
+        let mut entry = entry.map_err(unreadable)?;
+        let path = entry.path().map_err(unreadable)?.into_owned();
+        let shown = path.display().to_string();
+        let kind = entry.header().entry_type();
+        let is_dir = match kind {
+            tar::EntryType::Regular | tar::EntryType::Continuous => false,
+            tar::EntryType::Directory => true,
+            // Whole-archive metadata (a pax global header): nothing to write.
+            tar::EntryType::XGlobalHeader => continue,
+            tar::EntryType::Symlink | tar::EntryType::Link => {
+                return Err(format!("`{shown}`: a link; a package holds plain files only"));
+            }
+            other => return Err(format!("`{shown}`: a {other:?} entry; a package holds plain files only")),
+        };
+        let parts = plain_parts(&path)?;
+        if parts.is_empty() {
+            continue;
+        }
+        if !in_layout(&parts, is_dir) {
+            return Err(format!("`{shown}`: not a place in a game package (its layout: {LAYOUT})"));
+        }
+        if is_dir {
+            continue;
+        }
+        if written.len() >= caps.files {
+            return Err(format!("more than {} files; a package may have at most {}", caps.files, caps.files));
+        }
+        let size = entry.header().size().map_err(unreadable)?;
+        if size > caps.file_bytes {
+            return Err(format!("`{shown}`: {size} bytes; a file of a package may have at most {}", caps.file_bytes));
+        }
+        let rel: PathBuf = parts.iter().collect();
+        let to = into.join(&rel);
+        if let Some(parent) = to.parent() {
+            std::fs::create_dir_all(parent).map_err(|e| format!("`{shown}`: cannot unpack: {e}"))?;
+        }
+        let mut out = std::fs::OpenOptions::new().write(true).create_new(true).open(&to).map_err(|e| {
+            if e.kind() == std::io::ErrorKind::AlreadyExists {
+                format!("`{shown}`: the archive holds it twice")
+            } else {
+                format!("`{shown}`: cannot unpack: {e}")
+            }
+        })?;
+        let copied = std::io::copy(&mut (&mut entry).take(caps.file_bytes + 1), &mut out)
+            .map_err(|e| format!("`{shown}`: {}", unreadable(e)))?;
+        if copied != size {
+            return Err(format!("`{shown}`: {copied} bytes where its header says {size}"));
+        }
+        out.flush().map_err(|e| format!("`{shown}`: cannot unpack: {e}"))?;
+        written.push(rel);
+    }
+    // The end of the gzip stream is read too: a bomb hidden after the tar's end still stops at the cap.
+    let mut rest = archive.into_inner();
+    std::io::copy(&mut rest, &mut std::io::sink()).map_err(unreadable)?;
+    if written.is_empty() {
+        return Err("an empty archive: a package needs at least its game.toml".into());
+    }
+    written.sort();
+    Ok(written)
+}
+
+/// The files of the package in `dir` that make it up, relative to it and sorted: its manifest, README,
+/// referee and sample players (as its manifest names them), its WIT and its templates.
+pub fn package_files(dir: &Path) -> Result<Vec<PathBuf>, String> {
+    let m = arena_match::Manifest::read(dir).map_err(|e| e.to_string())?;
+    let mut files: Vec<PathBuf> = vec!["game.toml".into(), m.referee.clone()];
+    files.extend(m.players.iter().cloned());
+    if dir.join("README.md").is_file() {
+        files.push("README.md".into());
+    }
+    for sub in ["wit", "templates"] {
+        if dir.join(sub).is_dir() {
+            let under =
+                arena_match::files_under(&dir.join(sub)).map_err(|e| format!("{}/{sub}: {e}", dir.display()))?;
+            files.extend(under.into_iter().map(|f| Path::new(sub).join(f)));
+        }
+    }
+    files.sort();
+    files.dedup();
+    for f in &files {
+        let parts = plain_parts(f).map_err(|e| format!("{}: {e}", dir.display()))?;
+        if !in_layout(&parts, false) {
+            return Err(format!(
+                "{}: `{}` has no place in a package (its layout: {LAYOUT})",
+                dir.display(),
+                f.display()
+            ));
+        }
+    }
+    Ok(files)
+}
+
+/// Packs the package in `dir` as a `.tar.gz`: its [`package_files`] in order, each a plain file
+/// with fixed metadata, so the same package always packs to the same bytes.
+pub fn pack(dir: &Path) -> Result<Vec<u8>, String> {
+    let files = package_files(dir)?;
+    let gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+    let mut tar = tar::Builder::new(gz);
+    for f in &files {
+        let path = dir.join(f);
+        let bytes = std::fs::read(&path).map_err(|e| format!("{}: cannot read: {e}", path.display()))?;
+        let mut header = tar::Header::new_ustar();
+        header.set_size(bytes.len() as u64);
+        header.set_mode(0o644);
+        header.set_mtime(0);
+        header.set_entry_type(tar::EntryType::Regular);
+        tar.append_data(&mut header, f, bytes.as_slice())
+            .map_err(|e| format!("{}: cannot pack: {e}", path.display()))?;
+    }
+    let gz = tar.into_inner().map_err(|e| format!("{}: cannot pack: {e}", dir.display()))?;
+    gz.finish().map_err(|e| format!("{}: cannot pack: {e}", dir.display()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn archive(entries: &[(&str, tar::EntryType, &[u8])]) -> Vec<u8> {
+        let gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+        let mut tar = tar::Builder::new(gz);
+        for (path, kind, data) in entries {
+            let mut h = tar::Header::new_gnu();
+            h.set_entry_type(*kind);
+            h.set_size(data.len() as u64);
+            h.set_mode(0o644);
+            if matches!(kind, tar::EntryType::Symlink | tar::EntryType::Link) {
+                h.set_link_name("/etc/passwd").unwrap();
+            }
+            // Written by hand, so that the builder's own path checks do not stop what a stranger can send.
+            let name = h.as_old_mut().name.as_mut();
+            name[..path.len()].copy_from_slice(path.as_bytes());
+            h.set_cksum();
+            tar.append(&h, *data).unwrap();
+        }
+        tar.into_inner().unwrap().finish().unwrap()
+    }
+
+    fn refused(bytes: &[u8], caps: Caps) -> String {
+        let dir = tempfile::tempdir().unwrap();
+        unpack(bytes, dir.path(), caps).expect_err("refused")
+    }
+
+    #[test]
+    fn bounds_every_entry() {
+        use tar::EntryType::*;
+        let caps = CAPS;
+        let ok = archive(&[("game.toml", Regular, b"x"), ("wit/deps/game/game.wit", Regular, b"y")]);
+        let dir = tempfile::tempdir().unwrap();
+        assert_eq!(unpack(&ok, dir.path(), caps).unwrap().len(), 2);
+        for (entries, expect) in [
+            (vec![("/etc/game.toml", Regular, &b"x"[..])], "absolute"),
+            (vec![("wit/../../x.wit", Regular, &b"x"[..])], "`..`"),
+            (vec![("wit/link.wit", Symlink, &b""[..])], "a link"),
+            (vec![("wit/hard.wit", Link, &b""[..])], "a link"),
+            (vec![("players/dev.wasm", Char, &b""[..])], "plain files only"),
+            (vec![("players/fifo.wasm", Fifo, &b""[..])], "plain files only"),
+            (vec![("src/main.rs", Regular, &b""[..])], "not a place"),
+            (vec![("players/x.py", Regular, &b""[..])], "not a place"),
+            (vec![(".hidden", Regular, &b""[..])], "not starting with"),
+            (vec![("game.toml", Regular, &b"a"[..]), ("game.toml", Regular, &b"b"[..])], "twice"),
+        ] {
+            let why = refused(&archive(&entries), caps);
+            assert!(why.contains(expect), "{entries:?}: {why}");
+        }
+        let many: Vec<(String, tar::EntryType, &[u8])> =
+            (0..5).map(|i| (format!("templates/f{i}"), Regular, &b"x"[..])).collect();
+        let many: Vec<(&str, tar::EntryType, &[u8])> = many.iter().map(|(p, k, d)| (p.as_str(), *k, *d)).collect();
+        assert!(refused(&archive(&many), Caps { files: 4, ..caps }).contains("more than 4 files"));
+        let big = archive(&[("referee.wasm", Regular, &[0u8; 5000][..])]);
+        assert!(refused(&big, Caps { file_bytes: 4096, ..caps }).contains("at most 4096"));
+        assert!(refused(b"not gzip at all", caps).contains("not a readable .tar.gz"));
+    }
+
+    #[test]
+    fn a_gzip_bomb_stops_at_the_cap() {
+        // 200 MB of zeros in one file: about 200 KB compressed.
+        let gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::best());
+        let mut tar = tar::Builder::new(gz);
+        let mut h = tar::Header::new_gnu();
+        h.set_size(200 << 20);
+        h.set_mode(0o644);
+        tar.append_data(&mut h, "referee.wasm", std::io::repeat(0).take(200 << 20)).unwrap();
+        let bomb = tar.into_inner().unwrap().finish().unwrap();
+        assert!(bomb.len() < 1 << 20, "{}", bomb.len());
+        let why = refused(&bomb, Caps { file_bytes: 1 << 30, ..CAPS });
+        assert!(why.contains("unpacks to more than"), "{why}");
+    }
+}
