@@ -104,7 +104,11 @@ fn repacked(dir: &Path, swap: &[(&str, Vec<u8>)]) -> Vec<u8> {
 #[test]
 fn a_published_game_is_checked_owned_live_versioned_and_fetched_exactly() {
     let root = tempfile::tempdir().unwrap();
-    let coins = js_game(root.path(), "coins", |_| {});
+    // With a starter template of its own, for `arena new`.
+    let coins = js_game(root.path(), "coins", |d| {
+        std::fs::create_dir_all(d.join("templates/python")).unwrap();
+        std::fs::write(d.join("templates/python/player.py"), "# {{name}}: a coins player\n").unwrap();
+    });
     let s = serve(&[]);
     let alice = user(s.data.path(), "alice", false);
     let bob = user(s.data.path(), "bob", false);
@@ -128,6 +132,12 @@ fn a_published_game_is_checked_owned_live_versioned_and_fetched_exactly() {
     let listed = String::from_utf8_lossy(&out.stdout);
     assert!(listed.contains("coins") && listed.contains("published by alice") && listed.contains("nim"), "{listed}");
     let referee_v1 = arena_core::sha256_hex(&std::fs::read(coins.join("referee.wasm")).unwrap());
+    // A player started from the server's package, and its templates downloaded.
+    let mine = root.path().join("my-coins");
+    let out = run(&["new", "--server", &url, "--game", "coins", "--lang", "python", mine.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(std::fs::read_to_string(mine.join("player.py")).unwrap(), "# my-coins: a coins player\n");
+    assert!(std::fs::read_to_string(mine.join("wit/coins.wit")).unwrap().contains("package arena:coins"));
 
     rt().block_on(async {
         let games: serde_json::Value =
@@ -140,6 +150,15 @@ fn a_published_game_is_checked_owned_live_versioned_and_fetched_exactly() {
         assert!(page.contains(&referee_v1) && page.contains("builtin:first") && page.contains("heaps"), "{page}");
         let wit = client().get(format!("{url}/games/coins/wit")).send().await.unwrap().text().await.unwrap();
         assert!(wit.contains("package arena:coins"), "{wit}");
+        assert!(page.contains("/games/coins/templates/python.tar.gz"), "{page}");
+        let res = client().get(format!("{url}/games/coins/templates/python.tar.gz")).send().await.unwrap();
+        assert_eq!(res.status().as_u16(), 200);
+        let bytes = res.bytes().await.unwrap();
+        let mut tar = tar::Archive::new(flate2::read::GzDecoder::new(&bytes[..]));
+        let files: Vec<PathBuf> = tar.entries().unwrap().map(|e| e.unwrap().path().unwrap().into_owned()).collect();
+        assert_eq!(files, [PathBuf::from("player.py")]);
+        let res = client().get(format!("{url}/games/coins/templates/cobol.tar.gz")).send().await.unwrap();
+        assert_eq!(res.status().as_u16(), 404);
 
         // The name is alice's: bob cannot publish a version of it; nor can anyone take a shipped game's name.
         let before = kept(&s);
@@ -321,7 +340,10 @@ fn a_published_game_is_checked_owned_live_versioned_and_fetched_exactly() {
             }
             tokio::time::sleep(std::time::Duration::from_millis(100)).await;
         }
-        assert!(g["suspended"].as_str().unwrap_or_default().contains("of its latest 20 games (more than 5 of 20"), "{g}");
+        assert!(
+            g["suspended"].as_str().unwrap_or_default().contains("of its latest 20 games (more than 5 of 20"),
+            "{g}"
+        );
         let page = client().get(format!("{url}/games/coins")).send().await.unwrap().text().await.unwrap();
         assert!(page.contains("id=\"game-closed\"") && page.contains("suspended"), "{page}");
         let board: serde_json::Value =
@@ -387,6 +409,12 @@ fn hostile_packages_are_refused_with_the_reason_and_nothing_kept() {
             repacked(&heaps, &[("game.toml", b"name = \"heaps\"\ndescription = \"x\"\nmin_seats = 2\nmax_seats = 2\nreferee = \"../../arena.db\"\n".to_vec())]),
             422,
             "inside the package",
+        ),
+        (
+            "a player world that does not answer the referee's requests",
+            repacked(&heaps, &[("wit/heaps.wit", std::fs::read_to_string(heaps.join("wit/heaps.wit")).unwrap().replace("export take-turn", "export take-other").into_bytes())]),
+            422,
+            "exports no function `take-turn`",
         ),
         ("WIT that does not parse", repacked(&heaps, &[("wit/heaps.wit", b"package arena:heaps; world {".to_vec())]), 422, "its WIT"),
         ("a player as the referee", repacked(&heaps, &[("referee.wasm", std::fs::read(player("pennies-heads")).unwrap())]), 422, "referee"),

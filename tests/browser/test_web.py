@@ -785,7 +785,7 @@ def a_game_published_through_the_page_is_live_at_once_and_played():
     root = Path(tempfile.mkdtemp())
     pkg = root / "tokens"
     arena("new-game", "--lang", "js", pkg)
-    qjs = PLAYERS.parent / "tools" / "node" / "node_modules" / ".bin" / "componentize-qjs"
+    qjs = (PLAYERS.parent / "tools" / "node" / "node_modules" / ".bin" / "componentize-qjs").resolve()
     built = subprocess.run([str(pkg / "build.sh")], env=dict(os.environ, COMPONENTIZE_QJS=str(qjs)),
                            capture_output=True, text=True, timeout=600)
     assert built.returncode == 0, built.stdout + built.stderr

@@ -193,10 +193,39 @@ pub fn package_files(dir: &Path) -> Result<Vec<PathBuf>, String> {
 /// Packs the package in `dir` as a `.tar.gz`: its [`package_files`] in order, each a plain file
 /// with fixed metadata, so the same package always packs to the same bytes.
 pub fn pack(dir: &Path) -> Result<Vec<u8>, String> {
-    let files = package_files(dir)?;
+    pack_files(dir, &package_files(dir)?)
+}
+
+/// The languages a package has starter templates for (its `templates/` folders), sorted.
+pub fn template_languages(dir: &Path) -> Vec<String> {
+    let mut langs: Vec<String> = std::fs::read_dir(dir.join("templates"))
+        .map(|r| {
+            r.filter_map(|e| e.ok())
+                .filter(|e| e.path().is_dir())
+                .filter_map(|e| e.file_name().into_string().ok())
+                .collect()
+        })
+        .unwrap_or_default();
+    langs.sort();
+    langs
+}
+
+/// Packs the starter templates of a package for one language (`templates/LANG/`: the files `arena
+/// new` fills in) as a `.tar.gz` of their own.
+pub fn pack_templates(dir: &Path, lang: &str) -> Result<Vec<u8>, String> {
+    if !template_languages(dir).iter().any(|l| l == lang) {
+        return Err(format!("no {lang} templates (it has: {})", template_languages(dir).join(", ")));
+    }
+    let folder = dir.join("templates").join(lang);
+    let files = arena_match::files_under(&folder).map_err(|e| format!("{}: {e}", folder.display()))?;
+    pack_files(&folder, &files)
+}
+
+/// Packs `files` of `dir` (relative paths), in order, each a plain file with fixed metadata.
+fn pack_files(dir: &Path, files: &[PathBuf]) -> Result<Vec<u8>, String> {
     let gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
     let mut tar = tar::Builder::new(gz);
-    for f in &files {
+    for f in files {
         let path = dir.join(f);
         let bytes = std::fs::read(&path).map_err(|e| format!("{}: cannot read: {e}", path.display()))?;
         let mut header = tar::Header::new_ustar();

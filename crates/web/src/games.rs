@@ -81,6 +81,8 @@ struct Leaderboard {
     options: Vec<(String, i64, String, String)>,
     /// The sample players: the built-in opponents.
     samples: Vec<String>,
+    /// The languages it has starter templates for.
+    templates: Vec<String>,
     referee: String,
     /// Published here: its owner, its versions (the latest first), why it is not played now.
     owner: Option<String>,
@@ -134,6 +136,7 @@ pub async fn leaderboard_page(
             .map(|(k, o)| (k.clone(), o.default, format!("{} to {}", o.min, o.max), o.description.clone()))
             .collect(),
         samples: entry.samples(),
+        templates: arena_service::archive::template_languages(&entry.dir),
         referee: entry.referee.clone(),
         owner: entry.published.as_ref().map(|p| p.owner.clone()),
         versions: entry.published.as_ref().map(|p| p.versions.iter().rev().cloned().collect()).unwrap_or_default(),

@@ -284,6 +284,7 @@ pub fn router(app: Arc<App>) -> Router {
         .route("/publish", get(publish::publish_form).post(publish::publish_submit))
         .route("/games/{game}/package.tar.gz", get(publish::package_download))
         .route("/games/{game}/wit", get(publish::wit_download))
+        .route("/games/{game}/templates/{file}", get(publish::templates_download))
         .route("/signin", get(auth::signin_form).post(auth::signin))
         .route("/signout", post(auth::signout))
         .route("/assets/{file}", get(layout::asset))

@@ -198,6 +198,28 @@ pub async fn package_download(State(app): State<Arc<App>>, Path(game): Path<Stri
         .into_response())
 }
 
+/// A game's starter templates for one language (`/games/{game}/templates/{lang}.tar.gz`): the files
+/// `arena new` fills in with a player's name.
+pub async fn templates_download(
+    State(app): State<Arc<App>>,
+    Path((game, file)): Path<(String, String)>,
+) -> Result<Response, WebError> {
+    let e = app.catalogue.find(&game)?;
+    let lang = file.strip_suffix(".tar.gz").unwrap_or(&file).to_string();
+    if !arena_service::archive::template_languages(&e.dir).contains(&lang) {
+        return Err(WebError::not_found(format!("{game} has no {lang} templates")));
+    }
+    let dir = e.dir.clone();
+    let l = lang.clone();
+    let bytes = tokio::task::spawn_blocking(move || arena_service::archive::pack_templates(&dir, &l))
+        .await
+        .map_err(|e| WebError::internal(e.to_string()))?
+        .map_err(WebError::internal)?;
+    let disposition = format!("attachment; filename=\"{game}-{lang}.tar.gz\"");
+    Ok(([(header::CONTENT_TYPE, "application/gzip".to_string()), (header::CONTENT_DISPOSITION, disposition)], bytes)
+        .into_response())
+}
+
 /// The WIT a player of the game is built from: the text of the package's own `.wit` files (its
 /// `deps/` come with the package).
 pub async fn wit_download(State(app): State<Arc<App>>, Path(game): Path<String>) -> Result<Response, WebError> {
