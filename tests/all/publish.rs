@@ -3,7 +3,7 @@
 //! without losing its players (or refused naming them), and fetched back exactly (`arena
 //! fetch-game`); hostile archives and packages are refused with the reason and nothing kept.
 
-use super::web::{Served, client, rt, serve, user};
+use super::web::{Served, client, post_form, rt, serve, upload, user};
 use super::{player, players_dir, run};
 use std::io::Read;
 use std::path::{Path, PathBuf};
@@ -41,14 +41,7 @@ fn replace(dir: &Path, rel: &str, from: &str, to: &str) {
 async fn publish(url: &str, token: Option<&str>, bytes: Vec<u8>) -> (u16, serde_json::Value) {
     let form = reqwest::multipart::Form::new()
         .part("package", reqwest::multipart::Part::bytes(bytes).file_name("package.tar.gz"));
-    let mut req = client().post(format!("{url}/api/games")).multipart(form);
-    if let Some(t) = token {
-        req = req.bearer_auth(t);
-    }
-    let res = req.send().await.unwrap();
-    let status = res.status().as_u16();
-    let body = res.text().await.unwrap();
-    (status, serde_json::from_str(&body).unwrap_or(serde_json::Value::String(body)))
+    post_form(&format!("{url}/api/games"), token, form).await
 }
 
 fn pack(dir: &Path) -> Vec<u8> {
@@ -177,12 +170,8 @@ fn a_published_game_is_checked_owned_live_versioned_and_fetched_exactly() {
 
         // A player for it, uploaded as for any game.
         let first = std::fs::read(coins.join("players/first.wasm")).unwrap();
-        let form = reqwest::multipart::Form::new()
-            .text("game", "coins")
-            .text("name", "bobcoin")
-            .part("file", reqwest::multipart::Part::bytes(first).file_name("first.wasm"));
-        let res = client().post(format!("{url}/api/players")).bearer_auth(&bob).multipart(form).send().await.unwrap();
-        assert_eq!(res.status().as_u16(), 201, "{}", res.text().await.unwrap());
+        let (st, v) = upload(&url, Some(&bob), "coins", "bobcoin", "first.wasm", first).await;
+        assert_eq!(st, 201, "{v}");
 
         // Its built-in opponent (its sample player) is offered for scrimmages, and plays one, unrated and
         // on no list of registered players.
@@ -288,13 +277,10 @@ fn a_published_game_is_checked_owned_live_versioned_and_fetched_exactly() {
         let page = client().get(format!("{url}/games/coins")).send().await.unwrap();
         assert_eq!(page.status().as_u16(), 200);
         assert_eq!(listing(admin.clone(), "removed").await.0, 200);
-        let form = reqwest::multipart::Form::new().text("game", "coins").text("name", "late").part(
-            "file",
-            reqwest::multipart::Part::bytes(std::fs::read(v2.join("players/first.wasm")).unwrap()).file_name("f.wasm"),
-        );
-        let res = client().post(format!("{url}/api/players")).bearer_auth(&bob).multipart(form).send().await.unwrap();
-        assert_eq!(res.status().as_u16(), 403);
-        assert!(res.text().await.unwrap().contains("removed by the operator"));
+        let first = std::fs::read(v2.join("players/first.wasm")).unwrap();
+        let (st, v) = upload(&url, Some(&bob), "coins", "late", "f.wasm", first).await;
+        assert_eq!(st, 403, "{v}");
+        assert!(message(&v).contains("removed by the operator"), "{v}");
         assert_eq!(listing(admin.clone(), "listed").await.0, 200);
         assert_eq!(listing(admin.clone(), "gone").await.0, 400);
     });
@@ -315,13 +301,8 @@ fn a_published_game_is_checked_owned_live_versioned_and_fetched_exactly() {
         assert_eq!(st, 201, "{v}");
         let first = std::fs::read(doom.join("players/first.wasm")).unwrap();
         for name in ["doom1", "doom2"] {
-            let form = reqwest::multipart::Form::new()
-                .text("game", "coins")
-                .text("name", name)
-                .part("file", reqwest::multipart::Part::bytes(first.clone()).file_name("f.wasm"));
-            let res =
-                client().post(format!("{url}/api/players")).bearer_auth(&bob).multipart(form).send().await.unwrap();
-            assert_eq!(res.status().as_u16(), 201, "{}", res.text().await.unwrap());
+            let (st, v) = upload(&url, Some(&bob), "coins", name, "f.wasm", first.clone()).await;
+            assert_eq!(st, 201, "{v}");
         }
         let session = super::web::sign_in(&url, &admin).await;
         let (_, csrf) = super::web::page(&format!("{url}/tournaments"), &session).await;
@@ -350,12 +331,9 @@ fn a_published_game_is_checked_owned_live_versioned_and_fetched_exactly() {
             client().get(format!("{url}/api/games/coins/leaderboard")).send().await.unwrap().json().await.unwrap();
         let doom1 = board.as_array().unwrap().iter().find(|l| l["name"] == "doom1").unwrap();
         assert_eq!(doom1["games"]["won"].as_u64().unwrap() + doom1["games"]["lost"].as_u64().unwrap(), 7, "{doom1}");
-        let form = reqwest::multipart::Form::new()
-            .text("game", "coins")
-            .text("name", "doom3")
-            .part("file", reqwest::multipart::Part::bytes(first.clone()).file_name("f.wasm"));
-        let res = client().post(format!("{url}/api/players")).bearer_auth(&bob).multipart(form).send().await.unwrap();
-        assert_eq!(res.status().as_u16(), 403);
+        let (st, v) = upload(&url, Some(&bob), "coins", "doom3", "f.wasm", first.clone()).await;
+        assert_eq!(st, 403, "{v}");
+        assert!(message(&v).contains("suspended"), "{v}");
         let (st, v) = publish(&url, Some(&alice), pack(&v2)).await;
         assert_eq!(st, 201, "{v}");
         let g: serde_json::Value =

@@ -88,7 +88,7 @@ pub(super) fn client() -> reqwest::Client {
 }
 
 /// Uploads `bytes` as `file_name` through the API; (status, JSON).
-async fn upload(
+pub(super) async fn upload(
     url: &str,
     token: Option<&str>,
     game: &str,
@@ -100,7 +100,16 @@ async fn upload(
         .text("game", game.to_string())
         .text("name", name.to_string())
         .part("file", reqwest::multipart::Part::bytes(bytes).file_name(file_name.to_string()));
-    let mut req = client().post(format!("{url}/api/players")).multipart(form);
+    post_form(&format!("{url}/api/players"), token, form).await
+}
+
+/// Posts a multipart form to `to` (with a bearer token); (status, JSON, or the body as a string).
+pub(super) async fn post_form(
+    to: &str,
+    token: Option<&str>,
+    form: reqwest::multipart::Form,
+) -> (u16, serde_json::Value) {
+    let mut req = client().post(to).multipart(form);
     if let Some(t) = token {
         req = req.bearer_auth(t);
     }

@@ -27,6 +27,16 @@ fn client() -> anyhow::Result<reqwest::Client> {
     reqwest::Client::builder().timeout(std::time::Duration::from_secs(600)).build().context("starting an HTTP client")
 }
 
+/// GETs `path` of the arena at `server`: the answer, or its refusal as an error.
+async fn get(server: &str, path: &str) -> anyhow::Result<reqwest::Response> {
+    let to = url(server, path)?;
+    let res = client()?.get(to.clone()).send().await.with_context(|| format!("{to}: cannot reach the arena"))?;
+    if !res.status().is_success() {
+        bail!("{to}: {}", refusal(res).await);
+    }
+    Ok(res)
+}
+
 /// The API's error message, or the body.
 async fn refusal(res: reqwest::Response) -> String {
     let status = res.status();
@@ -86,12 +96,9 @@ pub async fn submit(server: &str, u: Upload<'_>) -> anyhow::Result<ExitCode> {
 }
 
 pub async fn leaderboard(server: &str, game: &str, json: bool) -> anyhow::Result<ExitCode> {
-    let to = url(server, &format!("api/games/{game}/leaderboard"))?;
-    let res = client()?.get(to.clone()).send().await.with_context(|| format!("{to}: cannot reach the arena"))?;
-    if !res.status().is_success() {
-        bail!("{to}: {}", refusal(res).await);
-    }
-    let rows: Vec<Leader> = res.json().await.with_context(|| format!("{to}: unreadable answer"))?;
+    let path = format!("api/games/{game}/leaderboard");
+    let rows: Vec<Leader> =
+        get(server, &path).await?.json().await.with_context(|| format!("{path}: unreadable answer"))?;
     super::leaderboard::print_leaderboard(game, &rows, json, server)
 }
 
@@ -136,12 +143,8 @@ pub async fn publish(server: &str, token: &str, dir: &Path) -> anyhow::Result<Ex
 
 /// A game as the server describes it (`GET /api/games/{name}`).
 async fn game_info(server: &str, name: &str) -> anyhow::Result<serde_json::Value> {
-    let to = url(server, &format!("api/games/{name}"))?;
-    let res = client()?.get(to.clone()).send().await.with_context(|| format!("{to}: cannot reach the arena"))?;
-    if !res.status().is_success() {
-        bail!("{to}: {}", refusal(res).await);
-    }
-    res.json().await.with_context(|| format!("{to}: unreadable answer"))
+    let path = format!("api/games/{name}");
+    get(server, &path).await?.json().await.with_context(|| format!("{path}: unreadable answer"))
 }
 
 /// `arena fetch-game`: downloads a game's current package into `into` (which must not exist or be
@@ -156,10 +159,7 @@ pub async fn fetch_game(server: &str, name: &str, into: &Path) -> anyhow::Result
     let info = game_info(server, name).await?;
     let expected = info.get("referee").and_then(|r| r.as_str()).unwrap_or_default().to_string();
     let to = url(server, &format!("api/games/{name}/package"))?;
-    let res = client()?.get(to.clone()).send().await.with_context(|| format!("{to}: cannot reach the arena"))?;
-    if !res.status().is_success() {
-        bail!("{to}: {}", refusal(res).await);
-    }
+    let res = get(server, &format!("api/games/{name}/package")).await?;
     let bytes = res.bytes().await.with_context(|| format!("{to}: the download broke off"))?;
     std::fs::create_dir_all(into).with_context(|| format!("{}: cannot create", into.display()))?;
     let check = || -> anyhow::Result<String> {
@@ -194,12 +194,8 @@ pub async fn fetch_game(server: &str, name: &str, into: &Path) -> anyhow::Result
 
 /// `arena games --server`: the games a remote arena offers.
 pub async fn games(server: &str, json: bool) -> anyhow::Result<ExitCode> {
-    let to = url(server, "api/games")?;
-    let res = client()?.get(to.clone()).send().await.with_context(|| format!("{to}: cannot reach the arena"))?;
-    if !res.status().is_success() {
-        bail!("{to}: {}", refusal(res).await);
-    }
-    let list: Vec<serde_json::Value> = res.json().await.with_context(|| format!("{to}: unreadable answer"))?;
+    let list: Vec<serde_json::Value> =
+        get(server, "api/games").await?.json().await.with_context(|| format!("{server}: unreadable answer"))?;
     if json {
         println!("{}", serde_json::to_string_pretty(&list)?);
         return Ok(ExitCode::SUCCESS);
