@@ -94,6 +94,9 @@ pub struct App {
     nats: Option<arena_cluster::Nats>,
     /// The games offered: shipped and published.
     pub(crate) catalogue: Arc<catalogue::Catalogue>,
+    /// Packages and templates packed for download, by package directory and what was packed (a
+    /// package directory never changes: a new version is a new directory).
+    packed: Mutex<HashMap<(PathBuf, String), bytes::Bytes>>,
 }
 
 impl App {
@@ -114,6 +117,7 @@ impl App {
             views: Mutex::default(),
             nats,
             catalogue,
+            packed: Mutex::default(),
         })
     }
 
@@ -184,6 +188,26 @@ impl App {
         let game = Arc::new(game);
         self.games.lock().unwrap_or_else(|e| e.into_inner()).entry(dir).or_insert(game.clone());
         Ok(game)
+    }
+
+    /// A package (`what` = "package") or its templates for a language (`templates/LANG`), packed once
+    /// per process.
+    async fn packed(&self, dir: &Path, what: &str) -> Result<bytes::Bytes, WebError> {
+        let key = (dir.to_path_buf(), what.to_string());
+        if let Some(b) = self.packed.lock().unwrap_or_else(|e| e.into_inner()).get(&key) {
+            return Ok(b.clone());
+        }
+        let (d, w) = key.clone();
+        let bytes = tokio::task::spawn_blocking(move || match w.strip_prefix("templates/") {
+            None => arena_service::archive::pack(&d),
+            Some(lang) => arena_service::archive::pack_templates(&d, lang),
+        })
+        .await
+        .map_err(|e| WebError::internal(e.to_string()))?
+        .map_err(WebError::internal)?;
+        let bytes = bytes::Bytes::from(bytes);
+        self.packed.lock().unwrap_or_else(|e| e.into_inner()).insert(key, bytes.clone());
+        Ok(bytes)
     }
 
     /// Takes one of the account's uploads this hour, or says when the next one is allowed.

@@ -181,11 +181,7 @@ pub async fn package(State(app): State<Arc<App>>, Path(game): Path<String>) -> R
 
 pub async fn package_download(State(app): State<Arc<App>>, Path(game): Path<String>) -> Result<Response, WebError> {
     let e = app.catalogue.find(&game)?;
-    let dir = e.dir.clone();
-    let bytes = tokio::task::spawn_blocking(move || arena_service::archive::pack(&dir))
-        .await
-        .map_err(|e| WebError::internal(e.to_string()))?
-        .map_err(WebError::internal)?;
+    let bytes = app.packed(&e.dir, "package").await?;
     let disposition = format!("attachment; filename=\"{}.tar.gz\"", e.name());
     Ok((
         [
@@ -209,12 +205,7 @@ pub async fn templates_download(
     if !arena_service::archive::template_languages(&e.dir).contains(&lang) {
         return Err(WebError::not_found(format!("{game} has no {lang} templates")));
     }
-    let dir = e.dir.clone();
-    let l = lang.clone();
-    let bytes = tokio::task::spawn_blocking(move || arena_service::archive::pack_templates(&dir, &l))
-        .await
-        .map_err(|e| WebError::internal(e.to_string()))?
-        .map_err(WebError::internal)?;
+    let bytes = app.packed(&e.dir, &format!("templates/{lang}")).await?;
     let disposition = format!("attachment; filename=\"{game}-{lang}.tar.gz\"");
     Ok(([(header::CONTENT_TYPE, "application/gzip".to_string()), (header::CONTENT_DISPOSITION, disposition)], bytes)
         .into_response())

@@ -159,8 +159,16 @@ pub async fn fetch_game(server: &str, name: &str, into: &Path) -> anyhow::Result
     let info = game_info(server, name).await?;
     let expected = info.get("referee").and_then(|r| r.as_str()).unwrap_or_default().to_string();
     let to = url(server, &format!("api/games/{name}/package"))?;
-    let res = get(server, &format!("api/games/{name}/package")).await?;
-    let bytes = res.bytes().await.with_context(|| format!("{to}: the download broke off"))?;
+    let mut res = get(server, &format!("api/games/{name}/package")).await?;
+    // Read with the same bound a package is unpacked under: a server cannot make it hold more.
+    let cap = arena_service::archive::CAPS.total_bytes as usize;
+    let mut bytes = Vec::new();
+    while let Some(chunk) = res.chunk().await.with_context(|| format!("{to}: the download broke off"))? {
+        if bytes.len() + chunk.len() > cap {
+            bail!("{to}: the package is over {cap} bytes; nothing was kept");
+        }
+        bytes.extend_from_slice(&chunk);
+    }
     std::fs::create_dir_all(into).with_context(|| format!("{}: cannot create", into.display()))?;
     let check = || -> anyhow::Result<String> {
         arena_service::archive::unpack(&bytes, into, arena_service::archive::CAPS)
