@@ -132,7 +132,7 @@ fn a_published_game_is_checked_owned_live_versioned_and_fetched_exactly() {
     assert_eq!(std::fs::read_to_string(mine.join("player.py")).unwrap(), "# my-coins: a coins player\n");
     assert!(std::fs::read_to_string(mine.join("wit/coins.wit")).unwrap().contains("package arena:coins"));
 
-    rt().block_on(async {
+    let scrimmage = rt().block_on(async {
         let games: serde_json::Value =
             client().get(format!("{url}/api/games")).send().await.unwrap().json().await.unwrap();
         let g = games.as_array().unwrap().iter().find(|g| g["name"] == "coins").expect("coins listed").clone();
@@ -199,6 +199,7 @@ fn a_published_game_is_checked_owned_live_versioned_and_fetched_exactly() {
         let res =
             client().post(format!("{url}/scrimmages")).header("cookie", &session).form(&form).send().await.unwrap();
         assert_eq!(res.status().as_u16(), 404);
+        id
     });
 
     // A new version keeps its players when they still load; one that changes the player world is refused
@@ -281,6 +282,11 @@ fn a_published_game_is_checked_owned_live_versioned_and_fetched_exactly() {
         let (st, v) = upload(&url, Some(&bob), "coins", "late", "f.wasm", first).await;
         assert_eq!(st, 403, "{v}");
         assert!(message(&v).contains("removed by the operator"), "{v}");
+        // Its stored tournaments stay readable, their games replayed through the referee they were played with.
+        for path in [format!("/api/tournaments/{scrimmage}"), format!("/tournaments/{scrimmage}/games/R1-M1-G1")] {
+            let res = client().get(format!("{url}{path}")).send().await.unwrap();
+            assert_eq!(res.status().as_u16(), 200, "{path}");
+        }
         assert_eq!(listing(admin.clone(), "listed").await.0, 200);
         assert_eq!(listing(admin.clone(), "gone").await.0, 400);
     });
