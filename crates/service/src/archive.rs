@@ -23,8 +23,8 @@ pub struct Caps {
 pub const CAPS: Caps = Caps { files: 400, file_bytes: 32 << 20, total_bytes: 96 << 20 };
 
 /// The package layout, as a sentence for refusals.
-pub const LAYOUT: &str = "game.toml, README.md and *.wasm at the top, wit/**/*.wit (three folders deep at most), \
-     players/*.wasm, templates/** (six folders deep at most)";
+pub const LAYOUT: &str = "a game package (its layout: game.toml, README.md and *.wasm at the top, wit/**/*.wit \
+     (three folders deep at most), players/*.wasm, templates/** (six folders deep at most))";
 
 /// Whether `path` (relative, checked to be plain names) has a place in a package.
 fn in_layout(parts: &[&str], is_dir: bool) -> bool {
@@ -93,7 +93,20 @@ impl<R: Read> Read for Capped<R> {
 /// problem) anything past `caps` or outside the package layout. On a refusal, what was written is
 /// left for the caller to remove with the directory.
 pub fn unpack(bytes: &[u8], into: &Path, caps: Caps) -> Result<Vec<PathBuf>, String> {
-    let reader = Capped { inner: flate2::read::GzDecoder::new(bytes), left: caps.total_bytes, cap: caps.total_bytes };
+    unpack_from(bytes, into, caps, Layout { holds: in_layout, says: LAYOUT })
+}
+
+/// Where the files of an archive may go: a test of a path's plain names (and whether it is a folder),
+/// and the rule in words for a refusal.
+#[derive(Clone, Copy)]
+pub struct Layout {
+    pub holds: fn(&[&str], bool) -> bool,
+    pub says: &'static str,
+}
+
+/// [`unpack`] from any reader, for any [`Layout`].
+pub fn unpack_from(read: impl Read, into: &Path, caps: Caps, layout: Layout) -> Result<Vec<PathBuf>, String> {
+    let reader = Capped { inner: flate2::read::GzDecoder::new(read), left: caps.total_bytes, cap: caps.total_bytes };
     let mut archive = tar::Archive::new(reader);
     let mut written: Vec<PathBuf> = Vec::new();
     let unreadable = |e: std::io::Error| format!("not a readable .tar.gz: {e}");
@@ -116,8 +129,8 @@ pub fn unpack(bytes: &[u8], into: &Path, caps: Caps) -> Result<Vec<PathBuf>, Str
         if parts.is_empty() {
             continue;
         }
-        if !in_layout(&parts, is_dir) {
-            return Err(format!("`{shown}`: not a place in a game package (its layout: {LAYOUT})"));
+        if !(layout.holds)(&parts, is_dir) {
+            return Err(format!("`{shown}`: not a place in {}", layout.says));
         }
         if is_dir {
             continue;
@@ -153,7 +166,7 @@ pub fn unpack(bytes: &[u8], into: &Path, caps: Caps) -> Result<Vec<PathBuf>, Str
     let mut rest = archive.into_inner();
     std::io::copy(&mut rest, &mut std::io::sink()).map_err(unreadable)?;
     if written.is_empty() {
-        return Err("an empty archive: a package needs at least its game.toml".into());
+        return Err("an empty archive".into());
     }
     written.sort();
     Ok(written)
@@ -180,11 +193,7 @@ pub fn package_files(dir: &Path) -> Result<Vec<PathBuf>, String> {
     for f in &files {
         let parts = plain_parts(f).map_err(|e| format!("{}: {e}", dir.display()))?;
         if !in_layout(&parts, false) {
-            return Err(format!(
-                "{}: `{}` has no place in a package (its layout: {LAYOUT})",
-                dir.display(),
-                f.display()
-            ));
+            return Err(format!("{}: `{}` has no place in {LAYOUT}", dir.display(), f.display()));
         }
     }
     Ok(files)

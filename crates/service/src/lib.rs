@@ -3,6 +3,7 @@
 //! print or render what it answers.
 
 pub mod archive;
+pub mod backup;
 pub mod check_game;
 pub mod ladder;
 pub mod packages;

@@ -10,6 +10,7 @@
 //! ```
 
 mod accounts;
+mod backup;
 mod journal;
 mod ladders;
 mod listing;
@@ -21,6 +22,7 @@ mod stats;
 mod tournaments;
 
 pub use accounts::{Owner, Session, User, secret};
+pub use backup::NamedFiles;
 pub use journal::StoreJournal;
 pub use ladders::RecordIn;
 pub use listing::FailureRow;

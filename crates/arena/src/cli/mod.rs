@@ -2,6 +2,7 @@
 //! the commands share (flag groups, opening a game, progress and results, the rating table, the web
 //! client). It prints what the layers below answer; the only place that uses `anyhow`.
 
+mod backup;
 mod check;
 mod check_game;
 mod client;
@@ -112,6 +113,13 @@ pub enum Command {
     /// Download the exact package a web arena plays for a game (its referee's sha256 checked against
     /// the server's), so `play`, `check` and `new` work on it offline.
     FetchGame(publish::FetchArgs),
+    /// Write a backup of a results store while it serves: its database at one moment (SQLite's online
+    /// backup; tournaments may go on recording) and the components and packages it names, as one
+    /// .tar.gz.
+    Backup(backup::Args),
+    /// Make a new data directory from a backup: unpacked with bounds, its database and every file it
+    /// names checked (sha256) before anything is put in place.
+    Restore(backup::RestoreArgs),
 }
 
 /// Runs a parsed command line; `Ok` carries the exit code (1 when `check` finds a fault).
@@ -137,5 +145,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::CheckGame(a) => check_game::execute(a),
         Command::Publish(a) => publish::execute(a),
         Command::FetchGame(a) => publish::fetch(a),
+        Command::Backup(a) => backup::execute(a),
+        Command::Restore(a) => backup::restore(a),
     }
 }
