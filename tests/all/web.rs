@@ -1152,3 +1152,54 @@ fn behind_a_trusted_proxy_live_streams_are_capped_per_forwarded_address() {
         drop(held);
     });
 }
+
+/// The value of the metric line that starts with `series` (name and labels), if the server shows it.
+fn metric(text: &str, series: &str) -> Option<f64> {
+    text.lines().find_map(|l| l.strip_prefix(series)?.trim().parse().ok())
+}
+
+#[test]
+fn healthz_answers_and_metrics_count_games_faults_bans_and_uploads_once_each() {
+    let s = serve(&[]);
+    let alice = user(s.data.path(), "alice", false);
+    let d = s.data.path().display().to_string();
+    rt().block_on(async {
+        let res = client().get(format!("{}/healthz", s.url)).send().await.unwrap();
+        assert_eq!((res.status().as_u16(), res.text().await.unwrap()), (200, "ok\n".to_string()));
+        let (st, _) = upload(&s.url, Some(&alice), "pennies", "heads", "heads.wasm", file("pennies-heads")).await;
+        assert_eq!(st, 201);
+        let (st, _) = upload(&s.url, Some(&alice), "pennies", "spin", "loop.wat", file("pennies-wat-loop")).await;
+        assert_eq!(st, 422);
+    });
+    // A tournament recorded by the command line in the same store: its games and its ban count too.
+    submit_all(&d, "pennies", &[("alternate", "pennies-alternate"), ("trap", "pennies-marker-trap")]);
+    let first = round_robin(&d, "pennies", &["--games-per-match", "3", "--seed", "4"]);
+    let games = first["games"].as_array().unwrap().len() as f64;
+    let banned = first["banned"].as_array().unwrap().len() as f64;
+    assert!(banned >= 1.0, "{first}");
+    let scrape = || async { client().get(format!("{}/metrics", s.url)).send().await.unwrap().text().await.unwrap() };
+    rt().block_on(async {
+        let text = scrape().await;
+        assert_eq!(metric(&text, "arena_games_total{game=\"pennies\"}"), Some(games), "{text}");
+        assert_eq!(metric(&text, "arena_bans_total{kind=\"crash\"}"), Some(banned), "{text}");
+        assert_eq!(metric(&text, "arena_uploads_total{outcome=\"accepted\",what=\"player\"}"), Some(1.0), "{text}");
+        assert_eq!(metric(&text, "arena_uploads_total{outcome=\"refused\",what=\"player\"}"), Some(1.0), "{text}");
+        let answered = "arena_request_seconds_count{method=\"POST\",route=\"/api/players\",status=\"201\"}";
+        assert_eq!(metric(&text, answered), Some(1.0), "{text}");
+        // Scraped again, nothing is counted twice; a path a client made up is no series of its own.
+        let _ = client()
+            .request(reqwest::Method::from_bytes(b"BREW").unwrap(), format!("{}/api/games", s.url))
+            .send()
+            .await;
+        let _ = client().get(format!("{}/players/made-up-{}", s.url, "x".repeat(50))).send().await;
+        let again = scrape().await;
+        assert_eq!(metric(&again, "arena_games_total{game=\"pennies\"}"), Some(games));
+        assert!(!again.contains("made-up") && !again.contains("BREW"), "{again}");
+    });
+    let second = round_robin(&d, "pennies", &["--games-per-match", "1", "--seed", "5"]);
+    let more = second["games"].as_array().unwrap().len() as f64;
+    rt().block_on(async {
+        let text = scrape().await;
+        assert_eq!(metric(&text, "arena_games_total{game=\"pennies\"}"), Some(games + more), "{text}");
+    });
+}

@@ -14,6 +14,7 @@ mod forms;
 mod games;
 mod layout;
 mod live;
+mod metrics;
 mod players;
 mod publish;
 mod replays;
@@ -97,6 +98,8 @@ pub struct App {
     /// Packages and templates packed for download, by package directory and what was packed (a
     /// package directory never changes: a new version is a new directory).
     packed: Mutex<HashMap<(PathBuf, String), bytes::Bytes>>,
+    /// What `/metrics` shows.
+    pub(crate) metrics: metrics::Metrics,
 }
 
 impl App {
@@ -118,6 +121,7 @@ impl App {
             nats,
             catalogue,
             packed: Mutex::default(),
+            metrics: metrics::Metrics::new(),
         })
     }
 
@@ -313,8 +317,11 @@ pub fn router(app: Arc<App>) -> Router {
         .route("/signout", post(auth::signout))
         .route("/assets/{file}", get(layout::asset))
         .route("/favicon.ico", get(|| async { axum::http::StatusCode::NO_CONTENT }))
+        .route("/healthz", get(metrics::healthz))
+        .route("/metrics", get(metrics::metrics))
         .layer(axum::middleware::map_response(error::page_errors))
         .merge(api)
+        .route_layer(axum::middleware::from_fn_with_state(app.clone(), metrics::observe))
         .layer(axum::extract::DefaultBodyLimit::max(body_cap))
         .layer(axum::middleware::from_fn(auth::security_headers))
         .with_state(app)

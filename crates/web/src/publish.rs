@@ -149,6 +149,7 @@ async fn publish_as(app: &App, user: &User, bytes: Vec<u8>) -> Result<Published,
     let rules = Rules::new(app.catalogue.reserved());
     let r = arena_service::publish::publish(app.sandbox.clone(), app.data(), bytes.into(), user, &rules).await;
     drop(permit);
+    app.metrics.upload("game", r.is_ok());
     let published = r.map_err(|e| {
         let status = match &e {
             Refused::Reserved(_) | Refused::Store(StoreError::NotGameOwner { .. }) => StatusCode::FORBIDDEN,

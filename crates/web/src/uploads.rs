@@ -168,6 +168,7 @@ pub async fn store_upload(app: &App, user: &User, f: UploadFields) -> Result<Acc
     let s = Submission { name: &f.name, bytes: bytes.into(), label: &f.file_name, seed: 1 };
     let r = arena_service::submit::submit(game, app.data(), s, Some(user)).await;
     drop(permit);
+    app.metrics.upload("player", r.is_ok());
     r.map_err(|e| match e {
         Refused::Store(arena_store::StoreError::NotOwner { .. }) => WebError::forbidden(e.to_string()),
         Refused::Store(_) | Refused::Game(_) => WebError::internal(e.to_string()),
