@@ -2,6 +2,7 @@
 //! components (built by `make players` into target/players), and the library's referee with native seats.
 //! Each game's own tests live in its folder (games/<name>/tests.rs) and are modules of this binary.
 
+mod accounts;
 mod backup;
 mod bad_files;
 mod bans;

@@ -832,6 +832,42 @@ def a_game_published_through_the_page_is_live_at_once_and_played():
         ctx.close()
 
 
+@test
+def an_invitation_signs_a_person_up_and_their_token_is_replaced():
+    out = arena("user", "invite", "--uses", 1, "--data", SRV.data)
+    code = out.split("code=")[1].strip()
+    with browser() as b:
+        page = new_page(b.new_context())
+        page.goto(f"{SRV.url}/signup?code={code}")
+        page.fill("#signup-form input[name=name]", "gwen")
+        with page.expect_navigation() as nav:
+            page.click("#signup-form button[type=submit]")
+        assert nav.value.status == 201, nav.value.status
+        token = page.text_content("#new-token").strip()
+        assert token.startswith("arena_"), token
+        assert page.text_content("#whoami").strip() == "gwen"
+        shot(page, "signup")
+        # The invitation was for one: the next visitor is told so, and gets no form.
+        other = new_page(b.new_context())
+        response = other.goto(f"{SRV.url}/signup?code={code}")
+        assert response.status == 410, response.status
+        assert "used as often as it may" in other.text_content("#signup-error")
+        assert other.query_selector("#signup-form") is None
+        # A new token, from the account's page: the old one stops at once, this browser stays signed in.
+        page.goto(SRV.url + "/account")
+        with page.expect_navigation():
+            page.click("#replace-token button[type=submit]")
+        new = page.text_content("#shown-secret").strip()
+        assert new.startswith("arena_") and new != token, new
+        assert page.text_content("#whoami").strip() == "gwen"
+        status, _ = api_upload("pennies", "gwen-heads", PLAYERS / "pennies-heads.wasm", token=token)
+        assert status == 401, status
+        status, body = api_upload("pennies", "gwen-heads", PLAYERS / "pennies-heads.wasm", token=new)
+        assert status == 201, body
+        clean(page)
+        clean(other)
+
+
 def main():
     global SRV
     SRV = Server()

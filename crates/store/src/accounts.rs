@@ -93,7 +93,7 @@ impl Store {
         }
         self.conn
             .query_row(
-                "SELECT id, name, admin FROM users WHERE token_hash = ?1",
+                "SELECT id, name, admin FROM users WHERE token_hash = ?1 AND disabled = 0",
                 [sha256_hex(token.as_bytes())],
                 user_row,
             )
@@ -104,6 +104,15 @@ impl Store {
     pub fn users(&self) -> Result<Vec<User>> {
         let mut q = self.conn.prepare("SELECT id, name, admin FROM users ORDER BY id").map_err(|e| self.sql(e))?;
         q.query_map([], user_row).and_then(Iterator::collect).map_err(|e| self.sql(e))
+    }
+
+    /// Every account with whether it is disabled.
+    pub fn accounts(&self) -> Result<Vec<(User, bool)>> {
+        let mut q =
+            self.conn.prepare("SELECT id, name, admin, disabled FROM users ORDER BY id").map_err(|e| self.sql(e))?;
+        q.query_map([], |r| Ok((user_row(r)?, r.get::<_, i64>(3)? != 0)))
+            .and_then(Iterator::collect)
+            .map_err(|e| self.sql(e))
     }
 
     /// Opens a session of `user` for `ttl_secs`: its id (for the cookie; only its hash is stored) and
@@ -129,7 +138,7 @@ impl Store {
         self.conn
             .query_row(
                 "SELECT u.id, u.name, u.admin, s.csrf FROM sessions s JOIN users u ON u.id = s.user_id
-                 WHERE s.hash = ?1 AND s.expires_at >= ?2",
+                 WHERE s.hash = ?1 AND s.expires_at >= ?2 AND u.disabled = 0",
                 params![sha256_hex(id.as_bytes()), now()],
                 |r| Ok(Session { user: user_row(r)?, csrf: r.get(3)? }),
             )

@@ -11,6 +11,7 @@
 
 mod accounts;
 mod backup;
+mod invites;
 mod journal;
 mod ladders;
 mod listing;
@@ -23,6 +24,7 @@ mod tournaments;
 
 pub use accounts::{Owner, Session, User, secret};
 pub use backup::NamedFiles;
+pub use invites::{Invite, MAX_INVITE_SECS, MAX_USES};
 pub use journal::StoreJournal;
 pub use ladders::RecordIn;
 pub use listing::FailureRow;

@@ -165,6 +165,19 @@ const MIGRATIONS: &[&str] = &[
     );
     CREATE INDEX published_versions_by_user ON published_versions (published_by, at_unix);
     ",
+    // 6: accounts without a shell: invitations (only a code's sha256 is kept), disabled accounts.
+    "
+    ALTER TABLE users ADD COLUMN disabled INTEGER NOT NULL DEFAULT 0;
+    CREATE TABLE invites (
+        id         INTEGER PRIMARY KEY,
+        code_hash  TEXT NOT NULL UNIQUE,
+        admin      INTEGER NOT NULL DEFAULT 0,
+        uses_left  INTEGER NOT NULL,
+        expires_at INTEGER NOT NULL,
+        created_by INTEGER REFERENCES users (id),
+        created_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%SZ', 'now'))
+    );
+    ",
 ];
 
 /// The schema version this Arena writes.

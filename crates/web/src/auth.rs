@@ -14,7 +14,7 @@ use std::sync::Arc;
 const SESSION_COOKIE: &str = "arena_session";
 const SIGNIN_COOKIE: &str = "arena_signin";
 /// A session lasts a week.
-const SESSION_SECS: i64 = 7 * 24 * 3600;
+pub(crate) const SESSION_SECS: i64 = 7 * 24 * 3600;
 
 /// Who is looking at a page: a signed-in session, or a spectator.
 pub struct Viewer(pub Option<Session>);
@@ -39,7 +39,7 @@ impl Viewer {
     }
 }
 
-fn constant_eq(a: &[u8], b: &[u8]) -> bool {
+pub(crate) fn constant_eq(a: &[u8], b: &[u8]) -> bool {
     a.len() == b.len() && a.iter().zip(b).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
 }
 
@@ -98,7 +98,7 @@ struct SignIn<'a> {
     message: Option<&'a str>,
 }
 
-fn signin_page(viewer: &Viewer, message: Option<&str>) -> Result<Response, WebError> {
+fn signin_page(app: &App, viewer: &Viewer, message: Option<&str>) -> Result<Response, WebError> {
     let csrf = arena_store::secret("")?;
     let body = askama::Template::render(&SignIn {
         nav: super::layout::Nav::of(viewer),
@@ -106,13 +106,14 @@ fn signin_page(viewer: &Viewer, message: Option<&str>) -> Result<Response, WebEr
         csrf: &csrf,
         message,
     })?;
-    let cookie = format!("{SIGNIN_COOKIE}={csrf}; HttpOnly; SameSite=Strict; Path=/signin; Max-Age=3600");
+    let cookie =
+        format!("{SIGNIN_COOKIE}={csrf}; HttpOnly; SameSite=Strict; Path=/signin; Max-Age=3600{}", app.cookie_flags());
     let status = if message.is_some() { axum::http::StatusCode::UNAUTHORIZED } else { axum::http::StatusCode::OK };
     Ok((status, [(header::SET_COOKIE, cookie)], axum::response::Html(body)).into_response())
 }
 
-pub async fn signin_form(viewer: Viewer) -> Result<Response, WebError> {
-    signin_page(&viewer, None)
+pub async fn signin_form(State(app): State<Arc<App>>, viewer: Viewer) -> Result<Response, WebError> {
+    signin_page(&app, &viewer, None)
 }
 
 #[derive(serde::Deserialize)]
@@ -133,11 +134,10 @@ pub async fn signin(
     }
     let token = f.token.trim().to_string();
     let Some(user) = app.read(move |s| s.user_by_token(&token)).await? else {
-        return signin_page(&viewer, Some("That token is not valid. Tokens come from `arena user add`."));
+        return signin_page(&app, &viewer, Some("That token is not valid. Tokens come from `arena user add`."));
     };
     let (id, _) = app.write(move |s| s.open_session(&user, SESSION_SECS)).await?;
-    let cookie = format!("{SESSION_COOKIE}={id}; HttpOnly; SameSite=Strict; Path=/; Max-Age={SESSION_SECS}");
-    Ok(([(header::SET_COOKIE, cookie)], Redirect::to("/upload")).into_response())
+    Ok(([(header::SET_COOKIE, app.session_cookie(&id))], Redirect::to("/upload")).into_response())
 }
 
 #[derive(serde::Deserialize)]
@@ -157,8 +157,20 @@ pub async fn signout(
     if let Some(id) = cookie(&headers, SESSION_COOKIE).map(str::to_string) {
         app.write(move |s| s.close_session(&id)).await?;
     }
-    let cookie = format!("{SESSION_COOKIE}=; HttpOnly; SameSite=Strict; Path=/; Max-Age=0");
-    Ok(([(header::SET_COOKIE, cookie)], Redirect::to("/")).into_response())
+    Ok(([(header::SET_COOKIE, app.session_cookie(""))], Redirect::to("/")).into_response())
+}
+
+impl App {
+    /// `; Secure` when cookies are sent over TLS only (`--secure-cookies`).
+    pub(crate) fn cookie_flags(&self) -> &'static str {
+        if self.cfg.secure_cookies { "; Secure" } else { "" }
+    }
+
+    /// The session cookie for session `id` (empty: the cookie cleared).
+    pub(crate) fn session_cookie(&self, id: &str) -> String {
+        let age = if id.is_empty() { 0 } else { SESSION_SECS };
+        format!("{SESSION_COOKIE}={id}; HttpOnly; SameSite=Strict; Path=/; Max-Age={age}{}", self.cookie_flags())
+    }
 }
 
 /// Headers on every answer: no inline script may run (a player's text can never become code), no

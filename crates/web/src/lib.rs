@@ -4,6 +4,7 @@
 //! store as the command line; uploads go through the same validation as `arena submit`, in a bounded
 //! pool.
 
+mod account;
 mod api;
 mod api_types;
 mod auth;
@@ -59,6 +60,10 @@ pub struct Config {
     pub publishers: Publishers,
     /// Game versions one account may publish in a day.
     pub publishes_per_day: u32,
+    /// The arena's address as its visitors reach it (invitation links).
+    pub public_url: Option<String>,
+    /// Cookies are sent over TLS only.
+    pub secure_cookies: bool,
 }
 
 /// Who may publish a game to the arena (`arena serve --publishers`).
@@ -315,6 +320,12 @@ pub fn router(app: Arc<App>) -> Router {
         .route("/games/{game}/templates/{file}", get(publish::templates_download))
         .route("/signin", get(auth::signin_form).post(auth::signin))
         .route("/signout", post(auth::signout))
+        .route("/signup", get(account::signup_form).post(account::signup))
+        .route("/account", get(account::account))
+        .route("/account/token", post(account::replace_token))
+        .route("/account/signout-everywhere", post(account::sign_out_everywhere))
+        .route("/account/invites", post(account::invite))
+        .route("/account/users", post(account::set_account))
         .route("/assets/{file}", get(layout::asset))
         .route("/favicon.ico", get(|| async { axum::http::StatusCode::NO_CONTENT }))
         .route("/healthz", get(metrics::healthz))

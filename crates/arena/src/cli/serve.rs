@@ -38,6 +38,13 @@ pub struct Args {
     /// Game versions one account may publish in a day.
     #[arg(long, default_value_t = 10)]
     pub publishes_per_day: u32,
+    /// The arena's address as its visitors reach it (for invitation links); an https address turns
+    /// --secure-cookies on.
+    #[arg(long, value_name = "URL")]
+    pub public_url: Option<String>,
+    /// Mark cookies `Secure` (sent over TLS only): on by default when --public-url is https.
+    #[arg(long, num_args = 0..=1, default_missing_value = "true")]
+    pub secure_cookies: Option<bool>,
     #[command(flatten)]
     pub limits: LimitArgs,
 }
@@ -68,6 +75,10 @@ pub fn execute(a: Args) -> anyhow::Result<ExitCode> {
             PublishersArg::Everyone => arena_web::Publishers::Everyone,
         },
         publishes_per_day: a.publishes_per_day,
+        secure_cookies: a
+            .secure_cookies
+            .unwrap_or_else(|| a.public_url.as_deref().is_some_and(|u| u.starts_with("https://"))),
+        public_url: a.public_url.clone(),
     };
     runtime()?.block_on(async move {
         let connection = match &a.nats {

@@ -1,4 +1,4 @@
-//! `arena user add|list`: the web arena's accounts.
+//! `arena user add|list|invite|disable|enable`: the web arena's accounts.
 
 use super::flags::DataArgs;
 use arena_store::Store;
@@ -28,6 +28,51 @@ pub enum UserCommand {
         #[command(flatten)]
         data: DataArgs,
     },
+    /// Make an invitation: a link (`/signup?code=…`) with which people choose a name and get their
+    /// token, shown once. Only the code's hash is stored.
+    Invite {
+        /// Its accounts are admins.
+        #[arg(long)]
+        admin: bool,
+        /// How many accounts it may make.
+        #[arg(long, default_value_t = 1)]
+        uses: u32,
+        /// How long it lasts: a number and a unit (`90s`, `30m`, `12h`, `7d`).
+        #[arg(long, default_value = "7d", value_parser = parse_duration)]
+        expires: i64,
+        /// The arena's address as its visitors reach it, to print the whole link.
+        #[arg(long, value_name = "URL")]
+        public_url: Option<String>,
+        #[command(flatten)]
+        data: DataArgs,
+    },
+    /// Disable an account: it signs in and uploads no more (its sessions end now); its players stay.
+    Disable {
+        name: String,
+        #[command(flatten)]
+        data: DataArgs,
+    },
+    /// Enable a disabled account again.
+    Enable {
+        name: String,
+        #[command(flatten)]
+        data: DataArgs,
+    },
+}
+
+/// `90s`, `30m`, `12h`, `7d` as seconds.
+pub fn parse_duration(s: &str) -> Result<i64, String> {
+    let t = s.trim();
+    let (n, unit) = t.split_at(t.find(|c: char| !c.is_ascii_digit()).unwrap_or(t.len()));
+    let n: i64 = n.parse().map_err(|_| format!("`{s}`: a number and a unit (90s, 30m, 12h, 7d)"))?;
+    let per = match unit {
+        "s" => 1,
+        "m" => 60,
+        "h" => 3600,
+        "d" => 86400,
+        _ => return Err(format!("`{s}`: the unit is s, m, h or d")),
+    };
+    n.checked_mul(per).filter(|d| *d > 0).ok_or_else(|| format!("`{s}`: not a length of time"))
 }
 
 pub fn execute(a: Args) -> anyhow::Result<ExitCode> {
@@ -43,10 +88,33 @@ pub fn user(cmd: UserCommand) -> anyhow::Result<ExitCode> {
             println!("Added {}user {} to {}", if admin { "admin " } else { "" }, user.name, data.dir.display());
             println!("Their token (shown once, keep it secret): {token}");
         }
+        UserCommand::Invite { admin, uses, expires, public_url, data } => {
+            let mut store = Store::open(&data.dir)?;
+            let code = store.create_invite(admin, uses, expires, None)?;
+            let base = public_url.as_deref().unwrap_or("").trim_end_matches('/');
+            println!(
+                "An invitation for {uses} {}account(s), for {expires} s (only its hash is stored):",
+                if admin { "admin " } else { "" }
+            );
+            println!("{base}/signup?code={code}");
+        }
+        UserCommand::Disable { name, data } => {
+            let user = Store::open(&data.dir)?.set_disabled(&name, true)?;
+            println!("{} is disabled: it signs in and uploads no more; its players stay", user.name);
+        }
+        UserCommand::Enable { name, data } => {
+            let user = Store::open(&data.dir)?.set_disabled(&name, false)?;
+            println!("{} is enabled again", user.name);
+        }
         UserCommand::List { data } => {
             let store = Store::open_to_read(&data.dir)?;
-            for u in store.users()? {
-                println!("{}{}", u.name, if u.admin { " (admin)" } else { "" });
+            for (u, disabled) in store.accounts()? {
+                println!(
+                    "{}{}{}",
+                    u.name,
+                    if u.admin { " (admin)" } else { "" },
+                    if disabled { " (disabled)" } else { "" }
+                );
             }
         }
     }
