@@ -1203,3 +1203,84 @@ fn healthz_answers_and_metrics_count_games_faults_bans_and_uploads_once_each() {
         assert_eq!(metric(&text, "arena_games_total{game=\"pennies\"}"), Some(games + more), "{text}");
     });
 }
+
+/// The games a stored tournament has recorded, and its status, through the API.
+async fn progress(url: &str, id: u64) -> (u64, String) {
+    let t = get_json(&format!("{url}/api/tournaments/{id}")).await;
+    (t["tournament"]["games"].as_u64().unwrap(), t["tournament"]["status"].as_str().unwrap().to_string())
+}
+
+#[test]
+fn admins_start_pause_and_resume_a_ladder_from_the_web() {
+    let s = serve(&[]);
+    let admin = user(s.data.path(), "root", true);
+    let alice = user(s.data.path(), "alice", false);
+    let d = s.data.path().display().to_string();
+    submit_all(
+        &d,
+        "pennies",
+        &[("heads", "pennies-heads"), ("alternate", "pennies-alternate"), ("heads2", "pennies-heads")],
+    );
+    rt().block_on(async {
+        let url = &s.url;
+        let post = |session: String, csrf: String, action: &'static str| async move {
+            client()
+                .post(format!("{url}/ladders"))
+                .header("cookie", session)
+                .form(&[("csrf", csrf.as_str()), ("game", "pennies"), ("action", action)])
+                .send()
+                .await
+                .unwrap()
+        };
+        let alice_session = sign_in(url, &alice).await;
+        let (_, csrf) = page(&format!("{url}/tournaments"), &alice_session).await;
+        assert_eq!(post(alice_session.clone(), csrf, "start").await.status().as_u16(), 403);
+
+        let session = sign_in(url, &admin).await;
+        let (body, csrf) = page(&format!("{url}/tournaments"), &session).await;
+        assert!(body.contains("id=\"start-ladder\""), "{body}");
+        let res = post(session.clone(), csrf.clone(), "start").await;
+        assert_eq!(res.status().as_u16(), 303);
+        let id: u64 = res.headers()["location"].to_str().unwrap().trim_start_matches("/tournaments/").parse().unwrap();
+        let wait_for = |n: u64| async move {
+            for _ in 0..300 {
+                if progress(url, id).await.0 >= n {
+                    return;
+                }
+                tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+            }
+            panic!("the ladder did not reach {n} games");
+        };
+        wait_for(10).await;
+        assert_eq!(progress(url, id).await.1, "running");
+        let (page_body, _) = page(&format!("{url}/tournaments/{id}"), &session).await;
+        assert!(page_body.contains("Pause the ladder"), "{page_body}");
+        // Started twice: refused, the first goes on.
+        assert_eq!(post(session.clone(), csrf.clone(), "start").await.status().as_u16(), 409);
+
+        // Paused: no more games, and it shows as stopped.
+        assert_eq!(post(session.clone(), csrf.clone(), "pause").await.status().as_u16(), 303);
+        let mut stopped = (0, String::new());
+        for _ in 0..100 {
+            stopped = progress(url, id).await;
+            if stopped.1 == "stopped" {
+                break;
+            }
+            tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+        }
+        assert_eq!(stopped.1, "stopped");
+        tokio::time::sleep(std::time::Duration::from_millis(1500)).await;
+        assert_eq!(progress(url, id).await.0, stopped.0, "a paused ladder plays on");
+        let (page_body, _) = page(&format!("{url}/tournaments/{id}"), &session).await;
+        assert!(page_body.contains("Resume the ladder here"), "{page_body}");
+        assert_eq!(post(session.clone(), csrf.clone(), "pause").await.status().as_u16(), 400, "nothing to pause");
+
+        // Resumed: the same ladder goes on, its games numbered on.
+        let res = post(session.clone(), csrf.clone(), "start").await;
+        assert_eq!(res.headers()["location"], format!("/tournaments/{id}"));
+        wait_for(stopped.0 + 10).await;
+        assert_eq!(post(session.clone(), csrf.clone(), "pause").await.status().as_u16(), 303);
+        let listed = get_json(&format!("{url}/api/tournaments")).await;
+        assert_eq!(listed["tournaments"].as_array().unwrap().len(), 1, "one ladder: {listed}");
+    });
+}

@@ -13,6 +13,7 @@ mod conn;
 mod error;
 mod forms;
 mod games;
+mod ladders;
 mod layout;
 mod live;
 mod metrics;
@@ -105,6 +106,8 @@ pub struct App {
     packed: Mutex<HashMap<(PathBuf, String), bytes::Bytes>>,
     /// What `/metrics` shows.
     pub(crate) metrics: metrics::Metrics,
+    /// The ladders running in this server, by game.
+    ladders: ladders::Ladders,
 }
 
 impl App {
@@ -127,6 +130,7 @@ impl App {
             catalogue,
             packed: Mutex::default(),
             metrics: metrics::Metrics::new(),
+            ladders: Mutex::default(),
         })
     }
 
@@ -313,6 +317,7 @@ pub fn router(app: Arc<App>) -> Router {
         .route("/tournaments/{id}/games/{key}", get(replays::page))
         .route("/embed/tournaments/{id}/games/{key}", get(replays::embed))
         .route("/scrimmages", post(scrimmages::scrimmage))
+        .route("/ladders", post(ladders::control))
         .route("/upload", get(uploads::upload_form).post(uploads::upload_submit))
         .route("/publish", get(publish::publish_form).post(publish::publish_submit))
         .route("/games/{game}/package.tar.gz", get(publish::package_download))

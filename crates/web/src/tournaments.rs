@@ -46,6 +46,8 @@ struct TournamentPage<'a> {
     live: String,
     t: &'a TournamentRow,
     parts: &'a view::Rendered,
+    /// An admin looking at a ladder: the form's token, and whether it runs in this server.
+    ladder_control: Option<(String, bool)>,
 }
 
 #[derive(Template)]
@@ -117,7 +119,12 @@ pub async fn tournament_page(
     let parts = tournament_view(&app, id).await?;
     let t = &parts.row;
     let live = if t.status == arena_store::Status::Running { format!("/tournaments/{id}/live") } else { String::new() };
-    html(&TournamentPage { nav: Nav::of(&viewer), live, t, parts: &parts })
+    let ladder_control = viewer
+        .0
+        .as_ref()
+        .filter(|s| s.user.admin && t.format == arena_store::Kind::Ladder)
+        .map(|s| (s.csrf.clone(), super::ladders::running(&app, &t.game) == Some(t.id)));
+    html(&TournamentPage { nav: Nav::of(&viewer), live, t, parts: &parts, ladder_control })
 }
 
 fn tournament_out(t: &arena_store::TournamentRow) -> TournamentOut {

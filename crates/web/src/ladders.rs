@@ -1,0 +1,186 @@
+//! Ladders from the web: an admin starts a game's ladder on the server (its games played here, or by
+//! the workers with `--nats`), pauses it and resumes it; it goes on with what it was started with (its
+//! package's copy, limits and options), as `arena ladder` does. A running ladder has a thread and a
+//! runtime of its own (the ladder holds its store across its games).
+
+use super::App;
+use super::auth::Viewer;
+use super::error::WebError;
+use arena_core::Game;
+use arena_service::ladder::{LadderConfig, run};
+use arena_service::packages;
+use arena_service::tournaments::{NewTournament, create, seed_or_clock};
+use arena_store::{Kind, Store};
+use axum::extract::{Form, State};
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Redirect, Response};
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+
+/// A ladder running in this server.
+pub struct Running {
+    pub id: i64,
+    stop: Option<tokio::sync::oneshot::Sender<()>>,
+    done: Arc<AtomicBool>,
+}
+
+/// The ladders running here, by game.
+pub type Ladders = Mutex<HashMap<String, Running>>;
+
+/// Games a ladder plays at once here.
+const PARALLEL: usize = 2;
+
+#[derive(serde::Deserialize)]
+pub struct LadderForm {
+    csrf: String,
+    game: String,
+    /// `start` (or resume) or `pause`.
+    action: String,
+}
+
+/// `POST /ladders` (admins): start, resume or pause a game's ladder.
+pub async fn control(
+    State(app): State<Arc<App>>,
+    viewer: Viewer,
+    Form(f): Form<LadderForm>,
+) -> Result<Response, WebError> {
+    let session = viewer.checked(&f.csrf)?;
+    if !session.user.admin {
+        return Err(WebError::forbidden("only an admin starts or pauses a ladder"));
+    }
+    let id = match f.action.as_str() {
+        "start" => start(&app, &f.game, &session.user).await?,
+        "pause" => pause(&app, &f.game)?,
+        other => {
+            return Err(WebError::bad(format!("`{}`: start or pause", other.chars().take(40).collect::<String>())));
+        }
+    };
+    Ok(Redirect::to(&format!("/tournaments/{id}")).into_response())
+}
+
+/// The ladder of `game` running here, if one is.
+pub fn running(app: &App, game: &str) -> Option<i64> {
+    let mut ladders = app.ladders.lock().unwrap_or_else(|e| e.into_inner());
+    ladders.retain(|_, r| !r.done.load(Ordering::SeqCst));
+    ladders.get(game).map(|r| r.id)
+}
+
+fn pause(app: &App, game: &str) -> Result<i64, WebError> {
+    let mut ladders = app.ladders.lock().unwrap_or_else(|e| e.into_inner());
+    let mut r = ladders.remove(game).ok_or_else(|| WebError::bad(format!("no ladder of {game} runs here")))?;
+    if let Some(stop) = r.stop.take() {
+        let _ = stop.send(());
+    }
+    Ok(r.id)
+}
+
+async fn start(app: &App, game: &str, by: &arena_store::User) -> Result<i64, WebError> {
+    if let Some(id) = running(app, game) {
+        return Err(WebError::new(
+            StatusCode::CONFLICT,
+            format!("the ladder of {game} runs already (tournament {id})"),
+        ));
+    }
+    let entry = app.catalogue.open(game)?;
+    let data = app.data().to_path_buf();
+    let g = game.to_string();
+    let row = app.read(move |s| s.ladder_of(&g)).await?;
+    // A ladder goes on with its package's copy, limits and options; a new one starts from the game's.
+    let (dir, options, limits) = match &row {
+        Some(row) => {
+            let p = packages::of_tournament(&data, row, packages::Find::Kept)
+                .map_err(|e| WebError::internal(format!("{e:#}")))?;
+            (p.dir, p.options, row.settings.limits)
+        }
+        None => {
+            let (d, from) = (data.clone(), entry.dir.clone());
+            let kept = tokio::task::spawn_blocking(move || arena_match::keep(&d, &from))
+                .await
+                .map_err(|e| WebError::internal(e.to_string()))?
+                .map_err(|e| WebError::internal(format!("{e:#}")))?;
+            (kept, vec![], app.cfg.limits)
+        }
+    };
+    let package =
+        packages::open(app.sandbox.clone(), &dir, &options).await.map_err(|e| WebError::internal(format!("{e:#}")))?;
+    let package = Arc::new(package);
+    let id = match row {
+        Some(row) => row.id,
+        None => {
+            let (p, by) = (package.clone(), by.clone());
+            let (id, lock) = app
+                .write(move |s| {
+                    let t = NewTournament {
+                        kind: Kind::Ladder,
+                        games_per_match: 1,
+                        seed: seed_or_clock(None),
+                        versions: &[],
+                        limits,
+                        rated: true,
+                        by: Some(&by),
+                    };
+                    create(s, &*p, t)
+                })
+                .await?;
+            drop(lock);
+            id
+        }
+    };
+    let (tx, rx) = tokio::sync::oneshot::channel::<()>();
+    let done = Arc::new(AtomicBool::new(false));
+    let (d2, nats, finished) = (data.clone(), app.nats.clone(), done.clone());
+    let name = package.name().to_string();
+    let catalogue = app.catalogue.clone();
+    std::thread::Builder::new()
+        .name(format!("ladder-{name}"))
+        .spawn(move || {
+            let outcome = tokio::runtime::Builder::new_multi_thread()
+                .worker_threads(PARALLEL)
+                .enable_all()
+                .build()
+                .map_err(anyhow::Error::from)
+                .and_then(|rt| {
+                    rt.block_on(async move {
+                        let store = Store::open(&d2)?;
+                        // Held while it plays: the ladder shows as running, and nobody else runs it.
+                        let _lock = store.lock(id)?;
+                        let cfg = LadderConfig {
+                            parallel: PARALLEL,
+                            games: None,
+                            explore: 0.1,
+                            max_faults: 5,
+                            poll: std::time::Duration::from_secs(1),
+                        };
+                        let stop = async {
+                            let _ = rx.await;
+                        };
+                        match nats {
+                            Some(nats) => {
+                                let remote =
+                                    arena_cluster::RemoteGame::new(nats, package, &dir, &options, limits).await?;
+                                run(Arc::new(remote), &store, id, &cfg, |_| {}, stop).await?;
+                            }
+                            None => {
+                                run(package, &store, id, &cfg, |_| {}, stop).await?;
+                            }
+                        }
+                        if let Ok(mut s) = Store::open(&d2) {
+                            catalogue.judge(&mut s, &name);
+                        }
+                        anyhow::Ok(())
+                    })
+                });
+            if let Err(e) = outcome {
+                tracing::error!("ladder {id}: {e:#}");
+                eprintln!("ladder {id} stopped: {e:#}");
+            }
+            finished.store(true, Ordering::SeqCst);
+        })
+        .map_err(|e| WebError::internal(format!("starting the ladder: {e}")))?;
+    app.ladders
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .insert(game.to_string(), Running { id, stop: Some(tx), done });
+    Ok(id)
+}
