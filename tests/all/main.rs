@@ -10,6 +10,7 @@ mod cache;
 mod check_game;
 mod cli;
 mod cluster;
+mod competitions;
 mod determinism;
 mod fairness;
 mod formats;

@@ -15,6 +15,13 @@ pub(super) struct Served {
     pub(super) data: tempfile::TempDir,
 }
 
+impl Served {
+    /// Stops the server and keeps its data directory.
+    pub(super) fn stop(mut self) -> tempfile::TempDir {
+        std::mem::replace(&mut self.data, tempfile::tempdir().unwrap())
+    }
+}
+
 impl Drop for Served {
     fn drop(&mut self) {
         let _ = self.child.kill();
@@ -63,7 +70,7 @@ pub(super) fn user(data: &Path, name: &str, admin: bool) -> String {
 }
 
 /// Submits each (name, sample player) for `game` into the store at `data`, from the command line.
-fn submit_all(data: &str, game: &str, players: &[(&str, &str)]) {
+pub(super) fn submit_all(data: &str, game: &str, players: &[(&str, &str)]) {
     for (name, p) in players {
         let out = run(&["submit", "--data", data, "--game", game, "--name", name, &player(p)]);
         assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
@@ -72,7 +79,7 @@ fn submit_all(data: &str, game: &str, players: &[(&str, &str)]) {
 
 /// A registered round robin of `game` in the store at `data`, from the command line, with `more` flags;
 /// its JSON result.
-fn round_robin(data: &str, game: &str, more: &[&str]) -> serde_json::Value {
+pub(super) fn round_robin(data: &str, game: &str, more: &[&str]) -> serde_json::Value {
     let mut args =
         vec!["tournament", "--data", data, "--game", game, "--registered", "--format", "round-robin", "--json"];
     args.extend_from_slice(more);

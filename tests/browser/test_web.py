@@ -868,6 +868,58 @@ def an_invitation_signs_a_person_up_and_their_token_is_replaced():
         clean(other)
 
 
+@test
+def a_competition_runs_its_ladder_then_its_final_appears_at_the_deadline():
+    """root creates a Goofspiel competition closing in seconds: its ladder runs (paused and resumed from
+    its page), and at the deadline the final's standings appear on the competition's page."""
+    with browser() as b:
+        ctx, page = sign_in(b, "root")
+        page.goto(SRV.url + "/competitions")
+        page.select_option("#new-competition select[name=game]", "goofspiel")
+        page.fill("#new-competition input[name=title]", "Browser cup")
+        page.fill("#new-competition input[name=closes_in]", "8s")
+        page.select_option("#new-competition select[name=format]", "round-robin")
+        page.fill("#new-competition input[name=games_per_match]", "1")
+        with page.expect_navigation():
+            page.click("#new-competition button[type=submit]")
+        assert re.fullmatch(re.escape(SRV.url) + r"/competitions/\d+", page.url), page.url
+        competition = page.url
+        assert page.is_visible("#before-deadline")
+        # Its ladder runs here; an admin pauses and resumes it from the ladder's page.
+        page.click("#before-deadline a[href^='/tournaments/']")
+        page.wait_for_selector("#ladder-control")
+        assert "Pause the ladder" in page.text_content("#ladder-control")
+        with page.expect_navigation():
+            page.click("#ladder-control button[type=submit]")
+        assert "Resume the ladder here" in page.text_content("#ladder-control")
+        with page.expect_navigation():
+            page.click("#ladder-control button[type=submit]")
+        assert "Pause the ladder" in page.text_content("#ladder-control")
+        # The deadline passes; the final is played and its standings appear.
+        page.goto(competition)
+        deadline = time.monotonic() + 90
+        while page.query_selector("#final-standings table") is None and time.monotonic() < deadline:
+            time.sleep(0.5)
+            page.reload()
+        assert page.query_selector("#final-standings table") is not None, page.text_content("main")[:500]
+        for _ in range(120):
+            if page.text_content("#final-status").strip() == "finished":
+                break
+            time.sleep(0.5)
+            page.reload()
+        assert page.text_content("#final-status").strip() == "finished"
+        names = page.eval_on_selector_all("#final-standings tr[data-player]", "rows => rows.map(r => r.dataset.player)")
+        assert {"goof-random", "goof-smart"} <= set(names), names
+        shot(page, "competition-final")
+        status, _, body = http("GET", page.get_attribute("#final-csv", "href"))
+        assert status == 200 and body.decode().startswith("place,player,"), body[:200]
+        # Submissions to the game are closed, saying when.
+        status, body = api_upload("goofspiel", "goof-late", PLAYERS / "goofspiel-random.wasm", token=TOKENS["alice"])
+        assert status == 403 and "closed at" in body["error"]["message"], body
+        clean(page)
+        ctx.close()
+
+
 def main():
     global SRV
     SRV = Server()

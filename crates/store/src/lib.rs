@@ -11,6 +11,7 @@
 
 mod accounts;
 mod backup;
+mod competitions;
 mod invites;
 mod journal;
 mod ladders;
@@ -24,6 +25,7 @@ mod tournaments;
 
 pub use accounts::{Owner, Session, User, secret};
 pub use backup::NamedFiles;
+pub use competitions::{Competition, DESCRIPTION_CHARS, NewCompetition, TITLE_CHARS, stamp};
 pub use invites::{Invite, MAX_INVITE_SECS, MAX_USES};
 pub use journal::StoreJournal;
 pub use ladders::RecordIn;

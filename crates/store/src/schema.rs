@@ -178,6 +178,24 @@ const MIGRATIONS: &[&str] = &[
         created_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%SZ', 'now'))
     );
     ",
+    // 7: competitions: a game's submissions until a deadline (its ladder running), then a final of
+    // every player's last version before it, recorded once (`final_id`, set with the final).
+    "
+    CREATE TABLE competitions (
+        id              INTEGER PRIMARY KEY,
+        game            TEXT NOT NULL,
+        title           TEXT NOT NULL,
+        description     TEXT NOT NULL,
+        deadline        INTEGER NOT NULL,
+        format          TEXT NOT NULL,
+        games_per_match INTEGER NOT NULL,
+        seed            INTEGER NOT NULL,
+        final_id        INTEGER REFERENCES tournaments (id),
+        created_by      INTEGER REFERENCES users (id),
+        created_at      TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%SZ', 'now'))
+    );
+    CREATE INDEX competitions_by_game ON competitions (game, deadline);
+    ",
 ];
 
 /// The schema version this Arena writes.

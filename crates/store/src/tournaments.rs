@@ -167,28 +167,8 @@ impl Store {
         let e = |source| super::sql_error(db.clone(), source);
         let settings = serde_json::to_string(settings).map_err(|x| StoreError::Invalid(x.to_string()))?;
         let tx = self.conn.transaction().map_err(e)?;
-        tx.execute(
-            "INSERT INTO tournaments (game, format, games_per_match, seed, settings, status, rated, started_by)
-             VALUES (?1, ?2, ?3, ?4, ?5, 'running', ?6, ?7)",
-            params![
-                game,
-                format.into().as_str(),
-                games_per_match,
-                seed as i64,
-                settings,
-                rated as i64,
-                by.map(|u| u.id)
-            ],
-        )
-        .map_err(e)?;
-        let id = tx.last_insert_rowid();
-        for (slot, v) in entrants.iter().enumerate() {
-            tx.execute(
-                "INSERT INTO entrants (tournament_id, slot, version_id, name) VALUES (?1, ?2, ?3, ?4)",
-                params![id, slot as i64, v.id, v.name],
-            )
-            .map_err(e)?;
-        }
+        let what = (format.into(), games_per_match, seed);
+        let id = insert_tournament(&tx, game, what, &settings, entrants, (rated, by)).map_err(e)?;
         tx.commit().map_err(e)?;
         Ok(id)
     }
@@ -385,4 +365,28 @@ impl Store {
             .transpose()
             .map_err(|x| StoreError::Invalid(format!("{}: game {tournament}/{key}: {x}", self.db.display())))
     }
+}
+
+/// Inserts a tournament (status running) and its entrants in `tx`; its id.
+pub(super) fn insert_tournament(
+    tx: &rusqlite::Transaction<'_>,
+    game: &str,
+    (format, games_per_match, seed): (Kind, u32, u64),
+    settings: &str,
+    entrants: &[Version],
+    (rated, by): (bool, Option<&super::User>),
+) -> rusqlite::Result<i64> {
+    tx.execute(
+        "INSERT INTO tournaments (game, format, games_per_match, seed, settings, status, rated, started_by)
+         VALUES (?1, ?2, ?3, ?4, ?5, 'running', ?6, ?7)",
+        params![game, format.as_str(), games_per_match, seed as i64, settings, rated as i64, by.map(|u| u.id)],
+    )?;
+    let id = tx.last_insert_rowid();
+    for (slot, v) in entrants.iter().enumerate() {
+        tx.execute(
+            "INSERT INTO entrants (tournament_id, slot, version_id, name) VALUES (?1, ?2, ?3, ?4)",
+            params![id, slot as i64, v.id, v.name],
+        )?;
+    }
+    Ok(id)
 }

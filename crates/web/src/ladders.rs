@@ -66,7 +66,7 @@ pub fn running(app: &App, game: &str) -> Option<i64> {
     ladders.get(game).map(|r| r.id)
 }
 
-fn pause(app: &App, game: &str) -> Result<i64, WebError> {
+pub(crate) fn pause(app: &App, game: &str) -> Result<i64, WebError> {
     let mut ladders = app.ladders.lock().unwrap_or_else(|e| e.into_inner());
     let mut r = ladders.remove(game).ok_or_else(|| WebError::bad(format!("no ladder of {game} runs here")))?;
     if let Some(stop) = r.stop.take() {
@@ -75,7 +75,7 @@ fn pause(app: &App, game: &str) -> Result<i64, WebError> {
     Ok(r.id)
 }
 
-async fn start(app: &App, game: &str, by: &arena_store::User) -> Result<i64, WebError> {
+pub(crate) async fn start(app: &App, game: &str, by: &arena_store::User) -> Result<i64, WebError> {
     if let Some(id) = running(app, game) {
         return Err(WebError::new(
             StatusCode::CONFLICT,

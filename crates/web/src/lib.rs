@@ -9,6 +9,7 @@ mod api;
 mod api_types;
 mod auth;
 mod catalogue;
+mod competitions;
 mod conn;
 mod error;
 mod forms;
@@ -318,6 +319,9 @@ pub fn router(app: Arc<App>) -> Router {
         .route("/embed/tournaments/{id}/games/{key}", get(replays::embed))
         .route("/scrimmages", post(scrimmages::scrimmage))
         .route("/ladders", post(ladders::control))
+        .route("/competitions", get(competitions::list).post(competitions::create))
+        .route("/competitions/{id}", get(competitions::page))
+        .route("/competitions/{id}/final.csv", get(competitions::final_csv))
         .route("/upload", get(uploads::upload_form).post(uploads::upload_submit))
         .route("/publish", get(publish::publish_form).post(publish::publish_submit))
         .route("/games/{game}/package.tar.gz", get(publish::package_download))
@@ -360,5 +364,7 @@ pub async fn serve(app: Arc<App>) -> anyhow::Result<()> {
     let shutdown = async {
         let _ = tokio::signal::ctrl_c().await;
     };
+    // Competitions' deadlines: each final started once, an interrupted one resumed.
+    tokio::spawn(competitions::scheduler(app.clone()));
     conn::serve(listener, router(app), caps, per_address, shutdown).await.context("serving")
 }

@@ -210,6 +210,52 @@ pub async fn tournament_games(
     Ok(Json(games_page(&format!("/api/tournaments/{id}/games"), limit, rows)))
 }
 
+/// Records competition `competition`'s final of `versions` (once: nothing if it was recorded before)
+/// and plays it.
+pub(crate) async fn start_final(
+    app: &App,
+    competition: i64,
+    dir: &std::path::Path,
+    versions: Vec<Version>,
+    settings: Settings,
+) -> Result<(), WebError> {
+    let (data, from) = (app.data().to_path_buf(), dir.to_path_buf());
+    let kept = tokio::task::spawn_blocking(move || arena_match::keep(&data, &from))
+        .await
+        .map_err(|e| WebError::internal(e.to_string()))?
+        .map_err(|e| WebError::internal(format!("{e:#}")))?;
+    let game = app.game_in(kept.clone()).await?;
+    let (g, vs, limits) = (game.clone(), versions.clone(), app.cfg.limits);
+    let made = app
+        .write(move |s| {
+            let stored = arena_store::StoredSettings { limits, options: g.options(), referee: g.referee_hash() };
+            let Some(id) = s.create_final(competition, &stored, &vs)? else { return Ok(None) };
+            Ok(Some((id, s.lock(id)?)))
+        })
+        .await?;
+    if let Some((id, lock)) = made {
+        run_recorded(app, (game, kept), (id, lock), versions, settings);
+    }
+    Ok(())
+}
+
+/// Plays on a stored tournament nobody is running (a restart interrupted it), from where it stopped.
+pub(crate) async fn resume(app: &App, id: i64) -> Result<(), WebError> {
+    let Ok(lock) = app.read(move |s| s.lock(id)).await else { return Ok(()) };
+    let row =
+        app.read(move |s| s.tournament(id)).await?.ok_or_else(|| WebError::not_found(format!("tournament {id}")))?;
+    let format = row.format.format().ok_or_else(|| WebError::internal(format!("tournament {id} is no tournament")))?;
+    let p = arena_service::packages::of_tournament(app.data(), &row, arena_service::packages::Find::Kept)
+        .map_err(|e| WebError::internal(format!("{e:#}")))?;
+    let game = arena_service::packages::open(app.sandbox.clone(), &p.dir, &p.options)
+        .await
+        .map_err(|e| WebError::internal(format!("{e:#}")))?;
+    let versions = app.read(move |s| s.entrants(id)).await?;
+    let settings = Settings::new(format, row.games_per_match, row.seed);
+    run_recorded(app, (Arc::new(game), p.dir), (id, lock), versions, settings);
+    Ok(())
+}
+
 /// Plays a recorded tournament in the background (on the workers with `--nats`); its page follows it
 /// live.
 fn run_recorded(

@@ -154,6 +154,7 @@ pub async fn store_upload(app: &App, user: &User, f: UploadFields) -> Result<Acc
         return Err(WebError::bad("the upload has no `name`"));
     }
     arena_store::check_name(&f.name).map_err(|e| WebError::bad(format!("{e}; nothing was stored")))?;
+    super::competitions::check_open(app, &f.game).await?;
     app.take_upload(user.id)?;
     let game = app.game_in(dir).await?;
     let permit = tokio::time::timeout(Duration::from_secs(120), app.uploads.acquire())

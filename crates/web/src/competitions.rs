@@ -1,0 +1,277 @@
+//! Competitions run from the browser: an admin sets a game, a title, a description, a submission
+//! deadline and the final (format, games per match, seed); until the deadline the game's ladder runs
+//! here and its page shows it live; at the deadline submissions to the game close and the server
+//! records the final of every player's last version submitted before it, once (however often it is
+//! restarted: the final is recorded with the competition in one transaction, and an interrupted final
+//! is resumed), and plays it; the page then shows its standings and rounds, and a CSV of them.
+
+use super::App;
+use super::auth::Viewer;
+use super::error::WebError;
+use super::layout::{Nav, html};
+use arena_store::{Competition, Kind, NewCompetition, Status};
+use arena_tournament::{Format, Settings};
+use askama::Template;
+use axum::extract::{Form, Path, State};
+use axum::http::header;
+use axum::response::{IntoResponse, Redirect, Response};
+use std::sync::Arc;
+
+fn now() -> i64 {
+    std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_secs() as i64).unwrap_or(0)
+}
+
+/// `90s`, `30m`, `12h`, `7d` as seconds (at most a year).
+fn duration(s: &str) -> Option<i64> {
+    let t = s.trim();
+    let (n, unit) = t.split_at(t.find(|c: char| !c.is_ascii_digit())?);
+    let per = match unit {
+        "s" => 1,
+        "m" => 60,
+        "h" => 3600,
+        "d" => 86400,
+        _ => return None,
+    };
+    n.parse::<i64>().ok()?.checked_mul(per).filter(|d| (1..=366 * 86400).contains(d))
+}
+
+#[derive(Template)]
+#[template(path = "competitions.html")]
+struct List {
+    nav: Nav,
+    live: String,
+    rows: Vec<(Competition, String, bool)>,
+    admin_csrf: Option<String>,
+    games: Vec<String>,
+}
+
+/// `GET /competitions`.
+pub async fn list(State(app): State<Arc<App>>, viewer: Viewer) -> Result<Response, WebError> {
+    let t = now();
+    let rows = app.read(|s| s.competitions()).await?;
+    let rows = rows.into_iter().map(|c| {
+        let closes = arena_store::stamp(c.deadline);
+        let open = c.deadline > t;
+        (c, closes, open)
+    });
+    html(&List {
+        nav: Nav::of(&viewer),
+        live: String::new(),
+        rows: rows.collect(),
+        admin_csrf: viewer.0.as_ref().filter(|s| s.user.admin).map(|s| s.csrf.clone()),
+        games: app.catalogue.listed().iter().map(|e| e.manifest.name.clone()).collect(),
+    })
+}
+
+#[derive(serde::Deserialize)]
+pub struct NewForm {
+    csrf: String,
+    game: String,
+    title: String,
+    #[serde(default)]
+    description: String,
+    /// How long submissions stay open: `90s`, `30m`, `12h`, `7d`.
+    closes_in: String,
+    format: String,
+    games_per_match: String,
+    #[serde(default)]
+    seed: String,
+}
+
+/// `POST /competitions` (admins): records it and starts the game's ladder here.
+pub async fn create(State(app): State<Arc<App>>, viewer: Viewer, Form(f): Form<NewForm>) -> Result<Response, WebError> {
+    let session = viewer.checked(&f.csrf)?;
+    if !session.user.admin {
+        return Err(WebError::forbidden("only an admin creates a competition"));
+    }
+    let entry = app.catalogue.open(&f.game)?;
+    let secs = duration(&f.closes_in)
+        .ok_or_else(|| WebError::bad("closes in: a number and a unit (90s, 30m, 12h, 7d), at most a year"))?;
+    let format: Format = serde_json::from_value(serde_json::Value::String(f.format.clone()))
+        .map_err(|_| WebError::bad("the final's format: knockout, round-robin or rounds"))?;
+    let k: u32 = f
+        .games_per_match
+        .trim()
+        .parse()
+        .ok()
+        .filter(|k| (1..=99).contains(k))
+        .ok_or_else(|| WebError::bad("games per match: 1 to 99"))?;
+    let seed = match f.seed.trim() {
+        "" => arena_service::tournaments::seed_or_clock(None),
+        s => s.parse().map_err(|_| WebError::bad("the seed: a whole number"))?,
+    };
+    if f.title.chars().count() > arena_store::TITLE_CHARS
+        || f.description.chars().count() > arena_store::DESCRIPTION_CHARS
+    {
+        return Err(WebError::bad(format!(
+            "a title is at most {} characters, a description {}",
+            arena_store::TITLE_CHARS,
+            arena_store::DESCRIPTION_CHARS
+        )));
+    }
+    let (by, game) = (session.user.clone(), entry.manifest.name.clone());
+    let id = app
+        .write(move |s| {
+            let c = NewCompetition {
+                game: &game,
+                title: &f.title,
+                description: &f.description,
+                deadline: now() + secs,
+                format: Kind::from(format),
+                games_per_match: k,
+                seed,
+            };
+            s.create_competition(&c, &by).map(Ok).or_else(|e| match e {
+                arena_store::StoreError::Invalid(m) => Ok(Err(WebError::bad(m))),
+                e => Err(e),
+            })
+        })
+        .await??;
+    if super::ladders::running(&app, entry.name()).is_none() {
+        super::ladders::start(&app, entry.name(), &session.user).await?;
+    }
+    Ok(Redirect::to(&format!("/competitions/{id}")).into_response())
+}
+
+#[derive(Template)]
+#[template(path = "competition.html")]
+struct Page {
+    nav: Nav,
+    live: String,
+    c: Competition,
+    closes: String,
+    open: bool,
+    /// The game's ladder, while submissions are open.
+    ladder: Option<i64>,
+    leaders: Vec<(usize, String, String, u32)>,
+    /// The final, once recorded: its status and rendered parts.
+    final_parts: Option<(String, String, String)>,
+}
+
+/// `GET /competitions/{id}`.
+pub async fn page(State(app): State<Arc<App>>, viewer: Viewer, Path(id): Path<i64>) -> Result<Response, WebError> {
+    let c = app
+        .read(move |s| s.competition(id))
+        .await?
+        .ok_or_else(|| WebError::not_found(format!("there is no competition {id}")))?;
+    let open = c.deadline > now();
+    let g = c.game.clone();
+    let ladder = app.read(move |s| Ok(s.ladder_of(&g)?.map(|r| r.id))).await?;
+    let leaders = if open {
+        app.leaderboard(&c.game)
+            .await?
+            .iter()
+            .enumerate()
+            .map(|(i, l)| {
+                (i + 1, l.name.clone(), format!("{:.1}", l.rating.rating), l.games.won + l.games.lost + l.games.tied)
+            })
+            .collect()
+    } else {
+        vec![]
+    };
+    let final_parts = match c.final_id {
+        Some(f) => {
+            let parts = super::tournaments::tournament_view(&app, f).await?;
+            Some((parts.row.status.as_str().to_string(), parts.standings.clone(), parts.rounds.clone()))
+        }
+        None => None,
+    };
+    let closes = arena_store::stamp(c.deadline);
+    html(&Page { nav: Nav::of(&viewer), live: String::new(), c, closes, open, ladder, leaders, final_parts })
+}
+
+/// `GET /competitions/{id}/final.csv`: the final's standings.
+pub async fn final_csv(State(app): State<Arc<App>>, Path(id): Path<i64>) -> Result<Response, WebError> {
+    let c = app
+        .read(move |s| s.competition(id))
+        .await?
+        .ok_or_else(|| WebError::not_found(format!("there is no competition {id}")))?;
+    let f = c.final_id.ok_or_else(|| WebError::not_found("its final has not been played yet"))?;
+    let parts = super::tournaments::tournament_view(&app, f).await?;
+    let mut csv = String::from("place,player,played,won,lost,tied,points,score,faults,banned\n");
+    for s in &parts.view.standings {
+        // Names are plain (letters, digits, `-`, `_`, `.`, or `builtin:…`): no quoting is needed.
+        csv.push_str(&format!(
+            "{},{},{},{},{},{},{},{},{},{}\n",
+            s.place, s.name, s.played, s.won, s.lost, s.tied, s.points, s.score, s.faults, s.banned
+        ));
+    }
+    let disposition = format!("attachment; filename=\"competition-{id}-final.csv\"");
+    Ok((
+        [(header::CONTENT_TYPE, "text/csv; charset=utf-8".to_string()), (header::CONTENT_DISPOSITION, disposition)],
+        csv,
+    )
+        .into_response())
+}
+
+/// Refuses an upload to `game` once a competition of it has closed, saying when.
+pub async fn check_open(app: &App, game: &str) -> Result<(), WebError> {
+    let (g, t) = (game.to_string(), now());
+    if let Some(c) = app.read(move |s| s.closed_competition(&g, t)).await? {
+        return Err(WebError::forbidden(format!(
+            "submissions to {} closed at {} (the deadline of the competition \"{}\"); nothing was stored",
+            c.game,
+            arena_store::stamp(c.deadline),
+            c.title
+        )));
+    }
+    Ok(())
+}
+
+/// Starts each final whose deadline has passed, once, and resumes a final a restart interrupted;
+/// runs as long as the server does.
+pub async fn scheduler(app: Arc<App>) {
+    let mut skipped: std::collections::HashSet<i64> = Default::default();
+    loop {
+        if let Err(e) = due(&app, &mut skipped).await {
+            tracing::error!("competitions: {}", e.message);
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(500)).await;
+    }
+}
+
+async fn due(app: &Arc<App>, skipped: &mut std::collections::HashSet<i64>) -> Result<(), WebError> {
+    let t = now();
+    let all = app.read(|s| s.competitions()).await?;
+    let due: Vec<Competition> = all.into_iter().filter(|c| c.deadline <= t && !skipped.contains(&c.id)).collect();
+    for c in due {
+        match c.final_id {
+            None => start_final(app, &c, skipped).await?,
+            Some(f) => {
+                let row = app.read(move |s| s.tournament(f)).await?;
+                if row.is_some_and(|r| r.status == Status::Interrupted) {
+                    super::tournaments::resume(app, f).await?;
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+async fn start_final(
+    app: &Arc<App>,
+    c: &Competition,
+    skipped: &mut std::collections::HashSet<i64>,
+) -> Result<(), WebError> {
+    // Its ladder stops: submissions are closed, and the final has the machine.
+    if super::ladders::running(app, &c.game).is_some() {
+        let _ = super::ladders::pause(app, &c.game);
+    }
+    let (g, deadline) = (c.game.clone(), c.deadline);
+    let versions = app.read(move |s| s.versions_before(&g, deadline)).await?;
+    let entry = app.catalogue.find(&c.game)?;
+    let format = Kind::parse(&c.format).and_then(Kind::format).ok_or_else(|| WebError::internal("a final's format"))?;
+    if let Err(why) = arena_service::tournaments::check_settings(
+        &c.game,
+        entry.manifest.seats(),
+        (format, c.games_per_match),
+        versions.len(),
+    ) {
+        tracing::warn!("competition {}: no final: {why}", c.id);
+        skipped.insert(c.id);
+        return Ok(());
+    }
+    let settings = Settings::new(format, c.games_per_match, c.seed);
+    super::tournaments::start_final(app, c.id, &entry.dir, versions, settings).await?;
+    Ok(())
+}

@@ -1,0 +1,181 @@
+//! Competitions run from the browser's forms on a running `arena serve`: the game's ladder runs until
+//! the deadline, submissions close then (the refusal names the deadline), and the final of every
+//! player's last version before it is played once, even by a server restarted across the deadline;
+//! its standings as a page and a CSV.
+
+use super::player;
+use super::web::{client, get_json, page, rt, serve, serve_in, sign_in, submit_all, upload, user};
+
+/// Creates a competition through the admin's form; its id.
+async fn create(url: &str, session: &str, title: &str, closes_in: &str) -> u64 {
+    let (_, csrf) = page(&format!("{url}/competitions"), session).await;
+    let form = [
+        ("csrf", csrf.as_str()),
+        ("game", "pennies"),
+        ("title", title),
+        ("description", "two weeks of <em>pennies</em>"),
+        ("closes_in", closes_in),
+        ("format", "round-robin"),
+        ("games_per_match", "2"),
+        ("seed", "3"),
+    ];
+    let res = client().post(format!("{url}/competitions")).header("cookie", session).form(&form).send().await.unwrap();
+    assert_eq!(res.status().as_u16(), 303, "{}", res.text().await.unwrap());
+    res.headers()["location"].to_str().unwrap().trim_start_matches("/competitions/").parse().unwrap()
+}
+
+/// Waits for competition `id`'s final to finish; its tournament id.
+async fn final_of(url: &str, id: u64) -> u64 {
+    for _ in 0..600 {
+        let body = client().get(format!("{url}/competitions/{id}")).send().await.unwrap().text().await.unwrap();
+        if let Some(f) = body.split("id=\"final-link\">Tournament ").nth(1) {
+            let f: u64 = f.split('<').next().unwrap().parse().unwrap();
+            if get_json(&format!("{url}/api/tournaments/{f}")).await["tournament"]["status"] == "finished" {
+                return f;
+            }
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
+    panic!("no final for competition {id}");
+}
+
+#[test]
+fn a_competition_runs_its_ladder_closes_at_its_deadline_and_plays_its_final() {
+    let s = serve(&[]);
+    let admin = user(s.data.path(), "root", true);
+    let alice = user(s.data.path(), "alice", false);
+    let d = s.data.path().display().to_string();
+    submit_all(&d, "pennies", &[("heads", "pennies-heads"), ("alternate", "pennies-alternate")]);
+    let url = s.url.clone();
+    rt().block_on(async {
+        let session = sign_in(&url, &admin).await;
+        let alice_session = sign_in(&url, &alice).await;
+        let (_, csrf) = page(&format!("{url}/competitions"), &alice_session).await;
+        let res = client()
+            .post(format!("{url}/competitions"))
+            .header("cookie", &alice_session)
+            .form(&[
+                ("csrf", csrf.as_str()),
+                ("game", "pennies"),
+                ("title", "x"),
+                ("closes_in", "1h"),
+                ("format", "knockout"),
+                ("games_per_match", "1"),
+            ])
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(res.status().as_u16(), 403, "only an admin");
+        for (closes_in, title) in [("soon", "t"), ("0s", "t"), ("400d", "t"), ("1h", ""), ("1h", &"t".repeat(121))] {
+            let (_, csrf) = page(&format!("{url}/competitions"), &session).await;
+            let form = [
+                ("csrf", csrf.as_str()),
+                ("game", "pennies"),
+                ("title", title),
+                ("closes_in", closes_in),
+                ("format", "knockout"),
+                ("games_per_match", "1"),
+            ];
+            let res = client()
+                .post(format!("{url}/competitions"))
+                .header("cookie", &session)
+                .form(&form)
+                .send()
+                .await
+                .unwrap();
+            assert_eq!(res.status().as_u16(), 400, "closes in {closes_in:?}, title {title:?}");
+        }
+
+        let id = create(&url, &session, "Autumn <cup>", "6s").await;
+        let body = client().get(format!("{url}/competitions/{id}")).send().await.unwrap().text().await.unwrap();
+        assert!(
+            body.contains("The ladder, live") && body.contains("Autumn &#60;cup&#62;") && !body.contains("<cup>"),
+            "{body}"
+        );
+        // Before the deadline: the ladder plays, and uploads are taken (alice's second version too).
+        let (st, v) =
+            upload(&url, Some(&alice), "pennies", "alice-p", "a.wasm", std::fs::read(player("pennies-heads")).unwrap())
+                .await;
+        assert_eq!(st, 201, "{v}");
+        let (st, v) = upload(
+            &url,
+            Some(&alice),
+            "pennies",
+            "alice-p",
+            "a.wasm",
+            std::fs::read(player("pennies-alternate")).unwrap(),
+        )
+        .await;
+        assert_eq!(st, 201, "{v}");
+        let ladder = get_json(&format!("{url}/api/tournaments")).await["tournaments"][0].clone();
+        assert_eq!(
+            (ladder["format"].as_str(), ladder["status"].as_str()),
+            (Some("ladder"), Some("running")),
+            "{ladder}"
+        );
+
+        // After it: closed, saying when; the final of each player's last version before the deadline.
+        let f = final_of(&url, id).await;
+        let (st, v) = upload(
+            &url,
+            Some(&alice),
+            "pennies",
+            "alice-late",
+            "l.wasm",
+            std::fs::read(player("pennies-heads")).unwrap(),
+        )
+        .await;
+        assert_eq!(st, 403, "{v}");
+        let m = v["error"]["message"].as_str().unwrap();
+        assert!(m.contains("closed at 20") && m.contains("Autumn <cup>"), "{m}");
+        let t = get_json(&format!("{url}/api/tournaments/{f}")).await;
+        assert_eq!(
+            (t["tournament"]["format"].as_str(), t["tournament"]["games_per_match"].as_u64()),
+            (Some("round-robin"), Some(2))
+        );
+        let versions: Vec<(String, u64)> =
+            t["standings"].as_array().unwrap().iter().map(|s| (s["name"].as_str().unwrap().to_string(), 0)).collect();
+        assert_eq!(versions.len(), 3, "heads, alternate and alice-p: {t}");
+        let ladder = get_json(&format!("{url}/api/tournaments/{}", ladder["id"])).await;
+        assert_eq!(ladder["tournament"]["status"], "stopped", "the ladder stops at the deadline");
+        let body = client().get(format!("{url}/competitions/{id}")).send().await.unwrap().text().await.unwrap();
+        assert!(body.contains("id=\"final-standings\"") && body.contains("alice-p"), "{body}");
+        let csv =
+            client().get(format!("{url}/competitions/{id}/final.csv")).send().await.unwrap().text().await.unwrap();
+        let lines: Vec<&str> = csv.lines().collect();
+        assert_eq!(lines[0], "place,player,played,won,lost,tied,points,score,faults,banned");
+        assert_eq!(lines.len(), 4, "{csv}");
+        assert!(lines[1..].iter().all(|l| l.split(',').nth(2) == Some("4")), "each plays 2 games against 2: {csv}");
+    });
+}
+
+#[test]
+fn a_server_restarted_across_the_deadline_starts_the_final_once() {
+    let s = serve(&[]);
+    let admin = user(s.data.path(), "root", true);
+    let d = s.data.path().display().to_string();
+    submit_all(&d, "pennies", &[("heads", "pennies-heads"), ("alternate", "pennies-alternate")]);
+    let url = s.url.clone();
+    let id = rt().block_on(async {
+        let session = sign_in(&url, &admin).await;
+        create(&url, &session, "Restarted", "3s").await
+    });
+    // Down before the deadline, up after it.
+    let data = s.stop();
+    std::thread::sleep(std::time::Duration::from_secs(4));
+    let finals = |data: &std::path::Path| -> i64 {
+        let db = rusqlite::Connection::open(data.join("arena.db")).unwrap();
+        db.query_row("SELECT COUNT(*) FROM tournaments WHERE format = 'round-robin'", [], |r| r.get(0)).unwrap()
+    };
+    assert_eq!(finals(data.path()), 0);
+    let s = serve_in(data, &[]);
+    let url = s.url.clone();
+    let f = rt().block_on(final_of(&url, id));
+    let data = s.stop();
+    assert_eq!(finals(data.path()), 1);
+    // And again: still one.
+    let s = serve_in(data, &[]);
+    std::thread::sleep(std::time::Duration::from_secs(2));
+    let data = s.stop();
+    assert_eq!(finals(data.path()), 1, "the final {f} was recorded once");
+}
