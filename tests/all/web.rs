@@ -517,6 +517,14 @@ fn tournaments_started_on_the_web_are_played_by_workers_with_nats() {
         assert_eq!(res.send().await.unwrap().status().as_u16(), 303);
         let v = finished(&s.url, 1).await;
         assert_eq!(v["tournament"]["games"], 3, "{v}");
+        // Watching it: the worker heard from, no job left waiting, and the admin's page names the worker
+        // and its last job.
+        let text = client().get(format!("{}/metrics", s.url)).send().await.unwrap().text().await.unwrap();
+        assert_eq!(metric(&text, "arena_workers_seen"), Some(1.0), "{text}");
+        assert_eq!(metric(&text, "arena_jobs_queued"), Some(0.0), "{text}");
+        let (account, _) = page(&format!("{}/account", s.url), &session).await;
+        let workers = account.split("id=\"workers\"").nth(1).expect("a workers table");
+        assert!(workers.contains("data-worker=") && workers.contains("-G1</code>"), "{workers}");
     });
     // The worker fetched the players to play them.
     let fetched = std::fs::read_dir(tmp.path().join("w0").join("components")).map(|d| d.count()).unwrap_or(0);

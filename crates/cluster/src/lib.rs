@@ -8,12 +8,13 @@
 mod job;
 mod remote;
 mod worker;
+mod workers;
 
 pub use job::{Done, Job, JobPlayer};
 pub use remote::RemoteGame;
-pub use worker::{WorkerConfig, work};
-
 use std::time::Duration;
+pub use worker::{WorkerConfig, work};
+pub use workers::{Seen, Workers, busy_payload, parse_busy};
 
 /// The work queue of game jobs.
 pub const JOBS: &str = "ARENA_JOBS";

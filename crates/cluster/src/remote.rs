@@ -172,7 +172,7 @@ impl RemoteGame {
         let seen = self.busy.clone();
         tokio::spawn(async move {
             while let Some(m) = busy.next().await {
-                let name = String::from_utf8_lossy(&m.payload[..m.payload.len().min(200)]).into_owned();
+                let (name, _) = super::parse_busy(&m.payload);
                 let mut seen = seen.lock().unwrap_or_else(|e| e.into_inner());
                 seen.insert(name, std::time::Instant::now());
                 // Bounded by the workers of the last minute.

@@ -88,11 +88,13 @@ pub async fn work(cfg: WorkerConfig) -> Result<(), ClusterError> {
                 // Still at it: tell the queue a few times per ack wait, and the coordinators (who show
                 // how many workers are busy) when the job is taken and every few seconds after.
                 let beat = {
-                    let (m, client, name) = (m.clone(), nats.client.clone(), name.clone());
+                    let (m, client) = (m.clone(), nats.client.clone());
+                    let run = job.reply.trim_start_matches("arena.results.");
+                    let news = super::busy_payload(&name, &format!("{run}/{}", job.game));
                     let every = (cfg.ack_wait / 3).min(Duration::from_secs(4));
                     tokio::spawn(async move {
                         loop {
-                            let _ = client.publish(BUSY_SUBJECT, name.clone().into()).await;
+                            let _ = client.publish(BUSY_SUBJECT, news.clone().into()).await;
                             tokio::time::sleep(every).await;
                             let _ = m.ack_with(async_nats::jetstream::AckKind::Progress).await;
                         }

@@ -148,6 +148,8 @@ struct AccountPage {
     /// A new token or an invitation link, shown this once.
     shown: Option<(String, String)>,
     accounts: Vec<(String, bool, bool)>,
+    /// With `--nats`: the workers heard from in the last minute (name, last job, seconds ago).
+    workers: Option<Vec<(String, String, u64)>>,
 }
 
 async fn account_page(app: &App, viewer: &Viewer, shown: Option<(String, String)>) -> Result<Response, WebError> {
@@ -164,6 +166,11 @@ async fn account_page(app: &App, viewer: &Viewer, shown: Option<(String, String)
         name: session.user.name.clone(),
         admin: session.user.admin,
         shown,
+        workers: app
+            .workers
+            .get()
+            .filter(|_| session.user.admin)
+            .map(|w| w.recent().into_iter().map(|s| (s.name, s.job, s.ago.as_secs())).collect()),
         accounts,
     })
 }

@@ -109,6 +109,8 @@ pub struct App {
     pub(crate) metrics: metrics::Metrics,
     /// The ladders running in this server, by game.
     ladders: ladders::Ladders,
+    /// The workers seen lately (with `--nats`), watched once the server runs.
+    workers: std::sync::OnceLock<arena_cluster::Workers>,
 }
 
 impl App {
@@ -132,6 +134,7 @@ impl App {
             packed: Mutex::default(),
             metrics: metrics::Metrics::new(),
             ladders: Mutex::default(),
+            workers: std::sync::OnceLock::new(),
         })
     }
 
@@ -364,6 +367,9 @@ pub async fn serve(app: Arc<App>) -> anyhow::Result<()> {
     let shutdown = async {
         let _ = tokio::signal::ctrl_c().await;
     };
+    if let Some(nats) = &app.nats {
+        let _ = app.workers.set(nats.watch_workers().await.context("watching the workers")?);
+    }
     // Competitions' deadlines: each final started once, an interrupted one resumed.
     tokio::spawn(competitions::scheduler(app.clone()));
     conn::serve(listener, router(app), caps, per_address, shutdown).await.context("serving")

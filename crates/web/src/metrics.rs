@@ -10,7 +10,7 @@ use axum::extract::{MatchedPath, Request, State};
 use axum::http::{StatusCode, header};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
-use prometheus::{HistogramOpts, HistogramVec, IntCounterVec, Opts, Registry, TextEncoder};
+use prometheus::{HistogramOpts, HistogramVec, IntCounterVec, IntGauge, Opts, Registry, TextEncoder};
 use std::sync::Arc;
 
 pub struct Metrics {
@@ -20,6 +20,9 @@ pub struct Metrics {
     bans: IntCounterVec,
     uploads: IntCounterVec,
     requests: HistogramVec,
+    /// With `--nats`: jobs in the job stream, and workers heard from in the last minute.
+    jobs_queued: IntGauge,
+    workers_seen: IntGauge,
     /// The last game and fault ids counted; one scrape counts at a time.
     counted: tokio::sync::Mutex<(i64, i64)>,
 }
@@ -45,7 +48,24 @@ impl Metrics {
         let opts = HistogramOpts::new("arena_request_seconds", "Time to answer a request, by route.").buckets(buckets);
         let requests = HistogramVec::new(opts, &["route", "method", "status"]).expect("a valid metric");
         registry.register(Box::new(requests.clone())).expect("registered once");
-        Metrics { registry, games, game_faults, bans, uploads, requests, counted: tokio::sync::Mutex::new((0, 0)) }
+        let gauge = |name: &str, help: &str| {
+            let g = IntGauge::new(name, help).expect("a valid metric");
+            registry.register(Box::new(g.clone())).expect("registered once");
+            g
+        };
+        let jobs_queued = gauge("arena_jobs_queued", "Game jobs in the job stream (with --nats).");
+        let workers_seen = gauge("arena_workers_seen", "Workers heard from in the last minute (with --nats).");
+        Metrics {
+            registry,
+            games,
+            game_faults,
+            bans,
+            uploads,
+            requests,
+            jobs_queued,
+            workers_seen,
+            counted: tokio::sync::Mutex::new((0, 0)),
+        }
     }
 
     /// Counts an upload (`what`: player or game) judged here.
@@ -71,6 +91,15 @@ pub async fn metrics(State(app): State<Arc<App>>) -> Result<Response, WebError> 
     }
     *counted = tally.upto;
     drop(counted);
+    if let Some(nats) = &app.nats {
+        match nats.jobs_queued().await {
+            Ok(n) => m.jobs_queued.set(n as i64),
+            Err(e) => tracing::warn!("metrics: {e}"),
+        }
+    }
+    if let Some(w) = app.workers.get() {
+        m.workers_seen.set(w.recent().len() as i64);
+    }
     let text =
         TextEncoder::new().encode_to_string(&m.registry.gather()).map_err(|e| WebError::internal(e.to_string()))?;
     Ok(([(header::CONTENT_TYPE, "text/plain; version=0.0.4; charset=utf-8")], text).into_response())
