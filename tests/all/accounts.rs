@@ -17,6 +17,11 @@ fn invite(data: &std::path::Path, more: &[&str]) -> String {
     text.split("code=").nth(1).expect("a link").trim().to_string()
 }
 
+/// Posts a form to `path` as the session `cookie`.
+async fn post_as(url: &str, path: &str, cookie: &str, form: &[(&str, &str)]) -> reqwest::Response {
+    client().post(format!("{url}{path}")).header("cookie", cookie).form(form).send().await.unwrap()
+}
+
 /// Signs up `name` with `code` through the form: (status, page, session cookie if one was set).
 async fn sign_up(url: &str, code: &str, name: &str) -> (u16, String, Option<String>) {
     let res = client().get(format!("{url}/signup?code={code}")).send().await.unwrap();
@@ -28,13 +33,7 @@ async fn sign_up(url: &str, code: &str, name: &str) -> (u16, String, Option<Stri
     else {
         return (status, form_page, None);
     };
-    let res = client()
-        .post(format!("{url}/signup"))
-        .header("cookie", cookie)
-        .form(&[("csrf", csrf.as_str()), ("code", code), ("name", name)])
-        .send()
-        .await
-        .unwrap();
+    let res = post_as(&url, "/signup", &cookie, &[("csrf", csrf.as_str()), ("code", code), ("name", name)]).await;
     let status = res.status().as_u16();
     let session = res.headers().get("set-cookie").map(|c| c.to_str().unwrap().split(';').next().unwrap().to_string());
     (status, res.text().await.unwrap(), session)
@@ -99,13 +98,7 @@ fn invitations_sign_people_up_tokens_are_replaced_and_accounts_disabled() {
         // A replaced token: the old one and the old session stop at once; the new one works.
         let dana_session = sign_in(&url, &token).await;
         let (_, csrf) = page(&format!("{url}/account"), &dana_session).await;
-        let res = client()
-            .post(format!("{url}/account/token"))
-            .header("cookie", &dana_session)
-            .form(&[("csrf", csrf.as_str())])
-            .send()
-            .await
-            .unwrap();
+        let res = post_as(&url, "/account/token", &dana_session, &[("csrf", csrf.as_str())]).await;
         assert_eq!(res.status().as_u16(), 200);
         let fresh = res.headers()["set-cookie"].to_str().unwrap().split(';').next().unwrap().to_string();
         let body = res.text().await.unwrap();
@@ -139,13 +132,7 @@ fn invitations_sign_people_up_tokens_are_replaced_and_accounts_disabled() {
         // Sign out everywhere.
         let other = sign_in(&url, &new_token).await;
         let (_, csrf) = page(&format!("{url}/account"), &fresh).await;
-        let res = client()
-            .post(format!("{url}/account/signout-everywhere"))
-            .header("cookie", &fresh)
-            .form(&[("csrf", csrf.as_str())])
-            .send()
-            .await
-            .unwrap();
+        let res = post_as(&url, "/account/signout-everywhere", &fresh, &[("csrf", csrf.as_str())]).await;
         assert_eq!(res.status().as_u16(), 303);
         for c in [&fresh, &other] {
             let res = client().get(format!("{url}/account")).header("cookie", c).send().await.unwrap();
@@ -156,35 +143,22 @@ fn invitations_sign_people_up_tokens_are_replaced_and_accounts_disabled() {
         let root = sign_in(&url, &admin).await;
         let (account, csrf) = page(&format!("{url}/account"), &root).await;
         assert!(account.contains("invite-form") && account.contains("data-account=\"dana\""), "{account}");
-        let res = client()
-            .post(format!("{url}/account/invites"))
-            .header("cookie", &root)
-            .form(&[("csrf", csrf.as_str()), ("uses", "2"), ("hours", "1")])
-            .send()
-            .await
-            .unwrap();
+        let res =
+            post_as(&url, "/account/invites", &root, &[("csrf", csrf.as_str()), ("uses", "2"), ("hours", "1")]).await;
         let body = res.text().await.unwrap();
         let link = token_in(&body, "shown-secret");
         let code = link.split("code=").nth(1).unwrap().to_string();
         assert_eq!(sign_up(&url, &code, "finn").await.0, 201);
         for (uses, hours) in [("0", "1"), ("1001", "1"), ("1", "0"), ("1", "9000"), ("x", "1")] {
-            let res = client()
-                .post(format!("{url}/account/invites"))
-                .header("cookie", &root)
-                .form(&[("csrf", csrf.as_str()), ("uses", uses), ("hours", hours)])
-                .send()
-                .await
-                .unwrap();
+            let res =
+                post_as(&url, "/account/invites", &root, &[("csrf", csrf.as_str()), ("uses", uses), ("hours", hours)])
+                    .await;
             assert_eq!(res.status().as_u16(), 400, "uses {uses}, hours {hours}");
         }
         let dana = sign_in(&url, &new_token).await;
-        let res = client()
-            .post(format!("{url}/account/users"))
-            .header("cookie", &root)
-            .form(&[("csrf", csrf.as_str()), ("name", "dana"), ("action", "disable")])
-            .send()
-            .await
-            .unwrap();
+        let res =
+            post_as(&url, "/account/users", &root, &[("csrf", csrf.as_str()), ("name", "dana"), ("action", "disable")])
+                .await;
         assert_eq!(res.status().as_u16(), 303);
         let (st, _) = upload(
             &url,
@@ -202,21 +176,12 @@ fn invitations_sign_people_up_tokens_are_replaced_and_accounts_disabled() {
         assert_eq!(res.status().as_u16(), 200, "its players stay");
         // Only an admin disables, and not with another's form token.
         let finn = sign_in(&url, &admin).await;
-        let res = client()
-            .post(format!("{url}/account/users"))
-            .header("cookie", &finn)
-            .form(&[("csrf", "stale"), ("name", "root"), ("action", "disable")])
-            .send()
-            .await
-            .unwrap();
+        let res =
+            post_as(&url, "/account/users", &finn, &[("csrf", "stale"), ("name", "root"), ("action", "disable")]).await;
         assert_eq!(res.status().as_u16(), 403);
-        let res = client()
-            .post(format!("{url}/account/users"))
-            .header("cookie", &root)
-            .form(&[("csrf", csrf.as_str()), ("name", "dana"), ("action", "enable")])
-            .send()
-            .await
-            .unwrap();
+        let res =
+            post_as(&url, "/account/users", &root, &[("csrf", csrf.as_str()), ("name", "dana"), ("action", "enable")])
+                .await;
         assert_eq!(res.status().as_u16(), 303);
         let (st, v) = upload(
             &url,

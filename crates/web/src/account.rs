@@ -92,10 +92,7 @@ pub async fn signup(
     viewer: Viewer,
     Form(f): Form<SignUpForm>,
 ) -> Result<Response, WebError> {
-    let expected = auth::cookie(&headers, SIGNUP_COOKIE).unwrap_or("");
-    if expected.is_empty() || !auth::constant_eq(expected.as_bytes(), f.csrf.as_bytes()) {
-        return Err(WebError::forbidden("the sign-up form is stale or was not sent from this site: reload it"));
-    }
+    auth::pre_session_checked(&headers, SIGNUP_COOKIE, &f.csrf, "sign-up")?;
     let (code, name) =
         (f.code.chars().take(200).collect::<String>(), f.name.trim().chars().take(41).collect::<String>());
     let (c, n) = (code.clone(), name.clone());

@@ -39,6 +39,21 @@ impl Viewer {
     }
 }
 
+/// A form made before any session (signing in or up) carries the token its page set in `cookie_name`;
+/// else 403.
+pub(crate) fn pre_session_checked(
+    headers: &HeaderMap,
+    cookie_name: &str,
+    csrf: &str,
+    what: &str,
+) -> Result<(), WebError> {
+    let expected = cookie(headers, cookie_name).unwrap_or("");
+    if expected.is_empty() || !constant_eq(expected.as_bytes(), csrf.as_bytes()) {
+        return Err(WebError::forbidden(format!("the {what} form is stale or was not sent from this site: reload it")));
+    }
+    Ok(())
+}
+
 pub(crate) fn constant_eq(a: &[u8], b: &[u8]) -> bool {
     a.len() == b.len() && a.iter().zip(b).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
 }
@@ -128,10 +143,7 @@ pub async fn signin(
     viewer: Viewer,
     Form(f): Form<SignInForm>,
 ) -> Result<Response, WebError> {
-    let expected = cookie(&headers, SIGNIN_COOKIE).unwrap_or("");
-    if expected.is_empty() || !constant_eq(expected.as_bytes(), f.csrf.as_bytes()) {
-        return Err(WebError::forbidden("the sign-in form is stale or was not sent from this site: reload it"));
-    }
+    pre_session_checked(&headers, SIGNIN_COOKIE, &f.csrf, "sign-in")?;
     let token = f.token.trim().to_string();
     let Some(user) = app.read(move |s| s.user_by_token(&token)).await? else {
         return signin_page(&app, &viewer, Some("That token is not valid. Tokens come from `arena user add`."));
