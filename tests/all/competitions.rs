@@ -66,12 +66,22 @@ fn a_competition_runs_its_ladder_closes_at_its_deadline_and_plays_its_final() {
             .await
             .unwrap();
         assert_eq!(res.status().as_u16(), 403, "only an admin");
-        for (closes_in, title) in [("soon", "t"), ("0s", "t"), ("400d", "t"), ("1h", ""), ("1h", &"t".repeat(121))] {
+        let (long_title, long_text) = ("t".repeat(121), "d".repeat(4001));
+        let bad = [
+            ("soon", "t", ""),
+            ("0s", "t", ""),
+            ("400d", "t", ""),
+            ("1h", "", ""),
+            ("1h", &long_title, ""),
+            ("1h", "t", &long_text),
+        ];
+        for (closes_in, title, description) in bad {
             let (_, csrf) = page(&format!("{url}/competitions"), &session).await;
             let form = [
                 ("csrf", csrf.as_str()),
                 ("game", "pennies"),
                 ("title", title),
+                ("description", description),
                 ("closes_in", closes_in),
                 ("format", "knockout"),
                 ("games_per_match", "1"),
@@ -83,7 +93,12 @@ fn a_competition_runs_its_ladder_closes_at_its_deadline_and_plays_its_final() {
                 .send()
                 .await
                 .unwrap();
-            assert_eq!(res.status().as_u16(), 400, "closes in {closes_in:?}, title {title:?}");
+            assert_eq!(
+                res.status().as_u16(),
+                400,
+                "closes in {closes_in:?}, title {title:?}, {} chars",
+                description.len()
+            );
         }
 
         let id = create(&url, &session, "Autumn <cup>", "6s").await;

@@ -522,6 +522,28 @@ fn tournaments_started_on_the_web_are_played_by_workers_with_nats() {
         let text = client().get(format!("{}/metrics", s.url)).send().await.unwrap().text().await.unwrap();
         assert_eq!(metric(&text, "arena_workers_seen"), Some(1.0), "{text}");
         assert_eq!(metric(&text, "arena_jobs_queued"), Some(0.0), "{text}");
+        // A ladder started from the web is played by the workers too.
+        let (_, csrf) = page(&format!("{}/tournaments", s.url), &session).await;
+        let form = [("csrf", csrf.as_str()), ("game", "pennies"), ("action", "start"), ("parallel", "4")];
+        let res =
+            client().post(format!("{}/ladders", s.url)).header("cookie", &session).form(&form).send().await.unwrap();
+        assert_eq!(res.status().as_u16(), 303);
+        let ladder: u64 =
+            res.headers()["location"].to_str().unwrap().trim_start_matches("/tournaments/").parse().unwrap();
+        for _ in 0..300 {
+            if get_json(&format!("{}/api/tournaments/{ladder}", s.url)).await["tournament"]["games"].as_u64() >= Some(5)
+            {
+                break;
+            }
+            tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+        }
+        assert!(
+            get_json(&format!("{}/api/tournaments/{ladder}", s.url)).await["tournament"]["games"].as_u64() >= Some(5)
+        );
+        let form = [("csrf", csrf.as_str()), ("game", "pennies"), ("action", "pause")];
+        let res =
+            client().post(format!("{}/ladders", s.url)).header("cookie", &session).form(&form).send().await.unwrap();
+        assert_eq!(res.status().as_u16(), 303);
         let (account, _) = page(&format!("{}/account", s.url), &session).await;
         let workers = account.split("id=\"workers\"").nth(1).expect("a workers table");
         assert!(workers.contains("data-worker=") && workers.contains("-G1</code>"), "{workers}");
@@ -1272,6 +1294,22 @@ fn admins_start_pause_and_resume_a_ladder_from_the_web() {
         assert!(page_body.contains("Pause the ladder"), "{page_body}");
         // Started twice: refused, the first goes on.
         assert_eq!(post(session.clone(), csrf.clone(), "start").await.status().as_u16(), 409);
+        // Settings out of their ranges, and actions that are none, are refused.
+        for (k, v) in [
+            ("parallel", "0"),
+            ("parallel", "65"),
+            ("explore", "1.5"),
+            ("max_faults", "0"),
+            ("max_faults", "x"),
+            ("action", "halt"),
+        ] {
+            let mut form = vec![("csrf", csrf.as_str()), ("game", "pennies"), ("action", "start")];
+            form.retain(|(f, _)| *f != k);
+            form.push((k, v));
+            let res =
+                client().post(format!("{url}/ladders")).header("cookie", &session).form(&form).send().await.unwrap();
+            assert_eq!(res.status().as_u16(), 400, "{k}={v}");
+        }
 
         // Paused: no more games, and it shows as stopped.
         assert_eq!(post(session.clone(), csrf.clone(), "pause").await.status().as_u16(), 303);

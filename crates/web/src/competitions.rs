@@ -128,7 +128,14 @@ pub async fn create(State(app): State<Arc<App>>, viewer: Viewer, Form(f): Form<N
         })
         .await??;
     if super::ladders::running(&app, entry.name()).is_none() {
-        super::ladders::start(&app, entry.name(), &session.user).await?;
+        let cfg = arena_service::ladder::LadderConfig {
+            parallel: 2,
+            games: None,
+            explore: 0.1,
+            max_faults: 5,
+            poll: std::time::Duration::from_secs(1),
+        };
+        super::ladders::start(&app, entry.name(), &session.user, cfg).await?;
     }
     Ok(Redirect::to(&format!("/competitions/{id}")).into_response())
 }

@@ -28,7 +28,7 @@ pub struct Running {
 /// The ladders running here, by game.
 pub type Ladders = Mutex<HashMap<String, Running>>;
 
-/// Games a ladder plays at once here.
+/// Games a ladder plays at once here by default, and its runtime's threads.
 const PARALLEL: usize = 2;
 
 #[derive(serde::Deserialize)]
@@ -37,6 +37,45 @@ pub struct LadderForm {
     game: String,
     /// `start` (or resume) or `pause`.
     action: String,
+    /// Its settings for this run (`arena ladder`'s): games at once, the share of opponents drawn at
+    /// random, the faults that bench a version. Empty: the defaults.
+    #[serde(default)]
+    parallel: String,
+    #[serde(default)]
+    explore: String,
+    #[serde(default)]
+    max_faults: String,
+}
+
+impl LadderForm {
+    /// The run's settings, each checked against its range.
+    fn config(&self) -> Result<LadderConfig, WebError> {
+        fn field<T: std::str::FromStr + PartialOrd>(
+            v: &str,
+            default: T,
+            (lo, hi): (T, T),
+            what: &str,
+        ) -> Result<T, WebError>
+        where
+            T: std::fmt::Display,
+        {
+            match v.trim() {
+                "" => Ok(default),
+                s => s
+                    .parse::<T>()
+                    .ok()
+                    .filter(|x| *x >= lo && *x <= hi)
+                    .ok_or_else(|| WebError::bad(format!("{what}: from {lo} to {hi}"))),
+            }
+        }
+        Ok(LadderConfig {
+            parallel: field(&self.parallel, PARALLEL, (1, 64), "games at once")?,
+            games: None,
+            explore: field(&self.explore, 0.1, (0.0, 1.0), "the share of random opponents")?,
+            max_faults: field(&self.max_faults, 5, (1, 1000), "faults that bench a version")?,
+            poll: std::time::Duration::from_secs(1),
+        })
+    }
 }
 
 /// `POST /ladders` (admins): start, resume or pause a game's ladder.
@@ -50,7 +89,7 @@ pub async fn control(
         return Err(WebError::forbidden("only an admin starts or pauses a ladder"));
     }
     let id = match f.action.as_str() {
-        "start" => start(&app, &f.game, &session.user).await?,
+        "start" => start(&app, &f.game, &session.user, f.config()?).await?,
         "pause" => pause(&app, &f.game)?,
         other => {
             return Err(WebError::bad(format!("`{}`: start or pause", other.chars().take(40).collect::<String>())));
@@ -75,7 +114,7 @@ pub(crate) fn pause(app: &App, game: &str) -> Result<i64, WebError> {
     Ok(r.id)
 }
 
-pub(crate) async fn start(app: &App, game: &str, by: &arena_store::User) -> Result<i64, WebError> {
+pub(crate) async fn start(app: &App, game: &str, by: &arena_store::User, cfg: LadderConfig) -> Result<i64, WebError> {
     if let Some(id) = running(app, game) {
         return Err(WebError::new(
             StatusCode::CONFLICT,
@@ -145,13 +184,6 @@ pub(crate) async fn start(app: &App, game: &str, by: &arena_store::User) -> Resu
                         let store = Store::open(&d2)?;
                         // Held while it plays: the ladder shows as running, and nobody else runs it.
                         let _lock = store.lock(id)?;
-                        let cfg = LadderConfig {
-                            parallel: PARALLEL,
-                            games: None,
-                            explore: 0.1,
-                            max_faults: 5,
-                            poll: std::time::Duration::from_secs(1),
-                        };
                         let stop = async {
                             let _ = rx.await;
                         };
