@@ -424,6 +424,15 @@ fn hostile_packages_are_refused_with_the_reason_and_nothing_kept() {
         let (st, v) = publish(&s.url, Some(&alice), pack(&heaps)).await;
         assert_eq!(st, 201, "{v}");
     });
+    // A publication cut short (the server killed while checking) leaves nothing behind once it starts again.
+    let data = s.stop();
+    let stale = data.path().join("packages/.publish-cut-short");
+    std::fs::create_dir_all(stale.join("wit")).unwrap();
+    std::fs::write(stale.join("game.toml"), "name = \"x\"").unwrap();
+    let again = super::web::serve_in(data, &[]);
+    assert!(!stale.exists(), "a stale scratch folder is kept");
+    assert_eq!(kept(&again).1, 1, "the published version is kept");
+    drop(again);
     let admins_only = serve(&["--publishers", "admins"]);
     let bob = user(admins_only.data.path(), "bob", false);
     rt().block_on(async {

@@ -75,6 +75,14 @@ impl Catalogue {
                 Entry { manifest, dir, referee, published: None }
             })
             .collect();
+        // A publication cut short by the server stopping leaves its scratch folder: nothing of it is kept.
+        if let Ok(dirs) = std::fs::read_dir(arena_core::DataDir::new(data).packages()) {
+            for d in dirs.filter_map(Result::ok) {
+                if d.file_name().to_string_lossy().starts_with(".publish-") {
+                    let _ = std::fs::remove_dir_all(d.path());
+                }
+            }
+        }
         let c = Catalogue { data: data.to_path_buf(), shipped, published: RwLock::default() };
         if let Err(e) = Store::open_to_read(data).map(|s| c.refresh(&s)) {
             tracing::error!("reading the published games: {e}");

@@ -237,6 +237,8 @@ pub async fn scheduler(app: Arc<App>) {
     }
 }
 
+/// `skipped`: the competitions settled (their final played to its end, or none possible), looked at no
+/// more.
 async fn due(app: &Arc<App>, skipped: &mut std::collections::HashSet<i64>) -> Result<(), WebError> {
     let t = now();
     let all = app.read(|s| s.competitions()).await?;
@@ -246,8 +248,13 @@ async fn due(app: &Arc<App>, skipped: &mut std::collections::HashSet<i64>) -> Re
             None => start_final(app, &c, skipped).await?,
             Some(f) => {
                 let row = app.read(move |s| s.tournament(f)).await?;
-                if row.is_some_and(|r| r.status == Status::Interrupted) {
-                    super::tournaments::resume(app, f).await?;
+                match row.map(|r| r.status) {
+                    Some(Status::Interrupted) => super::tournaments::resume(app, f).await?,
+                    // Played to its end: nothing more to do for it.
+                    Some(Status::Finished) | None => {
+                        skipped.insert(c.id);
+                    }
+                    _ => {}
                 }
             }
         }

@@ -31,6 +31,9 @@ pub type Ladders = Mutex<HashMap<String, Running>>;
 /// Games a ladder plays at once here by default, and its runtime's threads.
 const PARALLEL: usize = 2;
 
+/// A running ladder of a published game asks whether to suspend it every so many games.
+const JUDGE_EVERY: u64 = 20;
+
 #[derive(serde::Deserialize)]
 pub struct LadderForm {
     csrf: String,
@@ -184,17 +187,41 @@ pub(crate) async fn start(app: &App, game: &str, by: &arena_store::User, cfg: La
                         let store = Store::open(&d2)?;
                         // Held while it plays: the ladder shows as running, and nobody else runs it.
                         let _lock = store.lock(id)?;
-                        let stop = async {
-                            let _ = rx.await;
+                        // Paused by an admin, or stopped because its game was suspended: every
+                        // JUDGE_EVERY games, a published game whose referee keeps failing is.
+                        let halt = Arc::new(tokio::sync::Notify::new());
+                        let stop = {
+                            let halt = halt.clone();
+                            async move {
+                                tokio::select! {
+                                    _ = rx => {}
+                                    _ = halt.notified() => {}
+                                }
+                            }
+                        };
+                        let played = std::sync::atomic::AtomicU64::new(0);
+                        let observe = |e: arena_service::ladder::Event<'_>| {
+                            if !matches!(e, arena_service::ladder::Event::Game(_)) {
+                                return;
+                            }
+                            if (played.fetch_add(1, Ordering::SeqCst) + 1) % JUDGE_EVERY != 0 {
+                                return;
+                            }
+                            if let Ok(mut s) = Store::open(&d2) {
+                                catalogue.judge(&mut s, &name);
+                            }
+                            if catalogue.find(&name).is_ok_and(|e| e.closed().is_some()) {
+                                halt.notify_one();
+                            }
                         };
                         match nats {
                             Some(nats) => {
                                 let remote =
                                     arena_cluster::RemoteGame::new(nats, package, &dir, &options, limits).await?;
-                                run(Arc::new(remote), &store, id, &cfg, |_| {}, stop).await?;
+                                run(Arc::new(remote), &store, id, &cfg, observe, stop).await?;
                             }
                             None => {
-                                run(package, &store, id, &cfg, |_| {}, stop).await?;
+                                run(package, &store, id, &cfg, observe, stop).await?;
                             }
                         }
                         if let Ok(mut s) = Store::open(&d2) {
