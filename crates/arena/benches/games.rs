@@ -7,7 +7,8 @@
 //!   referee of each game (every game instantiates one referee and one instance per seat);
 //! - the per-call overhead of a decision: a component whose `keep` returns at once, called with a
 //!   dynamic turn state built once (lowering it, the call, lifting the answer), bare and guarded as a
-//!   game calls it;
+//!   game calls it; and, as most arenas do it, one round trip to a bot process speaking JSON lines over
+//!   pipes (this binary again), asked the same turn state and answering at once;
 //! - a decision all-in in a packaged game: Nim games per second, and one 1,000-round game of matching
 //!   pennies (the referee's `apply` after every player call);
 //! - referees in Python and JavaScript against the Rust ones (Nim's in Python, matching pennies' in
@@ -80,6 +81,10 @@ fn one_game() -> MatchSoFar {
 
 #[tokio::main(flavor = "current_thread")]
 async fn main() {
+    // The process-per-player baseline's bot: this same binary, started again by `pipe_round_trip`.
+    if std::env::var_os(BOT_ENV).is_some() {
+        return json_lines_bot();
+    }
     let dir = players_dir();
     let sandbox = Arc::new(Sandbox::new(Limits::default()).expect("sandbox"));
     println!(
@@ -144,6 +149,12 @@ async fn main() {
     println!("  a bare call                                    {:>10.2?}", median(bare));
     let guarded = median(guarded);
     println!("  guarded, as a game calls a seat                {guarded:>10.2?}");
+    let trip = pipe_round_trip();
+    println!(
+        "  a bot process over pipes (the architecture of most arenas: JSON lines on stdin and stdout, the same \
+         turn state, answered at once): {trip:.2?} a round trip, a guarded call {:.1}x faster (goal >= 50x)",
+        trip.as_secs_f64() / guarded.as_secs_f64()
+    );
 
     // Native strategy cost of one decision, for scale.
     let view = first_keep();
@@ -672,4 +683,68 @@ async fn store_overhead(sandbox: &Arc<Sandbox>, dir: &Path) {
         rate(st),
         st.as_secs_f64() / p.as_secs_f64()
     );
+}
+
+/// Set in the environment of the bench binary started as a bot process.
+const BOT_ENV: &str = "ARENA_BENCH_JSON_BOT";
+
+/// The turn state of [`first_keep`] as a process-per-player arena would send it: one JSON line.
+fn turn_json() -> String {
+    let card = serde_json::json!({
+        "boxes": vec![serde_json::Value::Null; 13], "upper-bonus": 0, "yahtzee-bonus": 0, "total": 0
+    });
+    let state = serde_json::json!({
+        "turn": 1, "dice": [1, 2, 3, 4, 5], "rolls-left": 2, "mine": card, "theirs": card, "opponent": "x",
+        "match-state": {
+            "game": 1, "games-in-match": 1, "my-wins": 0, "their-wins": 0, "ties": 0, "earlier": []
+        }
+    });
+    serde_json::json!({"call": "keep", "state": state}).to_string()
+}
+
+/// The bot: reads a request a line, parses it as a bot would, answers at once (keeps nothing).
+fn json_lines_bot() {
+    use std::io::{BufRead, Write};
+    let (stdin, stdout) = (std::io::stdin(), std::io::stdout());
+    let mut out = stdout.lock();
+    for line in stdin.lock().lines() {
+        let Ok(line) = line else { return };
+        let request: serde_json::Value = serde_json::from_str(&line).expect("a JSON request");
+        let dice = request["state"]["dice"].as_array().map_or(0, Vec::len);
+        std::hint::black_box(dice);
+        if writeln!(out, "{{\"keep\":[]}}").and_then(|_| out.flush()).is_err() {
+            return;
+        }
+    }
+}
+
+/// One round trip to a bot process over pipes (JSON lines), the median of five rounds.
+fn pipe_round_trip() -> Duration {
+    use std::io::{BufRead, BufReader, Write};
+    let mut child = std::process::Command::new(std::env::current_exe().expect("the bench binary"))
+        .env(BOT_ENV, "1")
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .expect("start the bot process");
+    let mut to = child.stdin.take().expect("its stdin");
+    let mut from = BufReader::new(child.stdout.take().expect("its stdout"));
+    let request = turn_json();
+    let mut answer = String::new();
+    let mut rounds = vec![];
+    for _ in 0..5 {
+        let n = 5_000;
+        let t = Instant::now();
+        for _ in 0..n {
+            writeln!(to, "{request}").and_then(|_| to.flush()).expect("ask the bot");
+            answer.clear();
+            from.read_line(&mut answer).expect("its answer");
+            let v: serde_json::Value = serde_json::from_str(&answer).expect("a JSON answer");
+            assert!(v["keep"].as_array().is_some_and(Vec::is_empty), "{answer}");
+        }
+        rounds.push(t.elapsed() / n);
+    }
+    drop(to);
+    let _ = child.wait();
+    median(rounds)
 }
