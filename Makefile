@@ -92,7 +92,8 @@ demo: players build
 	$(ARENA) tournaments --data $(DEMO_DATA)
 	@echo
 	@echo "The same store in a browser: $(ARENA) serve --data $(DEMO_DATA)   (then http://127.0.0.1:8080/;"
-	@echo "an account to upload with: $(ARENA) user add NAME --data $(DEMO_DATA))"
+	@echo "an account to upload with: $(ARENA) user add NAME --data $(DEMO_DATA), or a sign-up link:"
+	@echo " $(ARENA) user invite --data $(DEMO_DATA))"
 
 # Every Rust test (those of distributed play start Debian's nats-server, installed when missing), then the web arena in a real browser (Debian's chromium driven by Playwright, both
 # installed by scripts/setup-browser.sh when missing) and the replay viewer's own checks.
