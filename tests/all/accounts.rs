@@ -33,7 +33,7 @@ async fn sign_up(url: &str, code: &str, name: &str) -> (u16, String, Option<Stri
     else {
         return (status, form_page, None);
     };
-    let res = post_as(&url, "/signup", &cookie, &[("csrf", csrf.as_str()), ("code", code), ("name", name)]).await;
+    let res = post_as(url, "/signup", &cookie, &[("csrf", csrf.as_str()), ("code", code), ("name", name)]).await;
     let status = res.status().as_u16();
     let session = res.headers().get("set-cookie").map(|c| c.to_str().unwrap().split(';').next().unwrap().to_string());
     (status, res.text().await.unwrap(), session)

@@ -277,16 +277,7 @@ async fn ready_keep(
     let instance = player.pre().instantiate_async(&mut store).await.expect("instantiate");
     let keep = instance.get_func(&mut store, "keep").expect("keep");
     let (_, ty) = keep.ty(&store).params().next().expect("keep takes a turn state");
-    let card = serde_json::json!({
-        "boxes": vec![serde_json::Value::Null; 13], "upper-bonus": 0, "yahtzee-bonus": 0, "total": 0
-    });
-    let state = serde_json::json!({
-        "turn": 1, "dice": [1, 2, 3, 4, 5], "rolls-left": 2, "mine": card, "theirs": card, "opponent": "x",
-        "match-state": {
-            "game": 1, "games-in-match": 1, "my-wins": 0, "their-wins": 0, "ties": 0, "earlier": []
-        }
-    });
-    let arg = values::from_json(&state, &ty).expect("a turn state");
+    let arg = values::from_json(&turn_state(), &ty).expect("a turn state");
     (store, instance, keep, vec![arg])
 }
 
@@ -688,18 +679,22 @@ async fn store_overhead(sandbox: &Arc<Sandbox>, dir: &Path) {
 /// Set in the environment of the bench binary started as a bot process.
 const BOT_ENV: &str = "ARENA_BENCH_JSON_BOT";
 
-/// The turn state of [`first_keep`] as a process-per-player arena would send it: one JSON line.
-fn turn_json() -> String {
+/// The turn state of [`first_keep`] as JSON, as the player's `keep` takes it.
+fn turn_state() -> serde_json::Value {
     let card = serde_json::json!({
         "boxes": vec![serde_json::Value::Null; 13], "upper-bonus": 0, "yahtzee-bonus": 0, "total": 0
     });
-    let state = serde_json::json!({
+    serde_json::json!({
         "turn": 1, "dice": [1, 2, 3, 4, 5], "rolls-left": 2, "mine": card, "theirs": card, "opponent": "x",
         "match-state": {
             "game": 1, "games-in-match": 1, "my-wins": 0, "their-wins": 0, "ties": 0, "earlier": []
         }
-    });
-    serde_json::json!({"call": "keep", "state": state}).to_string()
+    })
+}
+
+/// The same turn state as a process-per-player arena would send it: one JSON line.
+fn turn_json() -> String {
+    serde_json::json!({"call": "keep", "state": turn_state()}).to_string()
 }
 
 /// The bot: reads a request a line, parses it as a bot would, answers at once (keeps nothing).

@@ -3,6 +3,7 @@
 //! player data is quoted, and the `Game` seam the tournaments play through. No wasmtime type is
 //! here, so the tournaments (which depend on this crate and not on the sandbox) cannot name one.
 
+pub mod clock;
 pub mod data_dir;
 pub mod event;
 pub mod fault;
@@ -12,6 +13,7 @@ pub mod limits;
 pub mod quote;
 pub mod seed;
 
+pub use clock::{duration_secs, unix_now};
 pub use data_dir::DataDir;
 pub use event::Event;
 pub use fault::{Fault, FaultKind, PlayerFault};

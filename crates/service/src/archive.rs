@@ -222,8 +222,9 @@ pub fn template_languages(dir: &Path) -> Vec<String> {
 /// Packs the starter templates of a package for one language (`templates/LANG/`: the files `arena
 /// new` fills in) as a `.tar.gz` of their own.
 pub fn pack_templates(dir: &Path, lang: &str) -> Result<Vec<u8>, String> {
-    if !template_languages(dir).iter().any(|l| l == lang) {
-        return Err(format!("no {lang} templates (it has: {})", template_languages(dir).join(", ")));
+    let langs = template_languages(dir);
+    if !langs.iter().any(|l| l == lang) {
+        return Err(format!("no {lang} templates (it has: {})", langs.join(", ")));
     }
     let folder = dir.join("templates").join(lang);
     let files = arena_match::files_under(&folder).map_err(|e| format!("{}: {e}", folder.display()))?;

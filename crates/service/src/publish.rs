@@ -109,42 +109,43 @@ pub async fn publish(
         return Err(Refused::Reserved(name));
     }
     // A name somebody else owns is refused before anything is compiled.
-    Store::open(data)?.may_publish(&name, by)?;
+    let store = Store::open(data)?;
+    store.may_publish(&name, by)?;
     let game = crate::packages::open(sandbox, scratch.path(), &[])
         .await
         .map_err(|e| Refused::Package(strip(&format!("{e:#}"), scratch.path())))?;
     check_game::check_package(&game, &rules.plan).map_err(|e| Refused::Package(strip(&e, scratch.path())))?;
+    // Nothing new is refused before the conformance run, not after it.
+    let hash = game.package().hash.clone();
+    if let Some(v) = store.published_game(&name)?.as_ref().and_then(|g| g.latest()).filter(|v| v.referee == hash) {
+        return Err(Refused::Package(format!(
+            "its referee is identical to {name} version {}: nothing new to publish",
+            v.version
+        )));
+    }
+    drop(store);
     let game = Arc::new(game);
-    match tokio::time::timeout(rules.budget, check_game::run(game.clone(), &rules.plan)).await {
+    let played = match tokio::time::timeout(rules.budget, check_game::run(game.clone(), &rules.plan)).await {
         Err(_) => return Err(Refused::TooSlow { name, secs: rules.budget.as_secs() }),
         Ok(Err(f)) => {
             let why = strip(&f.why, scratch.path());
             return Err(Refused::Check { name, seed: f.case.seed, why, flags: f.case.flags() });
         }
-        Ok(Ok(played)) => {
-            let hash = game.package().hash.clone();
-            let before = Store::open(data)?.published_game(&name)?;
-            if let Some(v) = before.as_ref().and_then(|g| g.latest()).filter(|v| v.referee == hash) {
-                return Err(Refused::Package(format!(
-                    "its referee is identical to {name} version {}: nothing new to publish",
-                    v.version
-                )));
+        Ok(Ok(played)) => played,
+    };
+    let players_kept = still_load(&game, data, &name).await?;
+    drop(game);
+    let dir = keep(scratch, data, &hash, &name)?;
+    let version = match Store::open(data).and_then(|mut s| s.publish_version(&name, &hash, size, by)) {
+        Ok(v) => v,
+        Err(e) => {
+            if let Some(made) = &dir.made {
+                let _ = std::fs::remove_dir_all(made);
             }
-            let players_kept = still_load(&game, data, &name).await?;
-            drop(game);
-            let dir = keep(scratch, data, &hash, &name)?;
-            let version = match Store::open(data).and_then(|mut s| s.publish_version(&name, &hash, size, by)) {
-                Ok(v) => v,
-                Err(e) => {
-                    if let Some(made) = &dir.made {
-                        let _ = std::fs::remove_dir_all(made);
-                    }
-                    return Err(e.into());
-                }
-            };
-            Ok(Published { game: name, version, dir: dir.path, games_checked: played.len(), players_kept })
+            return Err(e.into());
         }
-    }
+    };
+    Ok(Published { game: name, version, dir: dir.path, games_checked: played.len(), players_kept })
 }
 
 /// Every player registered for `name` (its latest version) loads against the new package; else the

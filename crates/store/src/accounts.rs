@@ -53,11 +53,7 @@ pub fn secret(prefix: &str) -> Result<String> {
     arena_core::secret(prefix).map_err(|e| StoreError::Invalid(format!("no randomness for a secret: {e}")))
 }
 
-fn now() -> i64 {
-    std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_secs() as i64).unwrap_or(0)
-}
-
-fn user_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<User> {
+pub(super) fn user_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<User> {
     Ok(User { id: r.get(0)?, name: r.get(1)?, admin: r.get::<_, i64>(2)? != 0 })
 }
 
@@ -120,11 +116,11 @@ impl Store {
     pub fn open_session(&mut self, user: &User, ttl_secs: i64) -> Result<(String, String)> {
         let (id, csrf) = (secret("")?, secret("")?);
         let e = |x| super::sql_error(self.db.clone(), x);
-        self.conn.execute("DELETE FROM sessions WHERE expires_at < ?1", [now()]).map_err(e)?;
+        self.conn.execute("DELETE FROM sessions WHERE expires_at < ?1", [arena_core::unix_now()]).map_err(e)?;
         self.conn
             .execute(
                 "INSERT INTO sessions (hash, user_id, csrf, expires_at) VALUES (?1, ?2, ?3, ?4)",
-                params![sha256_hex(id.as_bytes()), user.id, csrf, now() + ttl_secs],
+                params![sha256_hex(id.as_bytes()), user.id, csrf, arena_core::unix_now() + ttl_secs],
             )
             .map_err(e)?;
         Ok((id, csrf))
@@ -139,7 +135,7 @@ impl Store {
             .query_row(
                 "SELECT u.id, u.name, u.admin, s.csrf FROM sessions s JOIN users u ON u.id = s.user_id
                  WHERE s.hash = ?1 AND s.expires_at >= ?2 AND u.disabled = 0",
-                params![sha256_hex(id.as_bytes()), now()],
+                params![sha256_hex(id.as_bytes()), arena_core::unix_now()],
                 |r| Ok(Session { user: user_row(r)?, csrf: r.get(3)? }),
             )
             .optional()

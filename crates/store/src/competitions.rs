@@ -169,9 +169,7 @@ impl Store {
             tx.query_row("SELECT created_by FROM competitions WHERE id = ?1", [id], |r| r.get(0)).map_err(e)?;
         let by = match created_by {
             Some(uid) => tx
-                .query_row("SELECT id, name, admin FROM users WHERE id = ?1", [uid], |r| {
-                    Ok(User { id: r.get(0)?, name: r.get(1)?, admin: r.get::<_, i64>(2)? != 0 })
-                })
+                .query_row("SELECT id, name, admin FROM users WHERE id = ?1", [uid], super::accounts::user_row)
                 .optional()
                 .map_err(e)?,
             None => None,

@@ -4,7 +4,7 @@
 //! stay; it signs in and uploads no more).
 
 use super::{Result, Store, StoreError, User};
-use arena_core::sha256_hex;
+use arena_core::{sha256_hex, unix_now as now};
 use rusqlite::{OptionalExtension, params};
 
 /// The most sign-ups one invitation may allow, and the longest it may last.
@@ -35,10 +35,6 @@ impl Invite {
             Invite::Unknown => Some("there is no such invitation: check the link"),
         }
     }
-}
-
-fn now() -> i64 {
-    std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_secs() as i64).unwrap_or(0)
 }
 
 fn find(conn: &rusqlite::Connection, code: &str) -> rusqlite::Result<(Invite, Option<i64>)> {
@@ -139,9 +135,7 @@ impl Store {
         let e = |x| super::sql_error(db.clone(), x);
         let tx = self.conn.transaction().map_err(e)?;
         let user = tx
-            .query_row("SELECT id, name, admin FROM users WHERE name = ?1", [name], |r| {
-                Ok(User { id: r.get(0)?, name: r.get(1)?, admin: r.get::<_, i64>(2)? != 0 })
-            })
+            .query_row("SELECT id, name, admin FROM users WHERE name = ?1", [name], super::accounts::user_row)
             .optional()
             .map_err(e)?
             .ok_or_else(|| StoreError::Invalid(format!("there is no account `{name}`; nothing was changed")))?;

@@ -66,15 +66,25 @@ impl PublishedGame {
 impl Store {
     /// Every published game (the removed ones too), by name.
     pub fn published_games(&self) -> Result<Vec<PublishedGame>> {
+        self.published_where(None)
+    }
+
+    /// A published game by name.
+    pub fn published_game(&self, name: &str) -> Result<Option<PublishedGame>> {
+        Ok(self.published_where(Some(name))?.pop())
+    }
+
+    /// The published games named `name`, or all, each with its versions.
+    fn published_where(&self, name: Option<&str>) -> Result<Vec<PublishedGame>> {
         let mut q = self
             .conn
             .prepare(
                 "SELECT g.id, g.name, u.name, g.owner, g.status, g.suspended FROM published g
-                 JOIN users u ON u.id = g.owner ORDER BY g.name",
+                 JOIN users u ON u.id = g.owner WHERE ?1 IS NULL OR g.name = ?1 ORDER BY g.name",
             )
             .map_err(|e| self.sql(e))?;
         let rows: Vec<(i64, PublishedGame)> = q
-            .query_map([], |r| {
+            .query_map([name], |r| {
                 let status: String = r.get(4)?;
                 Ok((
                     r.get(0)?,
@@ -114,11 +124,6 @@ impl Store {
                 Ok(g)
             })
             .collect()
-    }
-
-    /// A published game by name.
-    pub fn published_game(&self, name: &str) -> Result<Option<PublishedGame>> {
-        Ok(self.published_games()?.into_iter().find(|g| g.name == name))
     }
 
     /// Whether `user` may publish a version of `name`: it is free or the user's; refused saying whose.

@@ -9,6 +9,7 @@ use super::App;
 use super::auth::Viewer;
 use super::error::WebError;
 use super::layout::{Nav, html};
+use arena_core::unix_now as now;
 use arena_store::{Competition, Kind, NewCompetition, Status};
 use arena_tournament::{Format, Settings};
 use askama::Template;
@@ -16,24 +17,6 @@ use axum::extract::{Form, Path, State};
 use axum::http::header;
 use axum::response::{IntoResponse, Redirect, Response};
 use std::sync::Arc;
-
-fn now() -> i64 {
-    std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_secs() as i64).unwrap_or(0)
-}
-
-/// `90s`, `30m`, `12h`, `7d` as seconds (at most a year).
-fn duration(s: &str) -> Option<i64> {
-    let t = s.trim();
-    let (n, unit) = t.split_at(t.find(|c: char| !c.is_ascii_digit())?);
-    let per = match unit {
-        "s" => 1,
-        "m" => 60,
-        "h" => 3600,
-        "d" => 86400,
-        _ => return None,
-    };
-    n.parse::<i64>().ok()?.checked_mul(per).filter(|d| (1..=366 * 86400).contains(d))
-}
 
 #[derive(Template)]
 #[template(path = "competitions.html")]
@@ -85,7 +68,8 @@ pub async fn create(State(app): State<Arc<App>>, viewer: Viewer, Form(f): Form<N
         return Err(WebError::forbidden("only an admin creates a competition"));
     }
     let entry = app.catalogue.open(&f.game)?;
-    let secs = duration(&f.closes_in)
+    let secs = arena_core::duration_secs(&f.closes_in)
+        .filter(|d| *d <= 366 * 86400)
         .ok_or_else(|| WebError::bad("closes in: a number and a unit (90s, 30m, 12h, 7d), at most a year"))?;
     let format: Format = serde_json::from_value(serde_json::Value::String(f.format.clone()))
         .map_err(|_| WebError::bad("the final's format: knockout, round-robin or rounds"))?;
@@ -128,14 +112,7 @@ pub async fn create(State(app): State<Arc<App>>, viewer: Viewer, Form(f): Form<N
         })
         .await??;
     if super::ladders::running(&app, entry.name()).is_none() {
-        let cfg = arena_service::ladder::LadderConfig {
-            parallel: 2,
-            games: None,
-            explore: 0.1,
-            max_faults: 5,
-            poll: std::time::Duration::from_secs(1),
-        };
-        super::ladders::start(&app, entry.name(), &session.user, cfg).await?;
+        super::ladders::start(&app, entry.name(), &session.user, super::ladders::default_config()).await?;
     }
     Ok(Redirect::to(&format!("/competitions/{id}")).into_response())
 }

@@ -50,18 +50,27 @@ pub struct LadderForm {
     max_faults: String,
 }
 
+/// A ladder's settings when none are given: `PARALLEL` games at once, a tenth of the opponents drawn at
+/// random, five faults bench a version, new versions looked for every second.
+pub(crate) fn default_config() -> LadderConfig {
+    LadderConfig {
+        parallel: PARALLEL,
+        games: None,
+        explore: 0.1,
+        max_faults: 5,
+        poll: std::time::Duration::from_secs(1),
+    }
+}
+
 impl LadderForm {
     /// The run's settings, each checked against its range.
     fn config(&self) -> Result<LadderConfig, WebError> {
-        fn field<T: std::str::FromStr + PartialOrd>(
+        fn field<T: std::str::FromStr + PartialOrd + std::fmt::Display>(
             v: &str,
             default: T,
             (lo, hi): (T, T),
             what: &str,
-        ) -> Result<T, WebError>
-        where
-            T: std::fmt::Display,
-        {
+        ) -> Result<T, WebError> {
             match v.trim() {
                 "" => Ok(default),
                 s => s
@@ -71,12 +80,12 @@ impl LadderForm {
                     .ok_or_else(|| WebError::bad(format!("{what}: from {lo} to {hi}"))),
             }
         }
+        let d = default_config();
         Ok(LadderConfig {
-            parallel: field(&self.parallel, PARALLEL, (1, 64), "games at once")?,
-            games: None,
-            explore: field(&self.explore, 0.1, (0.0, 1.0), "the share of random opponents")?,
-            max_faults: field(&self.max_faults, 5, (1, 1000), "faults that bench a version")?,
-            poll: std::time::Duration::from_secs(1),
+            parallel: field(&self.parallel, d.parallel, (1, 64), "games at once")?,
+            explore: field(&self.explore, d.explore, (0.0, 1.0), "the share of random opponents")?,
+            max_faults: field(&self.max_faults, d.max_faults, (1, 1000), "faults that bench a version")?,
+            ..d
         })
     }
 }
@@ -135,14 +144,7 @@ pub(crate) async fn start(app: &App, game: &str, by: &arena_store::User, cfg: La
                 .map_err(|e| WebError::internal(format!("{e:#}")))?;
             (p.dir, p.options, row.settings.limits)
         }
-        None => {
-            let (d, from) = (data.clone(), entry.dir.clone());
-            let kept = tokio::task::spawn_blocking(move || arena_match::keep(&d, &from))
-                .await
-                .map_err(|e| WebError::internal(e.to_string()))?
-                .map_err(|e| WebError::internal(format!("{e:#}")))?;
-            (kept, vec![], app.cfg.limits)
-        }
+        None => (app.kept(&entry.dir).await?, vec![], app.cfg.limits),
     };
     let package =
         packages::open(app.sandbox.clone(), &dir, &options).await.map_err(|e| WebError::internal(format!("{e:#}")))?;
@@ -204,7 +206,7 @@ pub(crate) async fn start(app: &App, game: &str, by: &arena_store::User, cfg: La
                             if !matches!(e, arena_service::ladder::Event::Game(_)) {
                                 return;
                             }
-                            if (played.fetch_add(1, Ordering::SeqCst) + 1) % JUDGE_EVERY != 0 {
+                            if !(played.fetch_add(1, Ordering::SeqCst) + 1).is_multiple_of(JUDGE_EVERY) {
                                 return;
                             }
                             if let Ok(mut s) = Store::open(&d2) {

@@ -194,6 +194,16 @@ impl App {
             .map_err(WebError::from)
     }
 
+    /// The store's copy of the package in `dir` (`packages/<referee sha256>/`, made if missing, on the
+    /// blocking pool): what a tournament recorded here plays, and resumes and replays with.
+    async fn kept(&self, dir: &Path) -> Result<PathBuf, WebError> {
+        let (data, from) = (self.data().to_path_buf(), dir.to_path_buf());
+        tokio::task::spawn_blocking(move || arena_match::keep(&data, &from))
+            .await
+            .map_err(|e| WebError::internal(e.to_string()))?
+            .map_err(|e| WebError::internal(format!("{e:#}")))
+    }
+
     /// The package in `dir`, loaded once (with its default options).
     async fn game_in(&self, dir: PathBuf) -> Result<Arc<PackageGame>, WebError> {
         if let Some(g) = self.games.lock().unwrap_or_else(|e| e.into_inner()).get(&dir) {

@@ -127,7 +127,7 @@ async fn publish_as(app: &App, user: &User, bytes: Vec<u8>) -> Result<Published,
         return Err(WebError::bad("the upload's package is empty; nothing was kept"));
     }
     let (u, day) = (user.clone(), 24 * 3600);
-    let since = now() - day;
+    let since = arena_core::unix_now() - day;
     let done = app.read(move |s| s.published_since(&u, since)).await?;
     if done >= app.cfg.publishes_per_day {
         return Err(WebError::too_many(format!(
@@ -165,10 +165,6 @@ async fn publish_as(app: &App, user: &User, bytes: Vec<u8>) -> Result<Published,
     })
     .await?;
     Ok(published)
-}
-
-fn now() -> i64 {
-    std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_secs() as i64).unwrap_or(0)
 }
 
 /// A game's package as a `.tar.gz`: exactly what the arena plays (its referee's sha256 in the

@@ -219,11 +219,7 @@ pub(crate) async fn start_final(
     versions: Vec<Version>,
     settings: Settings,
 ) -> Result<(), WebError> {
-    let (data, from) = (app.data().to_path_buf(), dir.to_path_buf());
-    let kept = tokio::task::spawn_blocking(move || arena_match::keep(&data, &from))
-        .await
-        .map_err(|e| WebError::internal(e.to_string()))?
-        .map_err(|e| WebError::internal(format!("{e:#}")))?;
+    let kept = app.kept(dir).await?;
     let game = app.game_in(kept.clone()).await?;
     let (g, vs, limits) = (game.clone(), versions.clone(), app.cfg.limits);
     let made = app
@@ -319,12 +315,7 @@ pub async fn start(
     (format, games_per_match, seed): (Format, u32, u64),
     (rated, by): (bool, User),
 ) -> Result<i64, WebError> {
-    let dir = app.catalogue.open(game_name)?.dir;
-    let data = app.data().to_path_buf();
-    let kept = tokio::task::spawn_blocking(move || arena_match::keep(&data, &dir))
-        .await
-        .map_err(|e| WebError::internal(e.to_string()))?
-        .map_err(|e| WebError::internal(format!("{e:#}")))?;
+    let kept = app.kept(&app.catalogue.open(game_name)?.dir).await?;
     let game = app.game_in(kept.clone()).await?;
     let (g, vs, limits) = (game.clone(), versions.clone(), app.cfg.limits);
     let (id, lock) = app

@@ -158,8 +158,9 @@ pub async fn fetch_game(server: &str, name: &str, into: &Path) -> anyhow::Result
     }
     let info = game_info(server, name).await?;
     let expected = info.get("referee").and_then(|r| r.as_str()).unwrap_or_default().to_string();
-    let to = url(server, &format!("api/games/{name}/package"))?;
-    let mut res = get(server, &format!("api/games/{name}/package")).await?;
+    let path = format!("api/games/{name}/package");
+    let to = url(server, &path)?;
+    let mut res = get(server, &path).await?;
     // Read with the same bound a package is unpacked under: a server cannot make it hold more.
     let cap = arena_service::archive::CAPS.total_bytes as usize;
     let mut bytes = Vec::new();

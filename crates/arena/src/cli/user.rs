@@ -61,18 +61,8 @@ pub enum UserCommand {
 }
 
 /// `90s`, `30m`, `12h`, `7d` as seconds.
-pub fn parse_duration(s: &str) -> Result<i64, String> {
-    let t = s.trim();
-    let (n, unit) = t.split_at(t.find(|c: char| !c.is_ascii_digit()).unwrap_or(t.len()));
-    let n: i64 = n.parse().map_err(|_| format!("`{s}`: a number and a unit (90s, 30m, 12h, 7d)"))?;
-    let per = match unit {
-        "s" => 1,
-        "m" => 60,
-        "h" => 3600,
-        "d" => 86400,
-        _ => return Err(format!("`{s}`: the unit is s, m, h or d")),
-    };
-    n.checked_mul(per).filter(|d| *d > 0).ok_or_else(|| format!("`{s}`: not a length of time"))
+fn parse_duration(s: &str) -> Result<i64, String> {
+    arena_core::duration_secs(s).ok_or_else(|| format!("`{s}`: a number and a unit (90s, 30m, 12h, 7d)"))
 }
 
 pub fn execute(a: Args) -> anyhow::Result<ExitCode> {
