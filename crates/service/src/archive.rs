@@ -254,8 +254,42 @@ fn pack_files(dir: &Path, files: &[PathBuf]) -> Result<Vec<u8>, String> {
 mod tests {
     use super::*;
 
-    // Every refusal of a hostile archive is tested through the API (tests/all/publish.rs); here, the
-    // one case whose bytes are too many to send there.
+    // Every refusal of a hostile archive is tested through the API (tests/all/publish.rs); here, each
+    // cap at its value and one past it, and the bomb whose bytes are too many to send there.
+
+    /// A .tar.gz of `files` (path, size) of zeros.
+    fn zeros(files: &[(String, u64)]) -> Vec<u8> {
+        let mut tar = tar::Builder::new(flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast()));
+        for (path, size) in files {
+            let mut h = tar::Header::new_gnu();
+            h.set_size(*size);
+            h.set_mode(0o644);
+            tar.append_data(&mut h, path, std::io::repeat(0).take(*size)).unwrap();
+        }
+        tar.into_inner().unwrap().finish().unwrap()
+    }
+
+    fn unpacked(bytes: &[u8], caps: Caps) -> Result<usize, String> {
+        let dir = tempfile::tempdir().unwrap();
+        unpack(bytes, dir.path(), caps).map(|f| f.len())
+    }
+
+    #[test]
+    fn each_cap_holds_at_its_value_and_refuses_one_past_it() {
+        let caps = Caps { files: 10, file_bytes: 4096, total_bytes: 64 << 10 };
+        let files = |n: usize| (0..n).map(|i| (format!("templates/f{i}"), 1)).collect::<Vec<_>>();
+        assert_eq!(unpacked(&zeros(&files(10)), caps), Ok(10));
+        assert!(unpacked(&zeros(&files(11)), caps).unwrap_err().contains("more than 10 files"));
+        assert_eq!(unpacked(&zeros(&[("referee.wasm".into(), 4096)]), caps), Ok(1));
+        let why = unpacked(&zeros(&[("referee.wasm".into(), 4097)]), caps).unwrap_err();
+        assert!(why.contains("4097 bytes") && why.contains("at most 4096"), "{why}");
+        // Every byte counts towards the total, the tar format's own headers and padding included.
+        // (13 files of 4096 bytes and their headers, and the archive's end: 60,928 bytes; 15: 70,144.)
+        let under = (0..13).map(|i| (format!("templates/f{i}"), 4096)).collect::<Vec<_>>();
+        assert_eq!(unpacked(&zeros(&under), Caps { files: 100, ..caps }), Ok(13));
+        let over = (0..15).map(|i| (format!("templates/f{i}"), 4096)).collect::<Vec<_>>();
+        assert!(unpacked(&zeros(&over), Caps { files: 100, ..caps }).unwrap_err().contains("unpacks to more than"));
+    }
     #[test]
     fn a_gzip_bomb_stops_at_the_cap() {
         // 200 MB of zeros in one file: about 200 KB compressed.
