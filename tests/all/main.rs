@@ -22,6 +22,7 @@ mod layers;
 mod memory;
 mod packages;
 mod publish;
+mod ratings;
 mod referee;
 mod referee_langs;
 mod store;

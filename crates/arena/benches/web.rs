@@ -4,8 +4,10 @@
 //! through `arena serve`. Reported: p50/p90/p99 latency of each page, requests served, and how much
 //! the tournament slowed down. (2) Hostile visitors: a normal client's `GET /` p99 alone, then while
 //! 60 anonymous 32 MB uploads and 2,000 idle connections hit the server, and the server's peak memory.
-//! (3) Paging by cursor: a page of 100 games in a 500-game and in a 500,000-game tournament. Server,
-//! clients and tournament share this machine's cores.
+//! (3) Paging by cursor: a page of 100 games in a 500-game and in a 500,000-game tournament. (4) The
+//! leaderboard of a ladder of 1,000,000 stored games (#24): its first answer (every game rated), then
+//! its p99 under 50 clients while the ladder records games, and the ladder's speed then against alone.
+//! Server, clients and tournament share this machine's cores.
 
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
@@ -361,11 +363,146 @@ fn paging() {
     );
 }
 
+/// Games of the synthetic ladder, and its players.
+const LADDER_GAMES: i64 = 1_000_000;
+const LADDER_PLAYERS: usize = 40;
+
+/// `arena ladder` on the store for `games` more games; its wall time.
+fn ladder(data: &Path, games: u32) -> Duration {
+    let d = data.display().to_string();
+    let t = Instant::now();
+    ok(arena().args(["ladder", "--data", &d, "--game", "pennies", "--seed", "1", "--games", &games.to_string()]));
+    t.elapsed()
+}
+
+/// (4) A ladder of matching pennies among 40 players with 1,000,000 stored games (written straight into
+/// the store: seats, places and the rating order, as the ladder writes them, with small records), then
+/// real games recorded by `arena ladder` while 50 clients read the leaderboard through `arena serve`.
+fn ratings() {
+    let data = tempfile::tempdir().unwrap();
+    let d = data.path().display().to_string();
+    let kinds = ["pennies-heads", "pennies-alternate"];
+    for i in 0..LADDER_PLAYERS {
+        let file = players().join(format!("{}.wasm", kinds[i % kinds.len()]));
+        ok(arena().args(["submit", "--data", &d, "--game", "pennies", "--name", &format!("p{i:02}")]).arg(file));
+    }
+    ladder(data.path(), 100);
+    let t = Instant::now();
+    let conn = rusqlite::Connection::open(data.path().join("arena.db")).unwrap();
+    conn.execute_batch("PRAGMA journal_mode = WAL; PRAGMA synchronous = OFF;").unwrap();
+    let (id, base): (i64, i64) = conn
+        .query_row("SELECT tournament_id, MAX(match_no) FROM games GROUP BY tournament_id", [], |r| {
+            Ok((r.get(0)?, r.get(1)?))
+        })
+        .unwrap();
+    // Player a = n mod 40 against a + 1 + (n / 40 mod 39): every pair meets; the stronger (later) name
+    // wins 70% of its games.
+    conn.execute_batch(&format!(
+        "BEGIN;
+         CREATE TEMP TABLE ps AS SELECT ROW_NUMBER() OVER (ORDER BY p.id) - 1 AS k, p.id AS pid, v.id AS vid
+           FROM players p JOIN versions v ON v.player_id = p.id WHERE p.game = 'pennies';
+         WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < {LADDER_GAMES})
+         INSERT INTO games (tournament_id, key, round, match_no, number, seed, record, replay)
+           SELECT {id}, 'R1-M' || ({base} + i) || '-G1', 1, {base} + i, 1, i, '{{}}', '{{}}' FROM n;
+         CREATE TEMP TABLE seats AS
+           SELECT g.id AS gid, g.match_no % {LADDER_PLAYERS} AS a,
+                  (g.match_no % {LADDER_PLAYERS} + 1 + (g.match_no / {LADDER_PLAYERS}) % {m}) % {LADDER_PLAYERS} AS b,
+                  abs(random() % 10) < 7 AS stronger_wins
+           FROM games g WHERE g.tournament_id = {id} AND g.match_no > {base};
+         INSERT INTO game_players (game_id, seat, player_id, version_id, score, place, result, fuel, calls, faulted)
+           SELECT gid, seat, pid, vid, won, 2 - won, CASE won WHEN 1 THEN 'won' ELSE 'lost' END, 1000, 10, 0
+           FROM (SELECT s.gid, x.seat, p.pid, p.vid, ((x.seat = 0) = ((s.a > s.b) = s.stronger_wins)) AS won
+                 FROM seats s CROSS JOIN (SELECT 0 AS seat UNION ALL SELECT 1) x
+                 JOIN ps p ON p.k = CASE x.seat WHEN 0 THEN s.a ELSE s.b END)
+           ORDER BY gid, seat;
+         INSERT INTO rating_order (tournament_id, game_id)
+           SELECT {id}, id FROM games WHERE tournament_id = {id} AND match_no > {base} ORDER BY id;
+         COMMIT;",
+        m = LADDER_PLAYERS - 1
+    ))
+    .unwrap();
+    let stored: i64 = conn.query_row("SELECT COUNT(*) FROM rating_order", [], |r| r.get(0)).unwrap();
+    drop(conn);
+    println!("ladder of {LADDER_PLAYERS} players, {stored} rated games written in {:.1} s", t.elapsed().as_secs_f64());
+
+    let (mut server, url) = serve(data.path());
+    let board = format!("{url}/api/games/pennies/leaderboard");
+    let rt = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build().unwrap();
+    let client = reqwest::Client::builder().pool_max_idle_per_host(CLIENTS).build().unwrap();
+    let first = rt.block_on(async {
+        let t = Instant::now();
+        let rows: serde_json::Value = client.get(&board).send().await.unwrap().json().await.unwrap();
+        let played: u64 = rows.as_array().unwrap().iter().map(|r| r["games"]["won"].as_u64().unwrap_or(0)).sum();
+        assert!(played as i64 >= LADDER_GAMES, "every game is on the board: {played} won");
+        t.elapsed()
+    });
+    // Recording alone, then under the readers: the same number of games of the same ladder.
+    ladder(data.path(), 50);
+    let probe = ladder(data.path(), 400);
+    let games = ((10.0 / probe.as_secs_f64() * 400.0) as u32).clamp(400, 20_000);
+    let alone = ladder(data.path(), games);
+    let data_path = data.path().to_path_buf();
+    let done = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let flag = done.clone();
+    let runner = std::thread::spawn(move || {
+        let d = ladder(&data_path, games);
+        flag.store(true, std::sync::atomic::Ordering::SeqCst);
+        d
+    });
+    let (mut seen, errors) = rt.block_on(async {
+        let tasks: Vec<_> = (0..CLIENTS)
+            .map(|_| {
+                let (client, board, done) = (client.clone(), board.clone(), done.clone());
+                tokio::spawn(async move {
+                    let (mut seen, mut errors) = (vec![], 0u32);
+                    while !done.load(std::sync::atomic::Ordering::SeqCst) {
+                        let t = Instant::now();
+                        match client.get(&board).send().await {
+                            Ok(r) if r.status().is_success() => {
+                                let _ = r.bytes().await;
+                                seen.push(t.elapsed());
+                            }
+                            _ => errors += 1,
+                        }
+                    }
+                    (seen, errors)
+                })
+            })
+            .collect();
+        let (mut all, mut errors) = (vec![], 0);
+        for t in tasks {
+            let (seen, e) = t.await.unwrap();
+            all.extend(seen);
+            errors += e;
+        }
+        (all, errors)
+    });
+    let loaded = runner.join().unwrap();
+    let _ = server.kill();
+    let _ = server.wait();
+    seen.sort();
+    println!(
+        "its leaderboard: first answer {} (every stored game rated); then, while `arena ladder` recorded {games} \
+         more games, {} answers to {CLIENTS} clients: p50 {}, p99 {} (goal < 50 ms), {errors} errors",
+        ms(first),
+        seen.len(),
+        ms(percentile(&seen, 0.5)),
+        ms(percentile(&seen, 0.99)),
+    );
+    println!(
+        "the ladder recording those games: {} alone, {} under the readers: {:.2}x (goal <= 1.2x; the readers, \
+         the server and the ladder share two cores)",
+        ms(alone),
+        ms(loaded),
+        loaded.as_secs_f64() / alone.as_secs_f64()
+    );
+}
+
 fn main() {
     if std::env::args().any(|a| a == "--list") {
         return;
     }
-    // `ARENA_BENCH_ONLY=hostile|paging|load` runs one part (to profile it).
+    // `ARENA_BENCH_ONLY=hostile|paging|ratings|load` runs one part (to profile it).
     let only = std::env::var("ARENA_BENCH_ONLY").ok();
     let run = |part: &str| only.as_deref().is_none_or(|o| o == part);
     if run("hostile") {
@@ -374,6 +511,9 @@ fn main() {
     }
     if run("paging") {
         paging();
+    }
+    if run("ratings") {
+        ratings();
     }
     if !run("load") {
         return;

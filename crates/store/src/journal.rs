@@ -5,7 +5,7 @@
 use super::{Result, Store, StoreError, Version};
 use arena_core::Fault;
 use arena_tournament::{GameRecord, Journal, Lifecycle, MatchRecord};
-use rusqlite::{Connection, params};
+use rusqlite::{Connection, OptionalExtension, params};
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
 use std::path::PathBuf;
@@ -66,6 +66,9 @@ struct Entrants {
     /// By name: (player id, version id).
     by_name: HashMap<String, (i64, i64)>,
     ids: Vec<(i64, i64)>,
+    /// A rated ladder: each game takes its place in the rating order as it is recorded (a tournament's
+    /// take theirs when it finishes).
+    rated_each: bool,
 }
 
 impl Store {
@@ -112,7 +115,14 @@ impl Store {
             })?;
             calls.insert((call, slot as usize), fault);
         }
+        let rated_each: bool = self
+            .conn
+            .query_row("SELECT format = 'ladder' AND rated = 1 FROM tournaments WHERE id = ?1", [id], |r| r.get(0))
+            .optional()
+            .map_err(|e| self.sql(e))?
+            .unwrap_or(false);
         let who = Entrants {
+            rated_each,
             tournament: id,
             by_name: entrants.iter().map(|v| (v.name.clone(), (v.player_id, v.id))).collect(),
             ids: entrants.iter().map(|v| (v.player_id, v.id)).collect(),
@@ -260,6 +270,9 @@ fn write_one(tx: &rusqlite::Transaction<'_>, who: &mut Entrants, w: &Write) -> r
                 ],
             )?;
             let game_id = tx.last_insert_rowid();
+            if who.rated_each && g.game_fault.is_none() {
+                tx.execute("INSERT INTO rating_order (tournament_id, game_id) VALUES (?1, ?2)", params![t, game_id])?;
+            }
             let (faulted, winners, places) = (g.faulted(), g.winning_seats(), g.places());
             for (seat, name) in g.players.iter().enumerate() {
                 let Some(&(player, version)) = who.by_name.get(name) else { continue };

@@ -33,7 +33,7 @@ pub use listing::FailureRow;
 pub use pages::{GameAt, MAX_PAGE};
 pub use players::{PlayerRow, Submitted, Version, check_name};
 pub use published::{GameVersion, Listing, PublishedGame};
-pub use stats::{GameFaultAt, Leader, PlayerStats, Record, Tally};
+pub use stats::{Board, GameFaultAt, Leader, PlayerStats, Record, Tally};
 pub use tournaments::{Kind, Status, StoredSettings, TournamentLock, TournamentRow};
 
 use arena_core::DataDir;

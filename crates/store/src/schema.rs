@@ -196,6 +196,38 @@ const MIGRATIONS: &[&str] = &[
     );
     CREATE INDEX competitions_by_game ON competitions (game, deadline);
     ",
+    // 8: the order games are rated in, kept as they become final, so that ratings are updated game by
+    // game instead of recomputed from every stored game: a tournament's games and bans (start bans,
+    // its games by round, match and number, end bans) when it finishes; a ladder's games as each is
+    // recorded. `rateable` is every rated game and ban with its place in its tournament's order (games
+    // with a game fault left out through their index, as a test of every row would read every replay).
+    "
+    CREATE TABLE rating_order (
+        seq           INTEGER PRIMARY KEY,
+        tournament_id INTEGER NOT NULL REFERENCES tournaments (id),
+        game_id       INTEGER REFERENCES games (id),
+        slot          INTEGER,
+        call          TEXT
+    );
+    CREATE INDEX rating_order_by_tournament ON rating_order (tournament_id);
+    CREATE VIEW rateable AS
+        SELECT t.id AS tid, t.game AS game, t.status AS status, t.format AS format, NULL AS gid,
+               l.slot AS slot, l.call AS call, CASE WHEN l.call = 'tournament-end' THEN 2 ELSE 0 END AS phase,
+               l.slot AS a, 0 AS b, 0 AS c, 0 AS d
+          FROM lifecycle l JOIN tournaments t ON t.id = l.tournament_id
+         WHERE l.fault IS NOT NULL AND t.rated = 1
+        UNION ALL
+        SELECT t.id, t.game, t.status, t.format, g.id, NULL, NULL, 1,
+               CASE WHEN t.format = 'ladder' THEN g.id ELSE g.round END,
+               CASE WHEN t.format = 'ladder' THEN 0 ELSE g.match_no END,
+               CASE WHEN t.format = 'ladder' THEN 0 ELSE g.number END, g.id
+          FROM games g JOIN tournaments t ON t.id = g.tournament_id
+         WHERE t.rated = 1
+           AND g.id NOT IN (SELECT f.id FROM games f INDEXED BY games_faulted WHERE f.game_fault IS NOT NULL);
+    INSERT INTO rating_order (tournament_id, game_id, slot, call)
+        SELECT tid, gid, slot, call FROM rateable WHERE status = 'finished' OR format = 'ladder'
+         ORDER BY tid, phase, a, b, c, d;
+    ",
 ];
 
 /// The schema version this Arena writes.

@@ -1,6 +1,7 @@
 //! What the store knows about players: records, faults, fuel, ratings (computed from the stored games
-//! in their fixed order, so they never count a game twice and are the same however games finished),
-//! and head-to-head results.
+//! in the rating order: a tournament's games in its own order when it finishes, so they never count a
+//! game twice and are the same however its games finished; a ladder's as they are recorded; kept up
+//! to date game by game in a [`Board`]), and head-to-head results.
 
 use super::{Result, Store};
 use arena_tournament::MatchRecord;
@@ -102,8 +103,24 @@ struct GameRow {
     seats: Vec<SeatRow>,
     /// A ban outside any game (its one seat is the banned player): rated as a loss, not a game.
     forfeit: bool,
-    /// Phase within the tournament (0 start bans, 1 games, 2 end bans), then slot.
-    order: (u8, i64),
+}
+
+/// A row of a game's seat: the rating order's place (or the game), the tournament, the game's key and
+/// the seat.
+fn seat_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<(i64, i64, String, SeatRow)> {
+    Ok((
+        r.get(0)?,
+        r.get(1)?,
+        r.get(2)?,
+        SeatRow {
+            player: r.get(3)?,
+            name: r.get(4)?,
+            place: r.get(5)?,
+            result: r.get(6)?,
+            fuel: r.get(7)?,
+            calls: r.get(8)?,
+        },
+    ))
 }
 
 /// Ratings after every stored game of a game, and each player's history.
@@ -112,73 +129,146 @@ struct Rated {
     history: HashMap<i64, Vec<RatingPoint>>,
 }
 
-impl Store {
-    /// Every stored game of `game` in rated tournaments (scrimmages are not) in rating order: tournament,
-    /// round, match, game number; with the
-    /// bans at a tournament's start before its games and those at its end after them.
-    fn game_rows(&self, game: &str) -> Result<Vec<GameRow>> {
-        let mut rows = self.played_rows(game)?;
-        let mut q = self
-            .conn
-            .prepare(
-                "SELECT l.tournament_id, l.call, l.slot, v.player_id, p.name FROM lifecycle l
-                 JOIN tournaments t ON t.id = l.tournament_id
-                 JOIN entrants e ON e.tournament_id = l.tournament_id AND e.slot = l.slot
-                 JOIN versions v ON v.id = e.version_id JOIN players p ON p.id = v.player_id
-                 WHERE t.game = ?1 AND t.rated = 1 AND l.fault IS NOT NULL ORDER BY l.tournament_id, l.slot",
-            )
-            .map_err(|e| self.sql(e))?;
-        let bans: Vec<(i64, String, i64, i64, String)> = q
-            .query_map([game], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?)))
-            .and_then(Iterator::collect)
-            .map_err(|e| self.sql(e))?;
-        for (tournament, call, slot, player, name) in bans {
-            // Start bans go before the tournament's games, end bans after them.
-            let phase = if call == arena_tournament::Lifecycle::End.as_str() { 2 } else { 0 };
-            let seat = SeatRow { player, name, place: 0, result: "lost".into(), fuel: 0, calls: 0 };
-            rows.push(GameRow { tournament, key: call, seats: vec![seat], forfeit: true, order: (phase, slot) });
+/// A game's ratings, records and fault counts as of the rating order's `seq`, brought up to date by
+/// reading only what was added since (each game touches only its players): what keeps a leaderboard
+/// of a million games answering at once. Games of tournaments still running are not in it; a
+/// leaderboard adds them on top (they take their place when their tournament finishes).
+#[derive(Clone)]
+pub struct Board {
+    seq: i64,
+    ratings: Ratings,
+    records: HashMap<i64, Record>,
+    fault_id: i64,
+    faults: HashMap<i64, u32>,
+}
+
+impl Board {
+    pub fn new(system: System) -> Board {
+        Board { seq: 0, ratings: Ratings::new(system), records: HashMap::new(), fault_id: 0, faults: HashMap::new() }
+    }
+
+    pub fn system(&self) -> System {
+        self.ratings.system()
+    }
+
+    fn apply(&mut self, games: &[GameRow]) {
+        for g in games {
+            let players: Vec<i64> = g.seats.iter().map(|s| s.player).collect();
+            if g.forfeit {
+                for p in players {
+                    self.ratings.forfeit(p);
+                }
+                continue;
+            }
+            let places: Vec<u32> = g.seats.iter().map(|s| s.place).collect();
+            self.ratings.update(&players, &places);
+            for s in &g.seats {
+                self.records.entry(s.player).or_default().add(&s.result);
+            }
         }
-        // Stable: played games keep their order.
-        rows.sort_by_key(|g| (g.tournament, g.order.0));
+    }
+}
+
+impl Store {
+    /// Every stored game of `game` in rated tournaments (scrimmages are not) in rating order: the
+    /// rating order's (finished tournaments and ladders), then the games of tournaments still running.
+    fn game_rows(&self, game: &str) -> Result<Vec<GameRow>> {
+        let mut rows = self.ordered_rows(game, 0, true)?.1;
+        rows.extend(self.running_rows(game)?);
         Ok(rows)
     }
 
-    /// (Games with a game fault are left out through their index: their column comes after the
-    /// records and replays, which a test of it on every row would read.)
-    fn played_rows(&self, game: &str) -> Result<Vec<GameRow>> {
+    /// The games and bans of `game` in the rating order after `seq`, in that order, and the last seq
+    /// read; with each game's key when `keys` (which reads the games' rows).
+    fn ordered_rows(&self, game: &str, seq: i64, keys: bool) -> Result<(i64, Vec<GameRow>)> {
+        let e = |x| self.sql(x);
+        let key = if keys { "(SELECT g.key FROM games g WHERE g.id = r.game_id)" } else { "''" };
+        let mut q = self
+            .conn
+            .prepare(&format!(
+                "SELECT r.seq, r.tournament_id, {key}, gp.player_id, p.name, gp.place, gp.result, gp.fuel, gp.calls
+                 FROM rating_order r JOIN tournaments t ON t.id = r.tournament_id
+                 JOIN game_players gp ON gp.game_id = r.game_id JOIN players p ON p.id = gp.player_id
+                 WHERE r.seq > ?2 AND t.game = ?1 ORDER BY r.seq, gp.seat"
+            ))
+            .map_err(e)?;
+        let mut rows: Vec<(i64, GameRow)> = vec![];
+        let mut read = q.query(params![game, seq]).map_err(e)?;
+        while let Some(r) = read.next().map_err(e)? {
+            let (at, tournament, key, seat) = seat_row(r).map_err(e)?;
+            match rows.last_mut() {
+                Some((s, g)) if *s == at => g.seats.push(seat),
+                _ => rows.push((at, GameRow { tournament, key, seats: vec![seat], forfeit: false })),
+            }
+        }
         let mut q = self
             .conn
             .prepare(
-                "SELECT g.id, g.tournament_id, g.key, gp.player_id, p.name, gp.place, gp.result, gp.fuel, gp.calls
-                 FROM games g JOIN tournaments t ON t.id = g.tournament_id
-                 JOIN game_players gp ON gp.game_id = g.id JOIN players p ON p.id = gp.player_id
-                 WHERE t.game = ?1 AND t.rated = 1
-                   AND g.id NOT IN (SELECT f.id FROM games f INDEXED BY games_faulted WHERE f.game_fault IS NOT NULL)
-                 ORDER BY g.tournament_id, g.round, g.match_no, g.number, gp.seat",
+                "SELECT r.seq, r.tournament_id, r.call, v.player_id, p.name FROM rating_order r
+                 JOIN tournaments t ON t.id = r.tournament_id
+                 JOIN entrants en ON en.tournament_id = r.tournament_id AND en.slot = r.slot
+                 JOIN versions v ON v.id = en.version_id JOIN players p ON p.id = v.player_id
+                 WHERE r.seq > ?2 AND r.game_id IS NULL AND t.game = ?1 ORDER BY r.seq",
             )
-            .map_err(|e| self.sql(e))?;
-        let mut rows = q.query([game]).map_err(|e| self.sql(e))?;
+            .map_err(e)?;
+        let bans: Vec<(i64, GameRow)> = q
+            .query_map(params![game, seq], |r| {
+                let seat =
+                    SeatRow { player: r.get(3)?, name: r.get(4)?, place: 0, result: "lost".into(), fuel: 0, calls: 0 };
+                Ok((r.get(0)?, GameRow { tournament: r.get(1)?, key: r.get(2)?, seats: vec![seat], forfeit: true }))
+            })
+            .and_then(Iterator::collect)
+            .map_err(e)?;
+        rows.extend(bans);
+        rows.sort_by_key(|(at, _)| *at);
+        let last = rows.last().map_or(seq, |(at, _)| *at);
+        Ok((last, rows.into_iter().map(|(_, g)| g).collect()))
+    }
+
+    /// The games and bans of `game`'s rated tournaments still running (or interrupted), which take
+    /// their place in the rating order when they finish: by tournament, in each one's order.
+    fn running_rows(&self, game: &str) -> Result<Vec<GameRow>> {
+        let e = |x| self.sql(x);
+        let mut q = self
+            .conn
+            .prepare(
+                "SELECT x.tid, COALESCE(g.key, x.call), gp.player_id, p.name, gp.place, gp.result, gp.fuel, gp.calls,
+                        v.player_id, pv.name, x.gid, x.slot
+                 FROM rateable x
+                 LEFT JOIN games g ON g.id = x.gid
+                 LEFT JOIN game_players gp ON gp.game_id = x.gid LEFT JOIN players p ON p.id = gp.player_id
+                 LEFT JOIN entrants en ON x.gid IS NULL AND en.tournament_id = x.tid AND en.slot = x.slot
+                 LEFT JOIN versions v ON v.id = en.version_id LEFT JOIN players pv ON pv.id = v.player_id
+                 WHERE x.game = ?1 AND x.status = 'running' AND x.format != 'ladder'
+                 ORDER BY x.tid, x.phase, x.a, x.b, x.c, x.d, gp.seat",
+            )
+            .map_err(e)?;
         let mut out: Vec<GameRow> = vec![];
-        let mut last = None;
-        while let Some(r) = rows.next().map_err(|e| self.sql(e))? {
-            let read = || -> rusqlite::Result<(i64, i64, String, SeatRow)> {
-                Ok((
-                    r.get(0)?,
-                    r.get(1)?,
-                    r.get(2)?,
+        // A game or ban: its tournament, and its game or slot.
+        type Unit = (i64, Option<i64>, Option<i64>);
+        let mut last: Option<Unit> = None;
+        let mut read = q.query([game]).map_err(e)?;
+        while let Some(r) = read.next().map_err(e)? {
+            let row = || -> rusqlite::Result<(Unit, String, SeatRow, bool)> {
+                let (tournament, gid, slot): (i64, Option<i64>, Option<i64>) = (r.get(0)?, r.get(10)?, r.get(11)?);
+                let forfeit = gid.is_none();
+                let seat = if forfeit {
+                    SeatRow { player: r.get(8)?, name: r.get(9)?, place: 0, result: "lost".into(), fuel: 0, calls: 0 }
+                } else {
                     SeatRow {
-                        player: r.get(3)?,
-                        name: r.get(4)?,
-                        place: r.get(5)?,
-                        result: r.get(6)?,
-                        fuel: r.get(7)?,
-                        calls: r.get(8)?,
-                    },
-                ))
+                        player: r.get(2)?,
+                        name: r.get(3)?,
+                        place: r.get(4)?,
+                        result: r.get(5)?,
+                        fuel: r.get(6)?,
+                        calls: r.get(7)?,
+                    }
+                };
+                Ok(((tournament, gid, slot), r.get(1)?, seat, forfeit))
             };
-            let (id, tournament, key, seat) = read().map_err(|e| self.sql(e))?;
+            let (id, key, seat, forfeit) = row().map_err(e)?;
             if last != Some(id) {
-                out.push(GameRow { tournament, key, seats: vec![], forfeit: false, order: (1, 0) });
+                out.push(GameRow { tournament: id.0, key, seats: vec![], forfeit });
                 last = Some(id);
             }
             if let Some(g) = out.last_mut() {
@@ -186,6 +276,29 @@ impl Store {
             }
         }
         Ok(out)
+    }
+
+    /// Brings `board` up to date with what the rating order and the faults of `game` gained since.
+    fn catch_up(&self, game: &str, board: &mut Board) -> Result<()> {
+        let (seq, rows) = self.ordered_rows(game, board.seq, false)?;
+        board.apply(&rows);
+        board.seq = seq;
+        let mut q = self
+            .conn
+            .prepare(
+                "SELECT f.player_id, COUNT(*), MAX(f.id) FROM faults f JOIN players p ON p.id = f.player_id
+                 WHERE f.id > ?2 AND p.game = ?1 GROUP BY f.player_id",
+            )
+            .map_err(|e| self.sql(e))?;
+        let counts: Vec<(i64, u32, i64)> = q
+            .query_map(params![game, board.fault_id], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))
+            .and_then(Iterator::collect)
+            .map_err(|e| self.sql(e))?;
+        for (player, n, last) in counts {
+            *board.faults.entry(player).or_default() += n;
+            board.fault_id = board.fault_id.max(last);
+        }
+        Ok(())
     }
 
     fn rate(&self, system: System, games: &[GameRow]) -> Rated {
@@ -208,18 +321,6 @@ impl Store {
             }
         }
         Rated { ratings, history }
-    }
-
-    fn fault_counts(&self, game: &str) -> Result<HashMap<i64, u32>> {
-        let mut q = self
-            .conn
-            .prepare(
-                "SELECT f.player_id, COUNT(*) FROM faults f JOIN players p ON p.id = f.player_id
-                 WHERE p.game = ?1 GROUP BY f.player_id",
-            )
-            .map_err(|e| self.sql(e))?;
-        let rows = q.query_map([game], |r| Ok((r.get(0)?, r.get(1)?))).and_then(Iterator::collect);
-        rows.map_err(|e| self.sql(e))
     }
 
     /// The games of `game` that ended in a game fault (its package's referee failed; nobody is rated on
@@ -263,28 +364,42 @@ impl Store {
 
     /// Every player's rating in `game` after every stored rated game (by player id).
     pub fn ratings(&self, game: &str, system: System) -> Result<Ratings> {
-        Ok(self.rate(system, &self.game_rows(game)?).ratings)
+        let tx = self.conn.unchecked_transaction().map_err(|e| self.sql(e))?;
+        let mut board = Board::new(system);
+        self.catch_up(game, &mut board)?;
+        board.apply(&self.running_rows(game)?);
+        tx.finish().map_err(|e| self.sql(e))?;
+        Ok(board.ratings)
     }
 
     /// Every registered player of `game` with rating and record; by rating, best first, when `by_rating`,
-    /// else in the order they registered.
+    /// else in the order they registered. Computed from every stored game: [`Store::leaders`] with a
+    /// [`Board`] kept between calls reads only what is new.
     pub fn leaderboard(&self, game: &str, system: System, by_rating: bool) -> Result<Vec<Leader>> {
-        let games = self.game_rows(game)?;
-        let rated = self.rate(system, &games);
-        let mut records: HashMap<i64, Record> = HashMap::new();
-        for g in games.iter().filter(|g| !g.forfeit) {
-            for s in &g.seats {
-                records.entry(s.player).or_default().add(&s.result);
-            }
-        }
-        let faults = self.fault_counts(game)?;
-        let mut out: Vec<Leader> = self
-            .players(Some(game))?
+        self.leaders(game, &mut Board::new(system), by_rating)
+    }
+
+    /// The leaderboard of `game`: `board` brought up to date (reading only what the store gained since
+    /// it was last), with the games of tournaments still running on top; all read at one instant.
+    pub fn leaders(&self, game: &str, board: &mut Board, by_rating: bool) -> Result<Vec<Leader>> {
+        let tx = self.conn.unchecked_transaction().map_err(|e| self.sql(e))?;
+        self.catch_up(game, board)?;
+        let running = self.running_rows(game)?;
+        let players = self.players(Some(game))?;
+        tx.finish().map_err(|e| self.sql(e))?;
+        let now = if running.is_empty() {
+            std::borrow::Cow::Borrowed(&*board)
+        } else {
+            let mut b = board.clone();
+            b.apply(&running);
+            std::borrow::Cow::Owned(b)
+        };
+        let mut out: Vec<Leader> = players
             .into_iter()
             .map(|p| Leader {
-                rating: rated.ratings.get(p.latest.player_id),
-                games: records.get(&p.latest.player_id).copied().unwrap_or_default(),
-                faults: faults.get(&p.latest.player_id).copied().unwrap_or(0),
+                rating: now.ratings.get(p.latest.player_id),
+                games: now.records.get(&p.latest.player_id).copied().unwrap_or_default(),
+                faults: now.faults.get(&p.latest.player_id).copied().unwrap_or(0),
                 name: p.latest.name,
                 version: p.latest.version,
                 submitted_at: p.latest.submitted_at,

@@ -200,16 +200,30 @@ impl Store {
         }
     }
 
-    /// Marks tournament `id` finished with its result.
+    /// Marks tournament `id` finished with its result; a rated tournament's games and bans take their
+    /// place in the rating order now, in its own order (so its ratings are the same however its games
+    /// finished).
     pub fn finish_tournament(&mut self, id: i64, result: &TournamentResult) -> Result<()> {
         let json = serde_json::to_string(result).map_err(|x| StoreError::Invalid(x.to_string()))?;
-        self.conn
-            .execute(
-                "UPDATE tournaments SET status = 'finished', winner = ?2, result = ?3,
-                 finished_at = strftime('%Y-%m-%dT%H:%M:%SZ', 'now') WHERE id = ?1",
-                params![id, result.winner, json],
-            )
-            .map_err(|e| self.sql(e))?;
+        let db = self.db.clone();
+        let e = |source| super::sql_error(db.clone(), source);
+        let tx = self.conn.transaction().map_err(e)?;
+        tx.execute(
+            "UPDATE tournaments SET status = 'finished', winner = ?2, result = ?3,
+             finished_at = strftime('%Y-%m-%dT%H:%M:%SZ', 'now') WHERE id = ?1",
+            params![id, result.winner, json],
+        )
+        .map_err(e)?;
+        tx.execute(
+            "INSERT INTO rating_order (tournament_id, game_id, slot, call)
+             SELECT tid, gid, slot, call FROM rateable
+              WHERE tid = ?1 AND format != 'ladder'
+                AND NOT EXISTS (SELECT 1 FROM rating_order WHERE tournament_id = ?1)
+              ORDER BY phase, a, b, c, d",
+            [id],
+        )
+        .map_err(e)?;
+        tx.commit().map_err(e)?;
         Ok(())
     }
 

@@ -74,6 +74,7 @@ impl State {
 }
 
 /// Every player's current rating in one game, fed games in order.
+#[derive(Clone)]
 pub struct Ratings {
     system: System,
     states: HashMap<i64, State>,

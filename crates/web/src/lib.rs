@@ -96,6 +96,8 @@ pub struct App {
     readers: Arc<Mutex<Vec<Store>>>,
     /// Leaderboards by game, with the store generation they were computed at.
     boards: Arc<Boards>,
+    /// Each game's ratings and records as of the last leaderboard, brought up to date game by game.
+    ratings: Arc<Mutex<HashMap<String, arena_store::Board>>>,
     /// Tournament pages' parts by tournament, with the progress they show.
     pub(crate) views: Mutex<HashMap<i64, Cached<view::Key, view::Rendered>>>,
     /// Workers' queue, when tournaments are played by workers (`--nats`).
@@ -128,6 +130,7 @@ impl App {
             live: conn::PerClient::new(LIVE_STREAMS),
             readers: Arc::default(),
             boards: Arc::default(),
+            ratings: Arc::default(),
             views: Mutex::default(),
             nats,
             catalogue,
@@ -167,15 +170,24 @@ impl App {
         .map_err(WebError::from)
     }
 
-    /// A game's leaderboard, computed again only when the store has changed since.
+    /// A game's leaderboard, computed again only when the store has changed since, from the ratings kept
+    /// up to date game by game (only the games recorded since are read).
     async fn leaderboard(&self, game: &str) -> Result<Arc<Vec<arena_store::Leader>>, WebError> {
         let (cache, g, system) = (self.boards.clone(), game.to_string(), self.catalogue.system(game));
+        let ratings = self.ratings.clone();
         self.read(move |s| {
             let generation = s.generation()?;
             if let Some(rows) = cached(&cache, &g, &generation) {
                 return Ok(rows);
             }
-            let rows = Arc::new(s.leaderboard(&g, system, true)?);
+            let rows = {
+                let mut boards = ratings.lock().unwrap_or_else(|e| e.into_inner());
+                let board = boards.entry(g.clone()).or_insert_with(|| arena_store::Board::new(system));
+                if board.system() != system {
+                    *board = arena_store::Board::new(system);
+                }
+                Arc::new(s.leaders(&g, board, true)?)
+            };
             put(&cache, g, generation, rows.clone());
             Ok(rows)
         })
