@@ -441,7 +441,40 @@ fn ratings() {
     let probe = ladder(data.path(), 400);
     let games = ((10.0 / probe.as_secs_f64() * 400.0) as u32).clamp(400, 20_000);
     let alone = ladder(data.path(), games);
-    let data_path = data.path().to_path_buf();
+    let closed = readers(&rt, &client, data.path(), games, &board, None);
+    let paced = readers(&rt, &client, data.path(), games, &board, Some(Duration::from_millis(100)));
+    let _ = server.kill();
+    let _ = server.wait();
+    println!("its leaderboard: first answer {} (every stored game rated, done once when the server starts)", ms(first));
+    for ((loaded, seen, errors), how) in
+        [(closed, "asking again as soon as answered"), (paced, "each asking every 100 ms")]
+    {
+        println!(
+            "  while `arena ladder` recorded {games} more games, {CLIENTS} clients {how}: {} answers, p50 {}, \
+             p99 {} (goal < 50 ms), {errors} errors; the ladder {} against {} alone: {:.2}x (goal <= 1.2x; \
+             readers, server and ladder share two cores)",
+            seen.len(),
+            ms(percentile(&seen, 0.5)),
+            ms(percentile(&seen, 0.99)),
+            ms(loaded),
+            ms(alone),
+            loaded.as_secs_f64() / alone.as_secs_f64()
+        );
+    }
+}
+
+/// `arena ladder` for `games` games while 50 clients read the leaderboard at `board`, each asking again
+/// as soon as it is answered, or `pace` after it last asked; the ladder's time, the answers' latencies
+/// (sorted) and the errors.
+fn readers(
+    rt: &tokio::runtime::Runtime,
+    client: &reqwest::Client,
+    data: &Path,
+    games: u32,
+    board: &str,
+    pace: Option<Duration>,
+) -> (Duration, Vec<Duration>, u32) {
+    let data_path = data.to_path_buf();
     let done = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
     let flag = done.clone();
     let runner = std::thread::spawn(move || {
@@ -452,7 +485,7 @@ fn ratings() {
     let (mut seen, errors) = rt.block_on(async {
         let tasks: Vec<_> = (0..CLIENTS)
             .map(|_| {
-                let (client, board, done) = (client.clone(), board.clone(), done.clone());
+                let (client, board, done) = (client.clone(), board.to_string(), done.clone());
                 tokio::spawn(async move {
                     let (mut seen, mut errors) = (vec![], 0u32);
                     while !done.load(std::sync::atomic::Ordering::SeqCst) {
@@ -463,6 +496,9 @@ fn ratings() {
                                 seen.push(t.elapsed());
                             }
                             _ => errors += 1,
+                        }
+                        if let Some(p) = pace {
+                            tokio::time::sleep(p.saturating_sub(t.elapsed())).await;
                         }
                     }
                     (seen, errors)
@@ -477,25 +513,8 @@ fn ratings() {
         }
         (all, errors)
     });
-    let loaded = runner.join().unwrap();
-    let _ = server.kill();
-    let _ = server.wait();
     seen.sort();
-    println!(
-        "its leaderboard: first answer {} (every stored game rated); then, while `arena ladder` recorded {games} \
-         more games, {} answers to {CLIENTS} clients: p50 {}, p99 {} (goal < 50 ms), {errors} errors",
-        ms(first),
-        seen.len(),
-        ms(percentile(&seen, 0.5)),
-        ms(percentile(&seen, 0.99)),
-    );
-    println!(
-        "the ladder recording those games: {} alone, {} under the readers: {:.2}x (goal <= 1.2x; the readers, \
-         the server and the ladder share two cores)",
-        ms(alone),
-        ms(loaded),
-        loaded.as_secs_f64() / alone.as_secs_f64()
-    );
+    (runner.join().unwrap(), seen, errors)
 }
 
 fn main() {

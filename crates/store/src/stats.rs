@@ -105,22 +105,29 @@ struct GameRow {
     forfeit: bool,
 }
 
+impl SeatRow {
+    /// A seat from six columns from `at` on: player id, name, place, result, fuel, calls.
+    fn read(r: &rusqlite::Row<'_>, at: usize) -> rusqlite::Result<SeatRow> {
+        Ok(SeatRow {
+            player: r.get(at)?,
+            name: r.get(at + 1)?,
+            place: r.get(at + 2)?,
+            result: r.get(at + 3)?,
+            fuel: r.get(at + 4)?,
+            calls: r.get(at + 5)?,
+        })
+    }
+
+    /// The one seat of a ban outside any game: a loss.
+    fn banned(player: i64, name: String) -> SeatRow {
+        SeatRow { player, name, place: 0, result: "lost".into(), fuel: 0, calls: 0 }
+    }
+}
+
 /// A row of a game's seat: the rating order's place (or the game), the tournament, the game's key and
 /// the seat.
 fn seat_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<(i64, i64, String, SeatRow)> {
-    Ok((
-        r.get(0)?,
-        r.get(1)?,
-        r.get(2)?,
-        SeatRow {
-            player: r.get(3)?,
-            name: r.get(4)?,
-            place: r.get(5)?,
-            result: r.get(6)?,
-            fuel: r.get(7)?,
-            calls: r.get(8)?,
-        },
-    ))
+    Ok((r.get(0)?, r.get(1)?, r.get(2)?, SeatRow::read(r, 3)?))
 }
 
 /// Ratings after every stored game of a game, and each player's history.
@@ -213,8 +220,7 @@ impl Store {
             .map_err(e)?;
         let bans: Vec<(i64, GameRow)> = q
             .query_map(params![game, seq], |r| {
-                let seat =
-                    SeatRow { player: r.get(3)?, name: r.get(4)?, place: 0, result: "lost".into(), fuel: 0, calls: 0 };
+                let seat = SeatRow::banned(r.get(3)?, r.get(4)?);
                 Ok((r.get(0)?, GameRow { tournament: r.get(1)?, key: r.get(2)?, seats: vec![seat], forfeit: true }))
             })
             .and_then(Iterator::collect)
@@ -252,18 +258,7 @@ impl Store {
             let row = || -> rusqlite::Result<(Unit, String, SeatRow, bool)> {
                 let (tournament, gid, slot): (i64, Option<i64>, Option<i64>) = (r.get(0)?, r.get(10)?, r.get(11)?);
                 let forfeit = gid.is_none();
-                let seat = if forfeit {
-                    SeatRow { player: r.get(8)?, name: r.get(9)?, place: 0, result: "lost".into(), fuel: 0, calls: 0 }
-                } else {
-                    SeatRow {
-                        player: r.get(2)?,
-                        name: r.get(3)?,
-                        place: r.get(4)?,
-                        result: r.get(5)?,
-                        fuel: r.get(6)?,
-                        calls: r.get(7)?,
-                    }
-                };
+                let seat = if forfeit { SeatRow::banned(r.get(8)?, r.get(9)?) } else { SeatRow::read(r, 2)? };
                 Ok(((tournament, gid, slot), r.get(1)?, seat, forfeit))
             };
             let (id, key, seat, forfeit) = row().map_err(e)?;

@@ -174,24 +174,35 @@ impl App {
     /// up to date game by game (only the games recorded since are read).
     async fn leaderboard(&self, game: &str) -> Result<Arc<Vec<arena_store::Leader>>, WebError> {
         let (cache, g, system) = (self.boards.clone(), game.to_string(), self.catalogue.system(game));
+        // A board at most FRESH old is served as it is, without asking the store what changed.
+        if let Some(c) = cache.lock().unwrap_or_else(|e| e.into_inner()).get(&g)
+            && c.when.elapsed() < FRESH
+        {
+            return Ok(c.value.clone());
+        }
         let ratings = self.ratings.clone();
         self.read(move |s| {
             let generation = s.generation()?;
             if let Some(rows) = cached(&cache, &g, &generation) {
                 return Ok(rows);
             }
-            let rows = {
-                let mut boards = ratings.lock().unwrap_or_else(|e| e.into_inner());
-                let board = boards.entry(g.clone()).or_insert_with(|| arena_store::Board::new(system));
-                if board.system() != system {
-                    *board = arena_store::Board::new(system);
-                }
-                Arc::new(s.leaders(&g, board, true)?)
-            };
+            let rows = Arc::new(leaders(s, &ratings, &g, system)?);
             put(&cache, g, generation, rows.clone());
             Ok(rows)
         })
         .await
+    }
+
+    /// Rates every stored game of each listed game into its kept board (a million games take seconds:
+    /// done when the server starts rather than by the first visitor).
+    async fn warm_boards(&self) {
+        for game in self.catalogue.listed() {
+            let (g, system, ratings) =
+                (game.manifest.name.clone(), self.catalogue.system(&game.manifest.name), self.ratings.clone());
+            if let Err(e) = self.read(move |s| leaders(s, &ratings, &g, system).map(drop)).await {
+                tracing::warn!("the ratings of {}: {}", game.manifest.name, e.message);
+            }
+        }
     }
 
     /// Writes the store on the blocking pool.
@@ -316,6 +327,21 @@ pub(crate) fn put<Q: std::hash::Hash + Eq, K, V>(map: &Mutex<HashMap<Q, Cached<K
     map.lock().unwrap_or_else(|e| e.into_inner()).insert(q, c);
 }
 
+/// The leaderboard of `game` from its board in `ratings` (made if missing), brought up to date.
+fn leaders(
+    s: &Store,
+    ratings: &Mutex<HashMap<String, arena_store::Board>>,
+    game: &str,
+    system: arena_tournament::ratings::System,
+) -> arena_store::Result<Vec<arena_store::Leader>> {
+    let mut boards = ratings.lock().unwrap_or_else(|e| e.into_inner());
+    let board = boards.entry(game.to_string()).or_insert_with(|| arena_store::Board::new(system));
+    if board.system() != system {
+        *board = arena_store::Board::new(system);
+    }
+    s.leaders(game, board, true)
+}
+
 /// The site's routes: the pages, and the API (with its OpenAPI document, made from the same routes).
 pub fn router(app: Arc<App>) -> Router {
     let body_cap = app.cfg.max_upload + 64 * 1024;
@@ -394,5 +420,7 @@ pub async fn serve(app: Arc<App>) -> anyhow::Result<()> {
     }
     // Competitions' deadlines: each final started once, an interrupted one resumed.
     tokio::spawn(competitions::scheduler(app.clone()));
+    let warm = app.clone();
+    tokio::spawn(async move { warm.warm_boards().await });
     conn::serve(listener, router(app), caps, per_address, shutdown).await.context("serving")
 }
