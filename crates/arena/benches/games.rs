@@ -103,6 +103,14 @@ async fn main() {
     let t = Instant::now();
     let greedy = player(&yahtzee, "a", "yahtzee-greedy.wasm");
     println!("compile yahtzee-greedy.wasm (once per run):      {:>10.2?}", t.elapsed());
+    // `ARENA_BENCH_PROFILE=instantiate` only instantiates a player for 20 s (to profile it with perf).
+    if std::env::var("ARENA_BENCH_PROFILE").as_deref() == Ok("instantiate") {
+        let (limits, until) = (*sandbox.limits(), Instant::now() + std::time::Duration::from_secs(20));
+        while Instant::now() < until {
+            println!("instantiate: {:.2?}", instantiate_time(&sandbox, greedy.pre(), &limits).await);
+        }
+        return;
+    }
     compile_cache(&dir);
 
     // Instantiation from InstancePre, into a fresh store each time: a player, and each game's referee.
