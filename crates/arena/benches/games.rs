@@ -103,7 +103,8 @@ async fn main() {
     let t = Instant::now();
     let greedy = player(&yahtzee, "a", "yahtzee-greedy.wasm");
     println!("compile yahtzee-greedy.wasm (once per run):      {:>10.2?}", t.elapsed());
-    // `ARENA_BENCH_PROFILE=instantiate` only instantiates a player for 20 s (to profile it with perf).
+    // `ARENA_BENCH_PROFILE=instantiate` only instantiates a player for 20 s (to profile it with perf;
+    // `pennies` profiles a decision through a package, below).
     if std::env::var("ARENA_BENCH_PROFILE").as_deref() == Ok("instantiate") {
         let (limits, until) = (*sandbox.limits(), Instant::now() + std::time::Duration::from_secs(20));
         while Instant::now() < until {
@@ -325,6 +326,16 @@ async fn decisions_all_in(sandbox: &Arc<Sandbox>, dir: &Path, guarded: Duration)
         pkg.load_player("a", &dir.join("pennies-heads.wasm")).expect("player"),
         pkg.load_player("b", &dir.join("pennies-alternate.wasm")).expect("player"),
     ];
+    // `ARENA_BENCH_PROFILE=pennies` only plays these games for 20 s (to profile a decision with perf).
+    if std::env::var("ARENA_BENCH_PROFILE").as_deref() == Ok("pennies") {
+        let until = Instant::now() + std::time::Duration::from_secs(20);
+        while Instant::now() < until {
+            let t = Instant::now();
+            let o = pkg.play(&players, 1, &Default::default()).await;
+            println!("pennies: {:.2?} a decision", t.elapsed() / o.calls().len() as u32);
+        }
+        std::process::exit(0);
+    }
     let mut rounds = vec![];
     for seed in 0..3 {
         let t = Instant::now();
