@@ -74,6 +74,19 @@ fn agrees(store: &Store, board: &mut Board) -> serde_json::Value {
     let kept = serde_json::to_value(store.leaders(GAME, board, true).unwrap()).unwrap();
     let fresh = serde_json::to_value(store.leaderboard(GAME, SYSTEM, true).unwrap()).unwrap();
     assert_eq!(kept, fresh, "the board kept game by game differs from the ratings of every stored game");
+    // A player's page too: rating history, record, fuel and head to head.
+    for row in fresh.as_array().unwrap() {
+        let name = row["name"].as_str().unwrap();
+        let kept = serde_json::to_value(store.player_stats(GAME, name, board).unwrap()).unwrap();
+        let again = serde_json::to_value(store.stats(GAME, name, SYSTEM).unwrap()).unwrap();
+        assert_eq!(kept, again, "{name}'s statistics from the kept board differ");
+        assert_eq!(kept["rating"], row["rating"], "{name}'s page and the leaderboard differ");
+        assert_eq!(kept["games"], row["games"]);
+        let history = kept["rating_history"].as_array().unwrap();
+        let played = ["won", "lost", "tied"].iter().map(|k| row["games"][k].as_u64().unwrap()).sum::<u64>();
+        assert!(history.len() as u64 >= played, "{name}: a point for each game at least (and each ban)");
+        assert!(history.iter().all(|p| !p["game"].as_str().unwrap().is_empty()), "every point names its game");
+    }
     fresh
 }
 

@@ -5,8 +5,9 @@
 //! the tournament slowed down. (2) Hostile visitors: a normal client's `GET /` p99 alone, then while
 //! 60 anonymous 32 MB uploads and 2,000 idle connections hit the server, and the server's peak memory.
 //! (3) Paging by cursor: a page of 100 games in a 500-game and in a 500,000-game tournament. (4) The
-//! leaderboard of a ladder of 1,000,000 stored games (#24): its first answer (every game rated), then
-//! its p99 under 50 clients while the ladder records games, and the ladder's speed then against alone.
+//! leaderboard of a ladder of 1,000,000 stored games (#24): its first answer (every game rated), a
+//! player's statistics, then the leaderboard's p99 under 50 clients while the ladder records games, and
+//! the ladder's speed then against alone.
 //! Server, clients and tournament share this machine's cores.
 
 use std::io::{BufRead, BufReader};
@@ -436,6 +437,12 @@ fn ratings() {
         assert!(played as i64 >= LADDER_GAMES, "every game is on the board: {played} won");
         t.elapsed()
     });
+    // A player's page (rating history, record, head to head) from the kept board and its own games.
+    let page = rt.block_on(async {
+        let one = format!("{url}/api/players/p07");
+        sample(&client, &one, 3).await;
+        sample(&client, &one, 30).await
+    });
     // Recording alone, then under the readers: the same number of games of the same ladder.
     ladder(data.path(), 50);
     let probe = ladder(data.path(), 400);
@@ -446,6 +453,12 @@ fn ratings() {
     let _ = server.kill();
     let _ = server.wait();
     println!("its leaderboard: first answer {} (every stored game rated, done once when the server starts)", ms(first));
+    println!(
+        "a player's statistics (/api/players/p07: {} games, rating history, head to head): p50 {}, p90 {}",
+        LADDER_GAMES * 2 / LADDER_PLAYERS as i64,
+        ms(percentile(&page, 0.5)),
+        ms(percentile(&page, 0.9))
+    );
     for ((loaded, seen, errors), how) in
         [(closed, "asking again as soon as answered"), (paced, "each asking every 100 ms")]
     {

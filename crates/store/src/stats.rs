@@ -8,7 +8,7 @@ use arena_tournament::MatchRecord;
 use arena_tournament::ratings::{Rating, Ratings, System};
 use rusqlite::params;
 use serde::Serialize;
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, HashMap, VecDeque};
 
 /// Won, lost, tied.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, serde::Deserialize)]
@@ -90,15 +90,14 @@ pub struct PlayerStats {
 
 struct SeatRow {
     player: i64,
-    name: String,
     place: u32,
     result: String,
-    fuel: i64,
-    calls: i64,
 }
 
 struct GameRow {
     tournament: i64,
+    /// The game's id (none for a ban); its key is read only where it is shown.
+    game_id: Option<i64>,
     key: String,
     seats: Vec<SeatRow>,
     /// A ban outside any game (its one seat is the banned player): rated as a loss, not a game.
@@ -106,21 +105,14 @@ struct GameRow {
 }
 
 impl SeatRow {
-    /// A seat from six columns from `at` on: player id, name, place, result, fuel, calls.
+    /// A seat from the columns from `at` on: player id, (its name), place, result.
     fn read(r: &rusqlite::Row<'_>, at: usize) -> rusqlite::Result<SeatRow> {
-        Ok(SeatRow {
-            player: r.get(at)?,
-            name: r.get(at + 1)?,
-            place: r.get(at + 2)?,
-            result: r.get(at + 3)?,
-            fuel: r.get(at + 4)?,
-            calls: r.get(at + 5)?,
-        })
+        Ok(SeatRow { player: r.get(at)?, place: r.get(at + 2)?, result: r.get(at + 3)? })
     }
 
     /// The one seat of a ban outside any game: a loss.
-    fn banned(player: i64, name: String) -> SeatRow {
-        SeatRow { player, name, place: 0, result: "lost".into(), fuel: 0, calls: 0 }
+    fn banned(player: i64) -> SeatRow {
+        SeatRow { player, place: 0, result: "lost".into() }
     }
 }
 
@@ -130,45 +122,54 @@ fn seat_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<(i64, i64, String, SeatRo
     Ok((r.get(0)?, r.get(1)?, r.get(2)?, SeatRow::read(r, 3)?))
 }
 
-/// Ratings after every stored game of a game, and each player's history.
-struct Rated {
-    ratings: Ratings,
-    history: HashMap<i64, Vec<RatingPoint>>,
-}
-
 /// A game's ratings, records and fault counts as of the rating order's `seq`, brought up to date by
 /// reading only what was added since (each game touches only its players): what keeps a leaderboard
 /// of a million games answering at once. Games of tournaments still running are not in it; a
 /// leaderboard adds them on top (they take their place when their tournament finishes).
-#[derive(Clone)]
 pub struct Board {
     seq: i64,
-    ratings: Ratings,
-    records: HashMap<i64, Record>,
+    now: Standing,
+    /// Each player's latest rating points (at most [`HISTORY`]).
+    history: HashMap<i64, VecDeque<Point>>,
     fault_id: i64,
     faults: HashMap<i64, u32>,
 }
 
-impl Board {
-    pub fn new(system: System) -> Board {
-        Board { seq: 0, ratings: Ratings::new(system), records: HashMap::new(), fault_id: 0, faults: HashMap::new() }
-    }
+/// A player's history keeps its latest this many rating points (the chart on its page).
+pub const HISTORY: usize = 1000;
 
-    pub fn system(&self) -> System {
-        self.ratings.system()
-    }
+/// Every player's rating and record.
+#[derive(Clone)]
+struct Standing {
+    ratings: Ratings,
+    records: HashMap<i64, Record>,
+}
 
-    fn apply(&mut self, games: &[GameRow]) {
+/// A rating after one game, its key read when shown.
+#[derive(Clone)]
+struct Point {
+    tournament: i64,
+    game_id: Option<i64>,
+    key: String,
+    rating: Rating,
+}
+
+impl Standing {
+    /// Rates `games` in order; `point` is given each seat's player and rating after each game.
+    fn apply(&mut self, games: &[GameRow], mut point: impl FnMut(i64, &GameRow, Rating)) {
         for g in games {
             let players: Vec<i64> = g.seats.iter().map(|s| s.player).collect();
             if g.forfeit {
                 for p in players {
-                    self.ratings.forfeit(p);
+                    let r = self.ratings.forfeit(p);
+                    point(p, g, r);
                 }
                 continue;
             }
             let places: Vec<u32> = g.seats.iter().map(|s| s.place).collect();
-            self.ratings.update(&players, &places);
+            for (p, r) in players.iter().zip(self.ratings.update(&players, &places)) {
+                point(*p, g, r);
+            }
             for s in &g.seats {
                 self.records.entry(s.player).or_default().add(&s.result);
             }
@@ -176,28 +177,53 @@ impl Board {
     }
 }
 
-impl Store {
-    /// Every stored game of `game` in rated tournaments (scrimmages are not) in rating order: the
-    /// rating order's (finished tournaments and ladders), then the games of tournaments still running.
-    fn game_rows(&self, game: &str) -> Result<Vec<GameRow>> {
-        let mut rows = self.ordered_rows(game, 0, true)?.1;
-        rows.extend(self.running_rows(game)?);
-        Ok(rows)
+impl Point {
+    fn of(g: &GameRow, rating: Rating) -> Point {
+        Point { tournament: g.tournament, game_id: g.game_id, key: g.key.clone(), rating }
+    }
+}
+
+impl Board {
+    pub fn new(system: System) -> Board {
+        Board {
+            seq: 0,
+            now: Standing { ratings: Ratings::new(system), records: HashMap::new() },
+            history: HashMap::new(),
+            fault_id: 0,
+            faults: HashMap::new(),
+        }
     }
 
+    pub fn system(&self) -> System {
+        self.now.ratings.system()
+    }
+
+    fn apply(&mut self, games: &[GameRow]) {
+        let history = &mut self.history;
+        self.now.apply(games, |p, g, r| {
+            let h = history.entry(p).or_default();
+            if h.len() == HISTORY {
+                h.pop_front();
+            }
+            h.push_back(Point::of(g, r));
+        });
+    }
+}
+
+impl Store {
     /// The games and bans of `game` in the rating order after `seq`, in that order, and the last seq
-    /// read; with each game's key when `keys` (which reads the games' rows).
-    fn ordered_rows(&self, game: &str, seq: i64, keys: bool) -> Result<(i64, Vec<GameRow>)> {
+    /// read (the games' keys are left empty: reading them reads the games' rows).
+    fn ordered_rows(&self, game: &str, seq: i64) -> Result<(i64, Vec<GameRow>)> {
         let e = |x| self.sql(x);
-        let key = if keys { "(SELECT g.key FROM games g WHERE g.id = r.game_id)" } else { "''" };
         let mut q = self
             .conn
-            .prepare(&format!(
-                "SELECT r.seq, r.tournament_id, {key}, gp.player_id, p.name, gp.place, gp.result, gp.fuel, gp.calls
+            .prepare(
+                "SELECT r.seq, r.tournament_id, '', gp.player_id, p.name, gp.place, gp.result, gp.fuel, gp.calls,
+                        r.game_id
                  FROM rating_order r JOIN tournaments t ON t.id = r.tournament_id
                  JOIN game_players gp ON gp.game_id = r.game_id JOIN players p ON p.id = gp.player_id
-                 WHERE r.seq > ?2 AND t.game = ?1 ORDER BY r.seq, gp.seat"
-            ))
+                 WHERE r.seq > ?2 AND t.game = ?1 ORDER BY r.seq, gp.seat",
+            )
             .map_err(e)?;
         let mut rows: Vec<(i64, GameRow)> = vec![];
         let mut read = q.query(params![game, seq]).map_err(e)?;
@@ -205,7 +231,10 @@ impl Store {
             let (at, tournament, key, seat) = seat_row(r).map_err(e)?;
             match rows.last_mut() {
                 Some((s, g)) if *s == at => g.seats.push(seat),
-                _ => rows.push((at, GameRow { tournament, key, seats: vec![seat], forfeit: false })),
+                _ => {
+                    let game_id = Some(r.get(9).map_err(e)?);
+                    rows.push((at, GameRow { tournament, game_id, key, seats: vec![seat], forfeit: false }))
+                }
             }
         }
         let mut q = self
@@ -220,8 +249,10 @@ impl Store {
             .map_err(e)?;
         let bans: Vec<(i64, GameRow)> = q
             .query_map(params![game, seq], |r| {
-                let seat = SeatRow::banned(r.get(3)?, r.get(4)?);
-                Ok((r.get(0)?, GameRow { tournament: r.get(1)?, key: r.get(2)?, seats: vec![seat], forfeit: true }))
+                let seat = SeatRow::banned(r.get(3)?);
+                let game =
+                    GameRow { tournament: r.get(1)?, game_id: None, key: r.get(2)?, seats: vec![seat], forfeit: true };
+                Ok((r.get(0)?, game))
             })
             .and_then(Iterator::collect)
             .map_err(e)?;
@@ -258,12 +289,12 @@ impl Store {
             let row = || -> rusqlite::Result<(Unit, String, SeatRow, bool)> {
                 let (tournament, gid, slot): (i64, Option<i64>, Option<i64>) = (r.get(0)?, r.get(10)?, r.get(11)?);
                 let forfeit = gid.is_none();
-                let seat = if forfeit { SeatRow::banned(r.get(8)?, r.get(9)?) } else { SeatRow::read(r, 2)? };
+                let seat = if forfeit { SeatRow::banned(r.get(8)?) } else { SeatRow::read(r, 2)? };
                 Ok(((tournament, gid, slot), r.get(1)?, seat, forfeit))
             };
             let (id, key, seat, forfeit) = row().map_err(e)?;
             if last != Some(id) {
-                out.push(GameRow { tournament: id.0, key, seats: vec![], forfeit });
+                out.push(GameRow { tournament: id.0, game_id: id.1, key, seats: vec![], forfeit });
                 last = Some(id);
             }
             if let Some(g) = out.last_mut() {
@@ -275,7 +306,7 @@ impl Store {
 
     /// Brings `board` up to date with what the rating order and the faults of `game` gained since.
     fn catch_up(&self, game: &str, board: &mut Board) -> Result<()> {
-        let (seq, rows) = self.ordered_rows(game, board.seq, false)?;
+        let (seq, rows) = self.ordered_rows(game, board.seq)?;
         board.apply(&rows);
         board.seq = seq;
         let mut q = self
@@ -294,28 +325,6 @@ impl Store {
             board.fault_id = board.fault_id.max(last);
         }
         Ok(())
-    }
-
-    fn rate(&self, system: System, games: &[GameRow]) -> Rated {
-        let mut ratings = Ratings::new(system);
-        let mut history: HashMap<i64, Vec<RatingPoint>> = HashMap::new();
-        for g in games {
-            let players: Vec<i64> = g.seats.iter().map(|s| s.player).collect();
-            let places: Vec<u32> = g.seats.iter().map(|s| s.place).collect();
-            let after = if g.forfeit {
-                players.iter().map(|&p| ratings.forfeit(p)).collect()
-            } else {
-                ratings.update(&players, &places)
-            };
-            for (p, r) in players.iter().zip(after) {
-                history.entry(*p).or_default().push(RatingPoint {
-                    tournament: g.tournament,
-                    game: g.key.clone(),
-                    rating: r,
-                });
-            }
-        }
-        Rated { ratings, history }
     }
 
     /// The games of `game` that ended in a game fault (its package's referee failed; nobody is rated on
@@ -362,9 +371,9 @@ impl Store {
         let tx = self.conn.unchecked_transaction().map_err(|e| self.sql(e))?;
         let mut board = Board::new(system);
         self.catch_up(game, &mut board)?;
-        board.apply(&self.running_rows(game)?);
+        board.now.apply(&self.running_rows(game)?, |_, _, _| ());
         tx.finish().map_err(|e| self.sql(e))?;
-        Ok(board.ratings)
+        Ok(board.now.ratings)
     }
 
     /// Every registered player of `game` with rating and record; by rating, best first, when `by_rating`,
@@ -383,18 +392,18 @@ impl Store {
         let players = self.players(Some(game))?;
         tx.finish().map_err(|e| self.sql(e))?;
         let now = if running.is_empty() {
-            std::borrow::Cow::Borrowed(&*board)
+            std::borrow::Cow::Borrowed(&board.now)
         } else {
-            let mut b = board.clone();
-            b.apply(&running);
-            std::borrow::Cow::Owned(b)
+            let mut now = board.now.clone();
+            now.apply(&running, |_, _, _| ());
+            std::borrow::Cow::Owned(now)
         };
         let mut out: Vec<Leader> = players
             .into_iter()
             .map(|p| Leader {
                 rating: now.ratings.get(p.latest.player_id),
                 games: now.records.get(&p.latest.player_id).copied().unwrap_or_default(),
-                faults: now.faults.get(&p.latest.player_id).copied().unwrap_or(0),
+                faults: board.faults.get(&p.latest.player_id).copied().unwrap_or(0),
                 name: p.latest.name,
                 version: p.latest.version,
                 submitted_at: p.latest.submitted_at,
@@ -406,11 +415,44 @@ impl Store {
         Ok(out)
     }
 
-    /// The statistics of player `name` of `game`, if it is registered.
+    /// The statistics of player `name` of `game`, if it is registered (its rating history: the latest
+    /// [`HISTORY`] points). Computed from every stored game: [`Store::player_stats`] with a [`Board`]
+    /// kept between calls reads only what is new.
     pub fn stats(&self, game: &str, name: &str, system: System) -> Result<Option<PlayerStats>> {
+        self.player_stats(game, name, &mut Board::new(system))
+    }
+
+    /// The statistics of player `name` of `game`: `board` brought up to date, with the games of
+    /// tournaments still running on top; its record, fuel and head to head from its own games.
+    pub fn player_stats(&self, game: &str, name: &str, board: &mut Board) -> Result<Option<PlayerStats>> {
+        let tx = self.conn.unchecked_transaction().map_err(|e| self.sql(e))?;
         let Some(latest) = self.latest_version(game, name)? else { return Ok(None) };
         let me = latest.player_id;
         let e = |x| self.sql(x);
+        self.catch_up(game, board)?;
+        let mut history: Vec<Point> = board.history.get(&me).map(|h| h.iter().cloned().collect()).unwrap_or_default();
+        let running = self.running_rows(game)?;
+        let rating = if running.is_empty() {
+            board.now.ratings.get(me)
+        } else {
+            let mut now = board.now.clone();
+            now.apply(&running, |p, g, r| {
+                if p == me {
+                    history.push(Point::of(g, r));
+                }
+            });
+            now.ratings.get(me)
+        };
+        let history = history.split_off(history.len().saturating_sub(HISTORY));
+        let mut key = self.conn.prepare("SELECT key FROM games WHERE id = ?1").map_err(e)?;
+        let mut rating_history = Vec::with_capacity(history.len());
+        for p in history {
+            let game = match p.game_id {
+                Some(id) if p.key.is_empty() => key.query_row([id], |r| r.get(0)).map_err(e)?,
+                _ => p.key,
+            };
+            rating_history.push(RatingPoint { tournament: p.tournament, game, rating: p.rating });
+        }
         let registered_at: String =
             self.conn.query_row("SELECT registered_at FROM players WHERE id = ?1", [me], |r| r.get(0)).map_err(e)?;
         let played: u32 = self
@@ -461,28 +503,12 @@ impl Store {
             q.query_map([me], |r| Ok((r.get(0)?, r.get(1)?))).and_then(Iterator::collect).map_err(e)?;
         faults.extend(rows);
 
-        let games = self.game_rows(game)?;
-        let mut record = Record::default();
-        let mut fuel = Fuel::default();
-        let mut h2h: BTreeMap<String, Record> = BTreeMap::new();
-        for g in games.iter().filter(|g| !g.forfeit) {
-            let Some(mine) = g.seats.iter().find(|s| s.player == me) else { continue };
-            record.add(&mine.result);
-            fuel.total += mine.fuel.max(0) as u64;
-            fuel.decisions += mine.calls.max(0) as u64;
-            for other in g.seats.iter().filter(|s| s.player != me) {
-                let r = h2h.entry(other.name.clone()).or_default();
-                match mine.place.cmp(&other.place) {
-                    std::cmp::Ordering::Less => r.won += 1,
-                    std::cmp::Ordering::Greater => r.lost += 1,
-                    std::cmp::Ordering::Equal => r.tied += 1,
-                }
-            }
-        }
+        let (record, mut fuel, h2h) = self.own_games(game, me)?;
         fuel.per_decision = fuel.total.checked_div(fuel.decisions).unwrap_or(0);
-        let mut rated = self.rate(system, &games);
         let versions: u32 =
             self.conn.query_row("SELECT COUNT(*) FROM versions WHERE player_id = ?1", [me], |r| r.get(0)).map_err(e)?;
+        drop(key);
+        tx.finish().map_err(e)?;
         Ok(Some(PlayerStats {
             game: game.to_string(),
             name: name.to_string(),
@@ -493,11 +519,57 @@ impl Store {
             games: record,
             faults,
             fuel,
-            rating_system: system.name(),
-            rating: rated.ratings.get(me),
-            rating_history: rated.history.remove(&me).unwrap_or_default(),
+            rating_system: board.system().name(),
+            rating,
+            rating_history,
             head_to_head: h2h.into_iter().map(|(opponent, games)| HeadToHead { opponent, games }).collect(),
         }))
+    }
+}
+
+impl Store {
+    /// Player `me`'s record, fuel and head to head in `game`'s rated games (not those that ended in a
+    /// game fault), read from its own games (in a game where it held several seats, from the first).
+    fn own_games(&self, game: &str, me: i64) -> Result<(Record, Fuel, BTreeMap<String, Record>)> {
+        let e = |x| self.sql(x);
+        let mut q = self
+            .conn
+            .prepare(
+                "SELECT gp.game_id, gp.seat, gp.result, gp.fuel, gp.calls, gp.place, o.place, po.name
+                 FROM game_players gp INDEXED BY game_players_by_player_game
+                 JOIN games g ON g.id = gp.game_id JOIN tournaments t ON t.id = g.tournament_id
+                 LEFT JOIN game_players o ON o.game_id = gp.game_id AND o.player_id != gp.player_id
+                 LEFT JOIN players po ON po.id = o.player_id
+                 WHERE gp.player_id = ?1 AND t.game = ?2 AND t.rated = 1
+                   AND gp.game_id NOT IN (SELECT f.id FROM games f INDEXED BY games_faulted WHERE f.game_fault IS NOT NULL)
+                 ORDER BY gp.game_id, gp.seat, o.seat",
+            )
+            .map_err(e)?;
+        let (mut record, mut fuel, mut h2h) = (Record::default(), Fuel::default(), BTreeMap::<String, Record>::new());
+        let mut mine: Option<(i64, i64)> = None;
+        let mut rows = q.query(params![me, game]).map_err(e)?;
+        while let Some(r) = rows.next().map_err(e)? {
+            let (id, seat): (i64, i64) = (r.get(0).map_err(e)?, r.get(1).map_err(e)?);
+            if mine.is_none_or(|(g, _)| g != id) {
+                mine = Some((id, seat));
+                record.add(&r.get::<_, String>(2).map_err(e)?);
+                fuel.total += r.get::<_, i64>(3).map_err(e)?.max(0) as u64;
+                fuel.decisions += r.get::<_, i64>(4).map_err(e)?.max(0) as u64;
+            }
+            if mine != Some((id, seat)) {
+                continue;
+            }
+            let (place, theirs, opponent): (u32, Option<u32>, Option<String>) =
+                (r.get(5).map_err(e)?, r.get(6).map_err(e)?, r.get(7).map_err(e)?);
+            let (Some(theirs), Some(opponent)) = (theirs, opponent) else { continue };
+            let h = h2h.entry(opponent).or_default();
+            match place.cmp(&theirs) {
+                std::cmp::Ordering::Less => h.won += 1,
+                std::cmp::Ordering::Greater => h.lost += 1,
+                std::cmp::Ordering::Equal => h.tied += 1,
+            }
+        }
+        Ok((record, fuel, h2h))
     }
 }
 

@@ -97,7 +97,7 @@ pub struct App {
     /// Leaderboards by game, with the store generation they were computed at.
     boards: Arc<Boards>,
     /// Each game's ratings and records as of the last leaderboard, brought up to date game by game.
-    ratings: Arc<Mutex<HashMap<String, arena_store::Board>>>,
+    ratings: Arc<Ratings>,
     /// Tournament pages' parts by tournament, with the progress they show.
     pub(crate) views: Mutex<HashMap<i64, Cached<view::Key, view::Rendered>>>,
     /// Workers' queue, when tournaments are played by workers (`--nats`).
@@ -327,19 +327,44 @@ pub(crate) fn put<Q: std::hash::Hash + Eq, K, V>(map: &Mutex<HashMap<Q, Cached<K
     map.lock().unwrap_or_else(|e| e.into_inner()).insert(q, c);
 }
 
-/// The leaderboard of `game` from its board in `ratings` (made if missing), brought up to date.
-fn leaders(
-    s: &Store,
-    ratings: &Mutex<HashMap<String, arena_store::Board>>,
+/// Each game's kept board (see [`arena_store::Board`]).
+pub(crate) type Ratings = Mutex<HashMap<String, arena_store::Board>>;
+
+/// `f` on the board of `game` in `ratings` (made if missing).
+fn with_board<T>(
+    ratings: &Ratings,
     game: &str,
     system: arena_tournament::ratings::System,
-) -> arena_store::Result<Vec<arena_store::Leader>> {
+    f: impl FnOnce(&mut arena_store::Board) -> T,
+) -> T {
     let mut boards = ratings.lock().unwrap_or_else(|e| e.into_inner());
     let board = boards.entry(game.to_string()).or_insert_with(|| arena_store::Board::new(system));
     if board.system() != system {
         *board = arena_store::Board::new(system);
     }
-    s.leaders(game, board, true)
+    f(board)
+}
+
+/// The leaderboard of `game` from its kept board, brought up to date.
+fn leaders(
+    s: &Store,
+    ratings: &Ratings,
+    game: &str,
+    system: arena_tournament::ratings::System,
+) -> arena_store::Result<Vec<arena_store::Leader>> {
+    with_board(ratings, game, system, |board| s.leaders(game, board, true))
+}
+
+/// Player `name`'s statistics in `game` from the game's kept board, brought up to date (not from
+/// every stored game: a million-game ladder's player page answers at once).
+pub(crate) fn player_stats(
+    s: &Store,
+    ratings: &Ratings,
+    game: &str,
+    name: &str,
+    system: arena_tournament::ratings::System,
+) -> arena_store::Result<Option<arena_store::PlayerStats>> {
+    with_board(ratings, game, system, |board| s.player_stats(game, name, board))
 }
 
 /// The site's routes: the pages, and the API (with its OpenAPI document, made from the same routes).

@@ -56,14 +56,14 @@ pub async fn player_page(
     let since_latest = q.failures.as_deref() == Some("latest");
     let n = name.clone();
     let user = viewer.user().cloned();
-    let catalogue = app.catalogue.clone();
+    let (catalogue, ratings) = (app.catalogue.clone(), app.ratings.clone());
     let (owner, sections) = app
         .read(move |s| {
             let owner = s.owner_of(&n)?;
             let mine = matches!((&owner, &user), (arena_store::Owner::Account(o), Some(u)) if o.id == u.id);
             let mut sections = vec![];
             for g in s.games_of(&n)? {
-                let Some(stats) = s.stats(&g, &n, catalogue.system(&g))? else { continue };
+                let Some(stats) = crate::player_stats(s, &ratings, &g, &n, catalogue.system(&g))? else { continue };
                 let versions = s.versions_of(&g, &n)?;
                 let latest = versions.first().map(|v| v.version).unwrap_or(0);
                 let mut failures = s.failures_of(&g, &n)?;
@@ -189,12 +189,12 @@ pub async fn player_games_page(
     responses((status = 200, body = PlayerOut), (status = 404, body = ErrorBody)))]
 pub async fn player(State(app): State<Arc<App>>, Path(name): Path<String>) -> ApiResult<PlayerOut> {
     let n = name.clone();
-    let catalogue = app.catalogue.clone();
+    let (catalogue, ratings) = (app.catalogue.clone(), app.ratings.clone());
     let (found, owner) = app
         .read(move |s| {
             let mut found = vec![];
             for g in s.games_of(&n)? {
-                if let Some(st) = s.stats(&g, &n, catalogue.system(&g))? {
+                if let Some(st) = crate::player_stats(s, &ratings, &g, &n, catalogue.system(&g))? {
                     found.push(st);
                 }
             }
