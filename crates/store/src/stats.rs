@@ -8,6 +8,7 @@ use arena_tournament::MatchRecord;
 use arena_tournament::ratings::{Rating, Ratings, System};
 use rusqlite::params;
 use serde::Serialize;
+use std::borrow::Cow;
 use std::collections::{BTreeMap, HashMap, VecDeque};
 
 /// Won, lost, tied.
@@ -105,21 +106,15 @@ struct GameRow {
 }
 
 impl SeatRow {
-    /// A seat from the columns from `at` on: player id, (its name), place, result.
+    /// A seat from the three columns from `at` on: player id, place, result.
     fn read(r: &rusqlite::Row<'_>, at: usize) -> rusqlite::Result<SeatRow> {
-        Ok(SeatRow { player: r.get(at)?, place: r.get(at + 2)?, result: r.get(at + 3)? })
+        Ok(SeatRow { player: r.get(at)?, place: r.get(at + 1)?, result: r.get(at + 2)? })
     }
 
     /// The one seat of a ban outside any game: a loss.
     fn banned(player: i64) -> SeatRow {
         SeatRow { player, place: 0, result: "lost".into() }
     }
-}
-
-/// A row of a game's seat: the rating order's place (or the game), the tournament, the game's key and
-/// the seat.
-fn seat_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<(i64, i64, String, SeatRow)> {
-    Ok((r.get(0)?, r.get(1)?, r.get(2)?, SeatRow::read(r, 3)?))
 }
 
 /// A game's ratings, records and fault counts as of the rating order's `seq`, brought up to date by
@@ -198,6 +193,17 @@ impl Board {
         self.now.ratings.system()
     }
 
+    /// Its standing with `running` (tournaments still running) rated on top, on a copy when there are
+    /// any; `point` is given each of their seats' players and ratings.
+    fn with_running(&self, running: &[GameRow], point: impl FnMut(i64, &GameRow, Rating)) -> Cow<'_, Standing> {
+        if running.is_empty() {
+            return Cow::Borrowed(&self.now);
+        }
+        let mut now = self.now.clone();
+        now.apply(running, point);
+        Cow::Owned(now)
+    }
+
     fn apply(&mut self, games: &[GameRow]) {
         let history = &mut self.history;
         self.now.apply(games, |p, g, r| {
@@ -218,21 +224,21 @@ impl Store {
         let mut q = self
             .conn
             .prepare(
-                "SELECT r.seq, r.tournament_id, '', gp.player_id, p.name, gp.place, gp.result, gp.fuel, gp.calls,
-                        r.game_id
+                "SELECT r.seq, r.tournament_id, r.game_id, gp.player_id, gp.place, gp.result
                  FROM rating_order r JOIN tournaments t ON t.id = r.tournament_id
-                 JOIN game_players gp ON gp.game_id = r.game_id JOIN players p ON p.id = gp.player_id
+                 JOIN game_players gp ON gp.game_id = r.game_id
                  WHERE r.seq > ?2 AND t.game = ?1 ORDER BY r.seq, gp.seat",
             )
             .map_err(e)?;
         let mut rows: Vec<(i64, GameRow)> = vec![];
         let mut read = q.query(params![game, seq]).map_err(e)?;
         while let Some(r) = read.next().map_err(e)? {
-            let (at, tournament, key, seat) = seat_row(r).map_err(e)?;
+            let (at, seat) = (r.get(0).map_err(e)?, SeatRow::read(r, 3).map_err(e)?);
             match rows.last_mut() {
                 Some((s, g)) if *s == at => g.seats.push(seat),
                 _ => {
-                    let game_id = Some(r.get(9).map_err(e)?);
+                    let (tournament, game_id) = (r.get(1).map_err(e)?, Some(r.get(2).map_err(e)?));
+                    let key = String::new();
                     rows.push((at, GameRow { tournament, game_id, key, seats: vec![seat], forfeit: false }))
                 }
             }
@@ -240,10 +246,10 @@ impl Store {
         let mut q = self
             .conn
             .prepare(
-                "SELECT r.seq, r.tournament_id, r.call, v.player_id, p.name FROM rating_order r
+                "SELECT r.seq, r.tournament_id, r.call, v.player_id FROM rating_order r
                  JOIN tournaments t ON t.id = r.tournament_id
                  JOIN entrants en ON en.tournament_id = r.tournament_id AND en.slot = r.slot
-                 JOIN versions v ON v.id = en.version_id JOIN players p ON p.id = v.player_id
+                 JOIN versions v ON v.id = en.version_id
                  WHERE r.seq > ?2 AND r.game_id IS NULL AND t.game = ?1 ORDER BY r.seq",
             )
             .map_err(e)?;
@@ -269,13 +275,12 @@ impl Store {
         let mut q = self
             .conn
             .prepare(
-                "SELECT x.tid, COALESCE(g.key, x.call), gp.player_id, p.name, gp.place, gp.result, gp.fuel, gp.calls,
-                        v.player_id, pv.name, x.gid, x.slot
+                "SELECT x.tid, COALESCE(g.key, x.call), gp.player_id, gp.place, gp.result, v.player_id, x.gid, x.slot
                  FROM rateable x
                  LEFT JOIN games g ON g.id = x.gid
-                 LEFT JOIN game_players gp ON gp.game_id = x.gid LEFT JOIN players p ON p.id = gp.player_id
+                 LEFT JOIN game_players gp ON gp.game_id = x.gid
                  LEFT JOIN entrants en ON x.gid IS NULL AND en.tournament_id = x.tid AND en.slot = x.slot
-                 LEFT JOIN versions v ON v.id = en.version_id LEFT JOIN players pv ON pv.id = v.player_id
+                 LEFT JOIN versions v ON v.id = en.version_id
                  WHERE x.game = ?1 AND x.status = 'running' AND x.format != 'ladder'
                  ORDER BY x.tid, x.phase, x.a, x.b, x.c, x.d, gp.seat",
             )
@@ -287,9 +292,9 @@ impl Store {
         let mut read = q.query([game]).map_err(e)?;
         while let Some(r) = read.next().map_err(e)? {
             let row = || -> rusqlite::Result<(Unit, String, SeatRow, bool)> {
-                let (tournament, gid, slot): (i64, Option<i64>, Option<i64>) = (r.get(0)?, r.get(10)?, r.get(11)?);
+                let (tournament, gid, slot): (i64, Option<i64>, Option<i64>) = (r.get(0)?, r.get(6)?, r.get(7)?);
                 let forfeit = gid.is_none();
-                let seat = if forfeit { SeatRow::banned(r.get(8)?) } else { SeatRow::read(r, 2)? };
+                let seat = if forfeit { SeatRow::banned(r.get(5)?) } else { SeatRow::read(r, 2)? };
                 Ok(((tournament, gid, slot), r.get(1)?, seat, forfeit))
             };
             let (id, key, seat, forfeit) = row().map_err(e)?;
@@ -391,13 +396,7 @@ impl Store {
         let running = self.running_rows(game)?;
         let players = self.players(Some(game))?;
         tx.finish().map_err(|e| self.sql(e))?;
-        let now = if running.is_empty() {
-            std::borrow::Cow::Borrowed(&board.now)
-        } else {
-            let mut now = board.now.clone();
-            now.apply(&running, |_, _, _| ());
-            std::borrow::Cow::Owned(now)
-        };
+        let now = board.with_running(&running, |_, _, _| ());
         let mut out: Vec<Leader> = players
             .into_iter()
             .map(|p| Leader {
@@ -432,17 +431,14 @@ impl Store {
         self.catch_up(game, board)?;
         let mut history: Vec<Point> = board.history.get(&me).map(|h| h.iter().cloned().collect()).unwrap_or_default();
         let running = self.running_rows(game)?;
-        let rating = if running.is_empty() {
-            board.now.ratings.get(me)
-        } else {
-            let mut now = board.now.clone();
-            now.apply(&running, |p, g, r| {
+        let rating = board
+            .with_running(&running, |p, g, r| {
                 if p == me {
                     history.push(Point::of(g, r));
                 }
-            });
-            now.ratings.get(me)
-        };
+            })
+            .ratings
+            .get(me);
         let history = history.split_off(history.len().saturating_sub(HISTORY));
         let mut key = self.conn.prepare("SELECT key FROM games WHERE id = ?1").map_err(e)?;
         let mut rating_history = Vec::with_capacity(history.len());

@@ -175,10 +175,8 @@ impl App {
     async fn leaderboard(&self, game: &str) -> Result<Arc<Vec<arena_store::Leader>>, WebError> {
         let (cache, g, system) = (self.boards.clone(), game.to_string(), self.catalogue.system(game));
         // A board at most FRESH old is served as it is, without asking the store what changed.
-        if let Some(c) = cache.lock().unwrap_or_else(|e| e.into_inner()).get(&g)
-            && c.when.elapsed() < FRESH
-        {
-            return Ok(c.value.clone());
+        if let Some(rows) = fresh(&cache, &g) {
+            return Ok(rows);
         }
         let ratings = self.ratings.clone();
         self.read(move |s| {
@@ -186,7 +184,7 @@ impl App {
             if let Some(rows) = cached(&cache, &g, &generation) {
                 return Ok(rows);
             }
-            let rows = Arc::new(leaders(s, &ratings, &g, system)?);
+            let rows = Arc::new(with_board(&ratings, &g, system, |b| s.leaders(&g, b, true))?);
             put(&cache, g, generation, rows.clone());
             Ok(rows)
         })
@@ -199,7 +197,9 @@ impl App {
         for game in self.catalogue.listed() {
             let (g, system, ratings) =
                 (game.manifest.name.clone(), self.catalogue.system(&game.manifest.name), self.ratings.clone());
-            if let Err(e) = self.read(move |s| leaders(s, &ratings, &g, system).map(drop)).await {
+            if let Err(e) =
+                self.read(move |s| with_board(&ratings, &g, system, |b| s.leaders(&g, b, true)).map(drop)).await
+            {
                 tracing::warn!("the ratings of {}: {}", game.manifest.name, e.message);
             }
         }
@@ -315,11 +315,22 @@ pub(crate) fn cached<Q: std::hash::Hash + Eq, K: PartialEq, V>(
     let mut map = map.lock().unwrap_or_else(|e| e.into_inner());
     let c = map.get_mut(q)?;
     // (A computation that failed leaves `computing` set: after ten times FRESH, another may try.)
-    if c.at == *key || (c.computing && c.when.elapsed() < FRESH * 10) || c.when.elapsed() < FRESH {
+    if c.at == *key || (c.computing && c.when.elapsed() < FRESH * 10) || c.is_fresh() {
         return Some(c.value.clone());
     }
     c.computing = true;
     None
+}
+
+/// The cached value of `q` if it is at most [`FRESH`] old, whatever the store's state now.
+pub(crate) fn fresh<Q: std::hash::Hash + Eq, K, V>(map: &Mutex<HashMap<Q, Cached<K, V>>>, q: &Q) -> Option<Arc<V>> {
+    map.lock().unwrap_or_else(|e| e.into_inner()).get(q).filter(|c| c.is_fresh()).map(|c| c.value.clone())
+}
+
+impl<K, V> Cached<K, V> {
+    fn is_fresh(&self) -> bool {
+        self.when.elapsed() < FRESH
+    }
 }
 
 pub(crate) fn put<Q: std::hash::Hash + Eq, K, V>(map: &Mutex<HashMap<Q, Cached<K, V>>>, q: Q, at: K, value: Arc<V>) {
@@ -330,8 +341,9 @@ pub(crate) fn put<Q: std::hash::Hash + Eq, K, V>(map: &Mutex<HashMap<Q, Cached<K
 /// Each game's kept board (see [`arena_store::Board`]).
 pub(crate) type Ratings = Mutex<HashMap<String, arena_store::Board>>;
 
-/// `f` on the board of `game` in `ratings` (made if missing).
-fn with_board<T>(
+/// `f` on the board of `game` in `ratings` (made if missing): the leaderboard and a player's page
+/// bring it up to date and read from it, not from every stored game.
+pub(crate) fn with_board<T>(
     ratings: &Ratings,
     game: &str,
     system: arena_tournament::ratings::System,
@@ -343,28 +355,6 @@ fn with_board<T>(
         *board = arena_store::Board::new(system);
     }
     f(board)
-}
-
-/// The leaderboard of `game` from its kept board, brought up to date.
-fn leaders(
-    s: &Store,
-    ratings: &Ratings,
-    game: &str,
-    system: arena_tournament::ratings::System,
-) -> arena_store::Result<Vec<arena_store::Leader>> {
-    with_board(ratings, game, system, |board| s.leaders(game, board, true))
-}
-
-/// Player `name`'s statistics in `game` from the game's kept board, brought up to date (not from
-/// every stored game: a million-game ladder's player page answers at once).
-pub(crate) fn player_stats(
-    s: &Store,
-    ratings: &Ratings,
-    game: &str,
-    name: &str,
-    system: arena_tournament::ratings::System,
-) -> arena_store::Result<Option<arena_store::PlayerStats>> {
-    with_board(ratings, game, system, |board| s.player_stats(game, name, board))
 }
 
 /// The site's routes: the pages, and the API (with its OpenAPI document, made from the same routes).

@@ -63,7 +63,10 @@ pub async fn player_page(
             let mine = matches!((&owner, &user), (arena_store::Owner::Account(o), Some(u)) if o.id == u.id);
             let mut sections = vec![];
             for g in s.games_of(&n)? {
-                let Some(stats) = crate::player_stats(s, &ratings, &g, &n, catalogue.system(&g))? else { continue };
+                let Some(stats) = crate::with_board(&ratings, &g, catalogue.system(&g), |b| s.player_stats(&g, &n, b))?
+                else {
+                    continue;
+                };
                 let versions = s.versions_of(&g, &n)?;
                 let latest = versions.first().map(|v| v.version).unwrap_or(0);
                 let mut failures = s.failures_of(&g, &n)?;
@@ -194,7 +197,8 @@ pub async fn player(State(app): State<Arc<App>>, Path(name): Path<String>) -> Ap
         .read(move |s| {
             let mut found = vec![];
             for g in s.games_of(&n)? {
-                if let Some(st) = crate::player_stats(s, &ratings, &g, &n, catalogue.system(&g))? {
+                if let Some(st) = crate::with_board(&ratings, &g, catalogue.system(&g), |b| s.player_stats(&g, &n, b))?
+                {
                     found.push(st);
                 }
             }
