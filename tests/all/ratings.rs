@@ -80,6 +80,11 @@ fn agrees(store: &Store, board: &mut Board) -> serde_json::Value {
         let kept = serde_json::to_value(store.player_stats(GAME, name, board).unwrap()).unwrap();
         let again = serde_json::to_value(store.stats(GAME, name, SYSTEM).unwrap()).unwrap();
         assert_eq!(kept, again, "{name}'s statistics from the kept board differ");
+        // As the web takes it: the board behind a lock, held only while it is read.
+        let lock = std::sync::Mutex::new(std::mem::replace(board, Board::new(SYSTEM)));
+        let locked = store.player_stats_from(GAME, name, || lock.lock().unwrap()).unwrap();
+        assert_eq!(serde_json::to_value(locked).unwrap(), again, "{name}'s statistics through a lock differ");
+        *board = lock.into_inner().expect("the board's lock is given back, unpoisoned");
         assert_eq!(kept["rating"], row["rating"], "{name}'s page and the leaderboard differ");
         assert_eq!(kept["games"], row["games"]);
         let history = kept["rating_history"].as_array().unwrap();

@@ -424,21 +424,37 @@ impl Store {
     /// The statistics of player `name` of `game`: `board` brought up to date, with the games of
     /// tournaments still running on top; its record, fuel and head to head from its own games.
     pub fn player_stats(&self, game: &str, name: &str, board: &mut Board) -> Result<Option<PlayerStats>> {
+        self.player_stats_from(game, name, move || board)
+    }
+
+    /// [`Store::player_stats`] with the board taken from `board()` (a lock's guard, say) only while it
+    /// is brought up to date and read, and given back before the player's own games are read.
+    pub fn player_stats_from<B: std::ops::DerefMut<Target = Board>>(
+        &self,
+        game: &str,
+        name: &str,
+        board: impl FnOnce() -> B,
+    ) -> Result<Option<PlayerStats>> {
         let tx = self.conn.unchecked_transaction().map_err(|e| self.sql(e))?;
         let Some(latest) = self.latest_version(game, name)? else { return Ok(None) };
         let me = latest.player_id;
         let e = |x| self.sql(x);
-        self.catch_up(game, board)?;
-        let mut history: Vec<Point> = board.history.get(&me).map(|h| h.iter().cloned().collect()).unwrap_or_default();
         let running = self.running_rows(game)?;
-        let rating = board
-            .with_running(&running, |p, g, r| {
-                if p == me {
-                    history.push(Point::of(g, r));
-                }
-            })
-            .ratings
-            .get(me);
+        let (rating, mut history, rating_system) = {
+            let mut board = board();
+            self.catch_up(game, &mut board)?;
+            let mut history: Vec<Point> =
+                board.history.get(&me).map(|h| h.iter().cloned().collect()).unwrap_or_default();
+            let rating = board
+                .with_running(&running, |p, g, r| {
+                    if p == me {
+                        history.push(Point::of(g, r));
+                    }
+                })
+                .ratings
+                .get(me);
+            (rating, history, board.system().name())
+        };
         let history = history.split_off(history.len().saturating_sub(HISTORY));
         let mut key = self.conn.prepare("SELECT key FROM games WHERE id = ?1").map_err(e)?;
         let mut rating_history = Vec::with_capacity(history.len());
@@ -515,7 +531,7 @@ impl Store {
             games: record,
             faults,
             fuel,
-            rating_system: board.system().name(),
+            rating_system,
             rating,
             rating_history,
             head_to_head: h2h.into_iter().map(|(opponent, games)| HeadToHead { opponent, games }).collect(),

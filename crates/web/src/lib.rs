@@ -338,23 +338,55 @@ pub(crate) fn put<Q: std::hash::Hash + Eq, K, V>(map: &Mutex<HashMap<Q, Cached<K
     map.lock().unwrap_or_else(|e| e.into_inner()).insert(q, c);
 }
 
-/// Each game's kept board (see [`arena_store::Board`]).
-pub(crate) type Ratings = Mutex<HashMap<String, arena_store::Board>>;
+/// Each game's kept board (see [`arena_store::Board`]), each behind a lock of its own: one game's
+/// leaderboard or player page never waits on another game's.
+pub(crate) type Ratings = Mutex<HashMap<String, Arc<Mutex<arena_store::Board>>>>;
 
-/// `f` on the board of `game` in `ratings` (made if missing): the leaderboard and a player's page
-/// bring it up to date and read from it, not from every stored game.
+/// The lock over the board of `game` in `ratings` (made if missing).
+pub(crate) fn board_of(
+    ratings: &Ratings,
+    game: &str,
+    system: arena_tournament::ratings::System,
+) -> Arc<Mutex<arena_store::Board>> {
+    let mut boards = ratings.lock().unwrap_or_else(|e| e.into_inner());
+    boards.entry(game.to_string()).or_insert_with(|| Arc::new(Mutex::new(arena_store::Board::new(system)))).clone()
+}
+
+/// The board held by `lock`, started again if it was kept under another rating system.
+pub(crate) fn lock_board(
+    lock: &Mutex<arena_store::Board>,
+    system: arena_tournament::ratings::System,
+) -> std::sync::MutexGuard<'_, arena_store::Board> {
+    let mut board = lock.lock().unwrap_or_else(|e| e.into_inner());
+    if board.system() != system {
+        *board = arena_store::Board::new(system);
+    }
+    board
+}
+
+/// `f` on the board of `game` in `ratings` (made if missing): the leaderboard brings it up to date
+/// and reads from it, not from every stored game.
 pub(crate) fn with_board<T>(
     ratings: &Ratings,
     game: &str,
     system: arena_tournament::ratings::System,
     f: impl FnOnce(&mut arena_store::Board) -> T,
 ) -> T {
-    let mut boards = ratings.lock().unwrap_or_else(|e| e.into_inner());
-    let board = boards.entry(game.to_string()).or_insert_with(|| arena_store::Board::new(system));
-    if board.system() != system {
-        *board = arena_store::Board::new(system);
-    }
-    f(board)
+    let lock = board_of(ratings, game, system);
+    f(&mut lock_board(&lock, system))
+}
+
+/// The statistics of player `name` of `game`, from the game's kept board: it is locked only while it
+/// is brought up to date and read, not while the player's own games are.
+pub(crate) fn player_stats(
+    s: &Store,
+    ratings: &Ratings,
+    game: &str,
+    name: &str,
+    system: arena_tournament::ratings::System,
+) -> arena_store::Result<Option<arena_store::PlayerStats>> {
+    let lock = board_of(ratings, game, system);
+    s.player_stats_from(game, name, || lock_board(&lock, system))
 }
 
 /// The site's routes: the pages, and the API (with its OpenAPI document, made from the same routes).
@@ -438,4 +470,24 @@ pub async fn serve(app: Arc<App>) -> anyhow::Result<()> {
     let warm = app.clone();
     tokio::spawn(async move { warm.warm_boards().await });
     conn::serve(listener, router(app), caps, per_address, shutdown).await.context("serving")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use arena_tournament::ratings::System;
+
+    #[test]
+    fn each_game_has_a_board_of_its_own_behind_its_own_lock() {
+        let ratings = Ratings::default();
+        let nim = board_of(&ratings, "nim", System::Glicko2);
+        let held = lock_board(&nim, System::Glicko2);
+        // Another game's board is not behind the held one's lock.
+        let fish = board_of(&ratings, "fish", System::Glicko2);
+        assert!(fish.try_lock().is_ok(), "a game's board waits on another game's");
+        assert!(Arc::ptr_eq(&nim, &board_of(&ratings, "nim", System::Glicko2)), "one board a game");
+        drop(held);
+        // A board kept under another rating system starts again under the one asked for.
+        assert_eq!(lock_board(&nim, System::WengLin).system(), System::WengLin);
+    }
 }

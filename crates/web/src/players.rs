@@ -63,8 +63,7 @@ pub async fn player_page(
             let mine = matches!((&owner, &user), (arena_store::Owner::Account(o), Some(u)) if o.id == u.id);
             let mut sections = vec![];
             for g in s.games_of(&n)? {
-                let Some(stats) = crate::with_board(&ratings, &g, catalogue.system(&g), |b| s.player_stats(&g, &n, b))?
-                else {
+                let Some(stats) = crate::player_stats(s, &ratings, &g, &n, catalogue.system(&g))? else {
                     continue;
                 };
                 let versions = s.versions_of(&g, &n)?;
@@ -197,8 +196,7 @@ pub async fn player(State(app): State<Arc<App>>, Path(name): Path<String>) -> Ap
         .read(move |s| {
             let mut found = vec![];
             for g in s.games_of(&n)? {
-                if let Some(st) = crate::with_board(&ratings, &g, catalogue.system(&g), |b| s.player_stats(&g, &n, b))?
-                {
+                if let Some(st) = crate::player_stats(s, &ratings, &g, &n, catalogue.system(&g))? {
                     found.push(st);
                 }
             }
