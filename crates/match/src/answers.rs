@@ -104,12 +104,6 @@ impl Answers<'_, '_> {
     pub(crate) async fn answer(&mut self, asked: Vec<Asked>) -> Result<Vec<Answered>, Fault> {
         match self {
             Answers::Live(seats) => {
-                // One seat asked (a game of turns): called at once, with nothing to join.
-                if let [a] = &asked[..] {
-                    let seat = a.seat;
-                    let Some(a) = asked.into_iter().next() else { return Ok(vec![]) };
-                    return Ok(vec![reply(&mut seats[seat], seat, a).await]);
-                }
                 let n = seats.len();
                 let order: Vec<usize> = asked.iter().map(|a| a.seat).collect();
                 let mut by_seat: Vec<Option<Asked>> = (0..n).map(|_| None).collect();
@@ -117,8 +111,21 @@ impl Answers<'_, '_> {
                     let seat = a.seat;
                     by_seat[seat] = Some(a);
                 }
-                let calls =
-                    seats.iter_mut().zip(by_seat).enumerate().filter_map(|(i, (seat, a))| Some(reply(seat, i, a?)));
+                let calls = seats.iter_mut().zip(by_seat).enumerate().filter_map(|(i, (seat, a))| {
+                    let a = a?;
+                    Some(async move {
+                        // Its time on the clock, instantiation included, as the guard read it.
+                        let before = seat.wall;
+                        let r = seat.answer(&a.case, a.arg, a.spread, a.result.as_ref()).await;
+                        let micros = (seat.wall - before).as_micros().max(1) as u64;
+                        let output = seat.take_output();
+                        let reply = match r {
+                            Ok((answer, fuel)) => Reply::Answer(answer, fuel, micros, output),
+                            Err(f) => Reply::Fault(f, output),
+                        };
+                        (i, a.case, None, Some(reply))
+                    })
+                });
                 let mut answered: Vec<Answered> = join_all(calls).await;
                 answered.sort_by_key(|(i, ..)| order.iter().position(|s| s == i));
                 Ok(answered)
@@ -180,20 +187,6 @@ impl Answers<'_, '_> {
             seats[i].drop_instance();
         }
     }
-}
-
-/// Live seat `i`'s reply to its request `a`: its answer or fault, its time on the clock
-/// (instantiation included, as the guard read it) and what it printed.
-async fn reply(seat: &mut Seat, i: usize, a: Asked) -> Answered {
-    let before = seat.wall;
-    let r = seat.answer(&a.case, a.arg, a.spread, a.result.as_ref()).await;
-    let micros = (seat.wall - before).as_micros().max(1) as u64;
-    let output = seat.take_output();
-    let reply = match r {
-        Ok((answer, fuel)) => Reply::Answer(answer, fuel, micros, output),
-        Err(f) => Reply::Fault(f, output),
-    };
-    (i, a.case, None, Some(reply))
 }
 
 /// Bans seat `i` for `fault`, records it, and tells the referee.

@@ -15,8 +15,6 @@ pub(super) struct Seat {
     pre: InstancePre<PlayerState>,
     seed: u64,
     live: Option<(Store<PlayerState>, Instance)>,
-    /// The live instance's exports called so far, looked up by name once.
-    funcs: Vec<(String, wasmtime::component::Func)>,
     /// What it printed, kept when its instance is dropped (a fault, a ban): its owner's to read.
     kept_log: String,
     /// How much of its log [`Seat::take_output`] has handed out.
@@ -36,7 +34,6 @@ impl Seat {
             pre,
             seed,
             live: None,
-            funcs: Vec::new(),
             kept_log: String::new(),
             shown: 0,
             instantiated: false,
@@ -76,7 +73,6 @@ impl Seat {
         if let Some((store, _)) = self.live.take() {
             self.kept_log = store.data().log();
         }
-        self.funcs.clear();
     }
 
     /// Instantiates on first use; returns the fuel instantiation used and whether this is the first call.
@@ -135,15 +131,8 @@ impl Seat {
         let Some((store, instance)) = self.live.as_mut() else {
             return Err(Fault::new(FaultKind::Crash, name, "no instance"));
         };
-        let func = match self.funcs.iter().find(|(n, _)| n == name) {
-            Some((_, f)) => *f,
-            None => {
-                let Some(f) = instance.get_func(&mut *store, name) else {
-                    return Err(Fault::new(FaultKind::Crash, name, format!("exports no `{name}`")));
-                };
-                self.funcs.push((name.to_string(), f));
-                f
-            }
+        let Some(func) = instance.get_func(&mut *store, name) else {
+            return Err(Fault::new(FaultKind::Crash, name, format!("exports no `{name}`")));
         };
         let guard = Guard::arm(&self.sandbox, store, first, name.to_string());
         let params: Vec<Val> = match arg {

@@ -84,18 +84,10 @@ impl Guard {
     /// Runs the call's future under the wall-clock backstop. It can only fire while the call waits on
     /// the host (a running guest is polled to its end or to its CPU-time deadline), so it stops players
     /// blocked outside wasm and never decides a CPU-bound call on a loaded machine.
-    ///
-    /// The future is polled once before the backstop's timer is set: a call that ends without
-    /// waiting on the host (nearly all of them) never registers a timer.
     pub async fn run<T>(&self, fut: impl Future<Output = wasmtime::Result<T>>) -> Result<wasmtime::Result<T>, Elapsed> {
-        let mut fut = std::pin::pin!(fut);
-        if let std::task::Poll::Ready(done) =
-            std::future::poll_fn(|cx| std::task::Poll::Ready(fut.as_mut().poll(cx))).await
-        {
-            return Ok(done);
-        }
-        let backstop = self.deadline + self.deadline / 2 + Duration::from_millis(50);
-        tokio::time::timeout(backstop.saturating_sub(self.started.elapsed()), fut).await.map_err(|_| Elapsed)
+        tokio::time::timeout(self.deadline + self.deadline / 2 + Duration::from_millis(50), fut)
+            .await
+            .map_err(|_| Elapsed)
     }
 
     /// Turns the outcome into the value and its fuel, or a `Fault` naming the call.
