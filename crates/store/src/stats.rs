@@ -435,13 +435,17 @@ impl Store {
         name: &str,
         board: impl FnOnce() -> B,
     ) -> Result<Option<PlayerStats>> {
+        // The board is taken before the read transaction's first read: whoever brought it up to date
+        // did so from a snapshot no newer than this one, so it is never ahead of what is read here
+        // (a tournament it has sealed is not counted again as running).
+        let held = board();
         let tx = self.conn.unchecked_transaction().map_err(|e| self.sql(e))?;
         let Some(latest) = self.latest_version(game, name)? else { return Ok(None) };
         let me = latest.player_id;
         let e = |x| self.sql(x);
         let running = self.running_rows(game)?;
         let (rating, mut history, rating_system) = {
-            let mut board = board();
+            let mut board = held;
             self.catch_up(game, &mut board)?;
             let mut history: Vec<Point> =
                 board.history.get(&me).map(|h| h.iter().cloned().collect()).unwrap_or_default();
