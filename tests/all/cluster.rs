@@ -294,6 +294,27 @@ async fn job_outcome_with(
     upload: Option<&[u8]>,
     tamper: impl FnOnce(&mut serde_json::Value),
 ) -> serde_json::Value {
+    let uploads: Vec<(&str, &[u8])> = upload.map(|b| (component, b)).into_iter().collect();
+    let edit = move |j: &mut serde_json::Value| {
+        j["players"][0]["component"] = component.into();
+        tamper(j)
+    };
+    nim_outcomes(url, &uploads, vec![Box::new(edit)], false).await.remove(0)
+}
+
+/// A change made to a job before it is sent.
+type Edit<'a> = Box<dyn FnOnce(&mut serde_json::Value) + 'a>;
+
+/// Publishes a Nim job per edit (the package and `uploads`, components by sha256, uploaded first), each
+/// the template (game `R1-M1-G1`, seed 1, `stranger` in seat 0, the sample player nim-optimal in
+/// seat 1) changed by its edit: all in one message when `batch`, else one message each. Their outcomes
+/// as the worker stores them, in the order of the edits (matched by game id).
+async fn nim_outcomes(
+    url: &str,
+    uploads: &[(&str, &[u8])],
+    edits: Vec<Edit<'_>>,
+    batch: bool,
+) -> Vec<serde_json::Value> {
     use futures_util::StreamExt;
     let engine = arena_cluster::Nats::connect(url).await.unwrap();
     let files = engine.files().await.unwrap();
@@ -307,10 +328,10 @@ async fn job_outcome_with(
         arena_cluster::put_once(&files, &format!("packages/{package}/{f}"), &bytes, engine.chunk()).await.unwrap();
         listed.push(f);
     }
-    if let Some(bytes) = upload {
+    for (component, bytes) in uploads {
         arena_cluster::put_once(&files, &format!("components/{component}"), bytes, engine.chunk()).await.unwrap();
     }
-    // Each job its own result subject (a work-queue stream takes one consumer a subject).
+    // Each call its own result subject (a work-queue stream takes one consumer a subject).
     static JOBS_SENT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
     let reply = format!("arena.results.test{}", JOBS_SENT.fetch_add(1, std::sync::atomic::Ordering::Relaxed));
     let stream = engine.js.get_stream(arena_cluster::RESULTS).await.unwrap();
@@ -321,16 +342,75 @@ async fn job_outcome_with(
         })
         .await
         .unwrap();
-    let mut job = serde_json::json!({
-        "reply": reply, "game": "R1-M1-G1", "package": package, "files": listed, "options": [],
-        "players": [{"name": "stranger", "component": component}, {"name": "optimal", "builtin": "nim-optimal"}],
-        "seed": 1, "limits": arena_core::Limits::default(), "so_far": arena_core::MatchSoFar::default(),
-    });
-    tamper(&mut job);
-    engine.js.publish(arena_cluster::JOBS_SUBJECT, serde_json::to_vec(&job).unwrap().into()).await.unwrap();
+    let jobs: Vec<serde_json::Value> = edits
+        .into_iter()
+        .map(|edit| {
+            let mut job = serde_json::json!({
+                "reply": reply, "game": "R1-M1-G1", "package": package, "files": listed, "options": [],
+                "players": [{"name": "stranger"}, {"name": "optimal", "builtin": "nim-optimal"}],
+                "seed": 1, "limits": arena_core::Limits::default(), "so_far": arena_core::MatchSoFar::default(),
+            });
+            edit(&mut job);
+            job
+        })
+        .collect();
+    let games: Vec<String> = jobs.iter().map(|j| j["game"].as_str().unwrap_or_default().to_string()).collect();
+    let messages: Vec<Vec<u8>> = if batch {
+        vec![serde_json::to_vec(&jobs).unwrap()]
+    } else {
+        jobs.iter().map(|j| serde_json::to_vec(j).unwrap()).collect()
+    };
+    for m in messages {
+        engine.js.publish(arena_cluster::JOBS_SUBJECT, m.into()).await.unwrap();
+    }
+    let mut outcomes: Vec<Option<serde_json::Value>> = vec![None; games.len()];
     let mut messages = consumer.messages().await.unwrap();
-    let m = tokio::time::timeout(Duration::from_secs(60), messages.next()).await.unwrap().unwrap().unwrap();
-    serde_json::from_slice::<serde_json::Value>(&m.payload).unwrap()["outcome"].clone()
+    while outcomes.iter().any(Option::is_none) {
+        let m = tokio::time::timeout(Duration::from_secs(60), messages.next()).await.unwrap().unwrap().unwrap();
+        for done in arena_cluster::dones_in(&m.payload).unwrap() {
+            let i = games.iter().position(|g| *g == done.game).unwrap_or_else(|| panic!("game {}", done.game));
+            outcomes[i] = Some(serde_json::to_value(&done.outcome).unwrap());
+        }
+    }
+    outcomes.into_iter().flatten().collect()
+}
+
+#[test]
+fn a_batch_of_jobs_in_one_message_is_played_game_by_game_each_with_its_own_outcome() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (_server, url) = nats(&tmp.path().join("nats"));
+    let _worker = worker(&url, &tmp.path().join("w0"), "30");
+    let rt = tokio::runtime::Runtime::new().unwrap();
+    let good = std::fs::read(player("nim-optimal")).unwrap();
+    let hash = arena_core::sha256_hex(&good);
+    let missing = "cd".repeat(32);
+    // Three games, the middle one naming a component nobody stored.
+    let edits = || -> Vec<Edit<'_>> {
+        (1..=3u64)
+            .map(|i| {
+                let component = if i == 2 { missing.clone() } else { hash.clone() };
+                Box::new(move |j: &mut serde_json::Value| {
+                    j["game"] = format!("R1-M1-G{i}").into();
+                    j["seed"] = i.into();
+                    j["players"][0]["component"] = component.into();
+                }) as Edit<'_>
+            })
+            .collect()
+    };
+    let uploads: [(&str, &[u8]); 1] = [(&hash, &good)];
+    let together = rt.block_on(nim_outcomes(&url, &uploads, edits(), true));
+    let why = together[1]["Err"].as_str().unwrap_or_else(|| panic!("{}", together[1]));
+    assert!(why.contains(&format!("components/{missing}")), "only the game naming it fails: {why}");
+    // The others are played, each exactly as the same job alone (timings aside).
+    let alone = rt.block_on(nim_outcomes(&url, &uploads, edits(), false));
+    for i in [0, 2] {
+        let (a, b) = (&together[i]["Ok"], &alone[i]["Ok"]);
+        assert!(a["scores"].is_array(), "{a}");
+        for field in ["scores", "winners", "fuel", "events", "view", "faults"] {
+            assert_eq!(a[field], b[field], "game {}: {field}", i + 1);
+        }
+    }
+    assert_eq!(together[1], alone[1]);
 }
 
 #[test]
@@ -424,10 +504,12 @@ fn a_worker_refuses_jobs_that_reach_outside_their_package_or_are_not_jobs() {
     let outcome = rt.block_on(job_outcome_with(&url, &hash, Some(&good), unnamed));
     let why = outcome["Err"].as_str().unwrap_or_else(|| panic!("{outcome}"));
     assert!(why.contains("is not a package's sha256"), "{why}");
-    // Not a job at all (terminated, no outcome), then a megabyte of one name: the worker goes on.
+    // Not a job at all, nor a batch of none (terminated, no outcome), then a megabyte of one name: the worker goes on.
     rt.block_on(async {
         let engine = arena_cluster::Nats::connect(&url).await.unwrap();
-        engine.js.publish(arena_cluster::JOBS_SUBJECT, "not json".into()).await.unwrap().await.unwrap();
+        for junk in ["not json", "[]"] {
+            engine.js.publish(arena_cluster::JOBS_SUBJECT, junk.into()).await.unwrap().await.unwrap();
+        }
     });
     let huge = |j: &mut serde_json::Value| j["players"][0]["name"] = "x".repeat(900_000).into();
     let outcome = rt.block_on(job_outcome_with(&url, &hash, Some(&good), huge));

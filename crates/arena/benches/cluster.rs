@@ -146,24 +146,31 @@ async fn responder(url: String) {
     use futures_util::StreamExt;
     let mut messages = consumer.messages().await.unwrap();
     while let Some(Ok(m)) = messages.next().await {
-        // The job and its outcome in the very types a worker uses, so the bench speaks the current format.
-        let job: arena_cluster::Job = serde_json::from_slice(&m.payload).unwrap();
-        let n = job.players.len();
-        let outcome = arena_core::GameOutcome {
-            scores: (0..n).map(|i| i64::from(i == 0)).collect(),
-            winners: vec![0],
-            fuel: vec![0; n],
-            logs: vec![String::new(); n],
-            ..Default::default()
-        };
-        let done = arena_cluster::Done {
-            game: job.game.clone(),
-            key: job.key(),
-            outcome: Ok(outcome),
-            worker: "no-op".into(),
-        };
+        // The jobs and their outcomes in the very types a worker uses, so the bench speaks the current
+        // format: one job, or a batch answered in one message.
+        let jobs = arena_cluster::jobs_in(&m.payload).unwrap();
+        let dones: Vec<arena_cluster::Done> = jobs
+            .iter()
+            .map(|job| {
+                let n = job.players.len();
+                let outcome = arena_core::GameOutcome {
+                    scores: (0..n).map(|i| i64::from(i == 0)).collect(),
+                    winners: vec![0],
+                    fuel: vec![0; n],
+                    logs: vec![String::new(); n],
+                    ..Default::default()
+                };
+                arena_cluster::Done {
+                    game: job.game.clone(),
+                    key: job.key(),
+                    outcome: Ok(outcome),
+                    worker: "no-op".into(),
+                }
+            })
+            .collect();
         let _ = client.publish(arena_cluster::BUSY_SUBJECT, "no-op".into()).await;
-        js.publish(job.reply.clone(), serde_json::to_vec(&done).unwrap().into()).await.unwrap().await.unwrap();
+        let payload = if dones.len() == 1 { serde_json::to_vec(&dones[0]) } else { serde_json::to_vec(&dones) };
+        js.publish(jobs[0].reply.clone(), payload.unwrap().into()).await.unwrap().await.unwrap();
         m.ack().await.unwrap();
     }
 }

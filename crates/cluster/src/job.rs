@@ -1,5 +1,6 @@
 //! What travels on the queue: a game to play (everything named by content hash, so any worker plays
-//! exactly the same game) and its outcome.
+//! exactly the same game) and its outcome; several of either may travel as one message (a batch), so
+//! that short games do not pay the server's round trips one by one.
 
 use arena_core::Limits;
 use arena_core::{GameOutcome, MatchSoFar};
@@ -58,6 +59,35 @@ pub struct Done {
     pub worker: String,
 }
 
+/// The most games a coordinator packs into one job message: the jobs waiting to be published when the
+/// last publish returned, up to this many. Enough to spread the server's per-message work over many
+/// games, few enough that a tournament's games in flight (64) still go to every worker.
+pub const BATCH_GAMES: usize = 8;
+
+/// The most jobs a worker takes from one message (a batch from elsewhere is bounded too).
+pub const MAX_BATCH: usize = 64;
+
+/// The jobs in a message of the job stream: one job (an object), or a batch (a list of 1 to
+/// [`MAX_BATCH`] jobs, played one after the other, each with its own outcome). `None`: not jobs.
+pub fn jobs_in(payload: &[u8]) -> Option<Vec<Job>> {
+    if is_list(payload) {
+        let jobs: Vec<Job> = serde_json::from_slice(payload).ok()?;
+        (1..=MAX_BATCH).contains(&jobs.len()).then_some(jobs)
+    } else {
+        serde_json::from_slice(payload).ok().map(|j| vec![j])
+    }
+}
+
+/// The outcomes in a message of the result stream: one (an object), or a batch's (a list).
+pub fn dones_in(payload: &[u8]) -> Result<Vec<Done>, serde_json::Error> {
+    if is_list(payload) { serde_json::from_slice(payload) } else { serde_json::from_slice(payload).map(|d| vec![d]) }
+}
+
+/// A JSON list, by its first character.
+fn is_list(payload: &[u8]) -> bool {
+    payload.iter().find(|b| !b.is_ascii_whitespace()) == Some(&b'[')
+}
+
 pub fn component_key(hash: &str) -> String {
     format!("components/{hash}")
 }
@@ -85,6 +115,28 @@ mod tests {
             limits: Limits::default(),
             so_far: MatchSoFar::default(),
         }
+    }
+
+    #[test]
+    fn a_message_holds_one_job_or_a_bounded_batch_of_them() {
+        let one = serde_json::to_vec(&job(1, "c1")).unwrap();
+        assert_eq!(jobs_in(&one).unwrap().len(), 1);
+        let three = serde_json::to_vec(&[job(1, "c1"), job(2, "c1"), job(3, "c2")]).unwrap();
+        let jobs = jobs_in(&three).unwrap();
+        assert_eq!(jobs.iter().map(|j| j.seed).collect::<Vec<_>>(), [1, 2, 3]);
+        // Not jobs: nothing, a list of nothing, too many, something else, a list with one bad job.
+        assert!(jobs_in(b"[]").is_none() && jobs_in(b"not json").is_none() && jobs_in(b"{}").is_none());
+        let many = serde_json::to_vec(&vec![job(1, "c1"); MAX_BATCH + 1]).unwrap();
+        assert!(jobs_in(&many).is_none());
+        let mut bad = serde_json::to_value([job(1, "c1"), job(2, "c1")]).unwrap();
+        bad[1]["seed"] = "two".into();
+        assert!(jobs_in(&serde_json::to_vec(&bad).unwrap()).is_none());
+        // Outcomes likewise.
+        let done = |g: &str| Done { game: g.into(), key: g.into(), outcome: Err("x".into()), worker: "w".into() };
+        let dones = dones_in(&serde_json::to_vec(&[done("a"), done("b")]).unwrap()).unwrap();
+        assert_eq!(dones.iter().map(|d| d.game.as_str()).collect::<Vec<_>>(), ["a", "b"]);
+        assert_eq!(dones_in(b" {\"game\":\"a\",\"outcome\":{\"Err\":\"x\"},\"worker\":\"w\"}").unwrap().len(), 1);
+        assert!(dones_in(b"[1]").is_err());
     }
 
     #[test]

@@ -10,7 +10,7 @@ mod remote;
 mod worker;
 mod workers;
 
-pub use job::{Done, Job, JobPlayer};
+pub use job::{BATCH_GAMES, Done, Job, JobPlayer, MAX_BATCH, dones_in, jobs_in};
 pub use remote::RemoteGame;
 use std::time::Duration;
 pub use worker::{WorkerConfig, work};

@@ -1,9 +1,11 @@
 //! The coordinator's side: a package as a `Game` whose games are played by workers. Everything else
 //! stays here and unchanged — the tournament logic, the store, the lifecycle calls (players are
 //! loaded and checked here too, through the compile cache) — only `play` becomes a job on the queue
-//! and an outcome read back from the result stream, matched by game id.
+//! and an outcome read back from the result stream, matched by game id. Jobs waiting to be published
+//! while the last publish is under way go together in one message (up to `BATCH_GAMES`): a busy
+//! tournament's games share the server's round trips, a lone game waits for nothing.
 
-use super::job::{Done, Job, JobPlayer, component_key, package_key};
+use super::job::{BATCH_GAMES, Done, Job, JobPlayer, component_key, package_key};
 use super::{BUSY_SUBJECT, ClusterError, JOBS_SUBJECT, Nats, RESULTS};
 use arena_core::Limits;
 use arena_core::{Entry, Game, GameOutcome, GameSetup, TournamentInfo};
@@ -18,6 +20,9 @@ use std::time::Duration;
 use tokio::sync::oneshot;
 
 type Outcome = Result<GameOutcome, String>;
+
+/// A job to publish, and where to say whether the stream has it.
+type Outgoing = (Job, oneshot::Sender<Result<(), String>>);
 
 /// Outcomes by game (`Job::key`): those awaited (a sender) and those that came before anyone asked
 /// (an interrupted run's, read back by the run that resumes it).
@@ -35,8 +40,8 @@ impl Mailbox {
     /// Places an outcome read from the result stream: to the game waiting for it, else kept for when
     /// it is asked for. One it cannot place now is logged with its key and what was expected.
     fn place(&mut self, payload: &[u8]) {
-        let done = match serde_json::from_slice::<Done>(payload) {
-            Ok(done) => done,
+        let dones = match super::dones_in(payload) {
+            Ok(dones) => dones,
             Err(e) => {
                 self.unreadable += 1;
                 let head: String = String::from_utf8_lossy(&payload[..payload.len().min(200)]).into_owned();
@@ -44,6 +49,12 @@ impl Mailbox {
                 return;
             }
         };
+        for done in dones {
+            self.place_one(done);
+        }
+    }
+
+    fn place_one(&mut self, done: Done) {
         tracing::debug!("game {} played by {}", done.game, done.worker);
         // A game played twice (a worker died after publishing) is taken once.
         match self.waiting.remove(&done.key) {
@@ -92,8 +103,6 @@ pub struct RemoteGame {
     /// The run's name, in its result subject (`arena.results.<run>`) and its consumer's: a stored
     /// tournament's is the same every time it is resumed; otherwise a random one.
     run: Mutex<String>,
-    /// This process's own, in every job's deduplication id (a resumed run publishes again).
-    nonce: String,
     /// Reading outcomes starts with the first game.
     reading: tokio::sync::OnceCell<()>,
     /// Where each loaded component came from, by sha256 (uploaded when a game first needs it).
@@ -102,6 +111,8 @@ pub struct RemoteGame {
     mailbox: Arc<Mutex<Mailbox>>,
     /// When each worker last said it took or was playing a job.
     busy: Arc<Mutex<HashMap<String, std::time::Instant>>>,
+    /// Jobs to publish, taken by the publishing task (see [`publishing`]).
+    outbox: tokio::sync::mpsc::UnboundedSender<Outgoing>,
 }
 
 /// A name fit for a subject token and a consumer name.
@@ -125,6 +136,8 @@ impl RemoteGame {
             .map(|p| p.to_string_lossy().replace('\\', "/"))
             .collect();
         let nonce = arena_core::secret("").map_err(|e| ClusterError::Other(e.to_string()))?;
+        let (outbox, jobs) = tokio::sync::mpsc::unbounded_channel();
+        tokio::spawn(publishing(nats.clone(), nonce[..16].to_string(), jobs));
         Ok(RemoteGame {
             local,
             nats,
@@ -134,12 +147,12 @@ impl RemoteGame {
             options: options.to_vec(),
             limits,
             run: Mutex::new(token(&nonce)),
-            nonce: nonce[..16].to_string(),
             reading: tokio::sync::OnceCell::new(),
             paths: Mutex::default(),
             uploaded: tokio::sync::Mutex::default(),
             mailbox: Arc::default(),
             busy: Arc::default(),
+            outbox,
         })
     }
 
@@ -255,11 +268,50 @@ impl RemoteGame {
         })
     }
 
-    /// Publishes a job until the stream has it, deduplicated by run, game and this process.
-    async fn publish(&self, job: &Job) -> Result<(), String> {
-        let payload: bytes::Bytes = serde_json::to_vec(job).unwrap_or_default().into();
-        let id = format!("{}/{}/{}", job.reply, job.game, self.nonce);
-        self.nats.publish_stored(JOBS_SUBJECT, &id, payload).await.map_err(|e| format!("the game's job: {e}"))
+    /// Publishes a job until the stream has it (in a batch with the jobs that wait with it).
+    async fn publish(&self, job: Job) -> Result<(), String> {
+        let (tx, rx) = oneshot::channel();
+        self.outbox.send((job, tx)).map_err(|_| "the game's job: the publishing task has stopped".to_string())?;
+        rx.await.map_err(|_| "the game's job: the publishing task has stopped".to_string())?
+    }
+}
+
+/// Publishes the jobs sent to `jobs` until the sender is dropped: each time, every job waiting (up to
+/// [`BATCH_GAMES`]) as one message, or one by one when together they would not fit in a message.
+/// `nonce` is this process's own, in every message's deduplication id (a resumed run publishes again).
+async fn publishing(nats: Nats, nonce: String, mut jobs: tokio::sync::mpsc::UnboundedReceiver<Outgoing>) {
+    let fits = (nats.client.server_info().max_payload / 2).max(1024);
+    while let Some(first) = jobs.recv().await {
+        let mut batch = vec![first];
+        while batch.len() < BATCH_GAMES {
+            match jobs.try_recv() {
+                Ok(next) => batch.push(next),
+                Err(_) => break,
+            }
+        }
+        let together = (batch.len() > 1)
+            .then(|| serde_json::to_vec(&batch.iter().map(|(j, _)| j).collect::<Vec<_>>()).unwrap_or_default())
+            .filter(|payload| payload.len() <= fits);
+        match together {
+            Some(payload) => {
+                // Deduplicated by run, first game, size and this process.
+                let (first, n) = (&batch[0].0, batch.len());
+                let id = format!("{}/{}/{n}/{nonce}", first.reply, first.game);
+                let r = nats.publish_stored(JOBS_SUBJECT, &id, payload.into()).await;
+                let r = r.map_err(|e| format!("the game's job: {e}"));
+                for (_, tx) in batch {
+                    let _ = tx.send(r.clone());
+                }
+            }
+            None => {
+                for (job, tx) in batch {
+                    let payload: bytes::Bytes = serde_json::to_vec(&job).unwrap_or_default().into();
+                    let id = format!("{}/{}/{nonce}", job.reply, job.game);
+                    let r = nats.publish_stored(JOBS_SUBJECT, &id, payload).await;
+                    let _ = tx.send(r.map_err(|e| format!("the game's job: {e}")));
+                }
+            }
+        }
     }
 }
 
@@ -375,7 +427,7 @@ impl Game for RemoteGame {
             b.waiting.insert(key.clone(), tx);
             rx
         };
-        if let Err(why) = self.publish(&job).await {
+        if let Err(why) = self.publish(job).await {
             self.mailbox.lock().unwrap_or_else(|e| e.into_inner()).waiting.remove(&key);
             return unplayed(n, why);
         }

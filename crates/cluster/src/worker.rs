@@ -79,9 +79,8 @@ pub async fn work(cfg: WorkerConfig) -> Result<(), ClusterError> {
             let (nats, files, games, cfg, name) =
                 (nats.clone(), files.clone(), games.clone(), cfg.clone(), name.clone());
             tokio::spawn(async move {
-                let job: Result<Job, _> = serde_json::from_slice(&m.payload);
-                let Ok(job) = job else {
-                    // Not a job: nobody can play it.
+                let Some(jobs) = super::jobs_in(&m.payload) else {
+                    // Not a job nor a batch of them: nobody can play it.
                     let _ = m.ack_with(async_nats::jetstream::AckKind::Term).await;
                     return;
                 };
@@ -89,8 +88,8 @@ pub async fn work(cfg: WorkerConfig) -> Result<(), ClusterError> {
                 // how many workers are busy) when the job is taken and every few seconds after.
                 let beat = {
                     let (m, client) = (m.clone(), nats.client.clone());
-                    let run = job.reply.trim_start_matches("arena.results.");
-                    let news = super::busy_payload(&name, &format!("{run}/{}", job.game));
+                    let run = jobs[0].reply.trim_start_matches("arena.results.");
+                    let news = super::busy_payload(&name, &format!("{run}/{}", jobs[0].game));
                     let every = (cfg.ack_wait / 3).min(Duration::from_secs(4));
                     tokio::spawn(async move {
                         loop {
@@ -100,35 +99,65 @@ pub async fn work(cfg: WorkerConfig) -> Result<(), ClusterError> {
                         }
                     })
                 };
-                let outcome = play(&cfg, &files, &games, &job).await;
-                beat.abort();
                 let delivered = m.info().map(|i| i.delivered).unwrap_or(1);
-                let outcome = match outcome {
-                    Ok(o) => Ok(o),
-                    // Tried again later (by any worker) while deliveries remain; the last one reports it.
-                    Err(Fetch::Transient(why)) if delivered < MAX_DELIVER => {
-                        tracing::warn!("game {}: {why}; handing it back", job.game);
-                        let _ = m.ack_with(async_nats::jetstream::AckKind::Nak(Some(Duration::from_secs(1)))).await;
-                        return;
-                    }
-                    Err(f) => Err(f.to_string()),
-                };
-                let mut done = Done { game: job.game.clone(), key: job.key(), outcome, worker: name };
-                // Deduplicated per published job: a redelivered job's outcome is stored once, a job
-                // published again (by a coordinator resuming) gets its own.
-                let sequence = m.info().map(|i| i.stream_sequence).unwrap_or_default();
-                let id = format!("{}/{}/{sequence}", job.reply, job.game);
-                // Published (and stored) before the job is acked: a worker dying in between has the game
-                // played again, and the coordinator takes the first outcome. An outcome too large for
-                // the server goes back as that game's failure, which always fits.
-                let payload = |d: &Done| bytes::Bytes::from(serde_json::to_vec(d).unwrap_or_default());
-                if let Err(why) = nats.publish_stored(&job.reply, &id, payload(&done)).await {
-                    done.outcome = Err(format!("its outcome could not be sent back: {why}"));
-                    let _ = nats.publish_stored(&job.reply, &id, payload(&done)).await;
+                // A batch's games one after the other (the permit is the message's), each its own outcome.
+                let mut dones = Vec::with_capacity(jobs.len());
+                for job in &jobs {
+                    let outcome = match play(&cfg, &files, &games, job).await {
+                        Ok(o) => Ok(o),
+                        // Tried again later (by any worker), the whole message, while deliveries remain;
+                        // the last one reports it.
+                        Err(Fetch::Transient(why)) if delivered < MAX_DELIVER => {
+                            tracing::warn!("game {}: {why}; handing it back", job.game);
+                            beat.abort();
+                            let _ = m.ack_with(async_nats::jetstream::AckKind::Nak(Some(Duration::from_secs(1)))).await;
+                            return;
+                        }
+                        Err(f) => Err(f.to_string()),
+                    };
+                    dones.push(Done { game: job.game.clone(), key: job.key(), outcome, worker: name.clone() });
                 }
+                beat.abort();
+                // Deduplicated per published message: a redelivered message's outcomes are stored once,
+                // a job published again (by a coordinator resuming) gets its own.
+                let sequence = m.info().map(|i| i.stream_sequence).unwrap_or_default();
+                // Published (and stored) before the message is acked: a worker dying in between has the
+                // games played again, and the coordinator takes the first outcome of each.
+                publish_outcomes(&nats, &jobs, dones, sequence).await;
                 let _ = m.double_ack().await;
                 drop(permit);
             });
+        }
+    }
+}
+
+/// Publishes a message's outcomes on their reply subjects: a batch's in one message where they fit,
+/// else each on its own; an outcome too large for the server goes back as that game's failure, which
+/// always fits.
+async fn publish_outcomes(nats: &Nats, jobs: &[Job], dones: Vec<Done>, sequence: u64) {
+    let single = |d: &Done| bytes::Bytes::from(serde_json::to_vec(d).unwrap_or_default());
+    // By reply subject, in the batch's order (a coordinator's batch has one).
+    let mut by_reply: Vec<(&str, Vec<Done>)> = vec![];
+    for (job, done) in jobs.iter().zip(dones) {
+        match by_reply.iter_mut().find(|(r, _)| *r == job.reply) {
+            Some((_, group)) => group.push(done),
+            None => by_reply.push((&job.reply, vec![done])),
+        }
+    }
+    for (reply, group) in by_reply {
+        if group.len() > 1 {
+            let id = format!("{reply}/{}/{sequence}/{}", group[0].game, group.len());
+            let payload = bytes::Bytes::from(serde_json::to_vec(&group).unwrap_or_default());
+            if nats.publish_stored(reply, &id, payload).await.is_ok() {
+                continue;
+            }
+        }
+        for mut done in group {
+            let id = format!("{reply}/{}/{sequence}", done.game);
+            if let Err(why) = nats.publish_stored(reply, &id, single(&done)).await {
+                done.outcome = Err(format!("its outcome could not be sent back: {why}"));
+                let _ = nats.publish_stored(reply, &id, single(&done)).await;
+            }
         }
     }
 }
