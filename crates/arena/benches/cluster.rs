@@ -122,7 +122,8 @@ fn games(n: usize) -> usize {
     n * (n - 1) / 2
 }
 
-/// Answers every job at once with a fixed outcome (seat 0 wins), as a worker would, without playing.
+/// Answers every job at once with a fixed outcome (seat 0 wins), as a worker would, without playing
+/// (each message in a task of its own).
 async fn responder(url: String) {
     let client = async_nats::connect(&url).await.unwrap();
     let js = async_nats::jetstream::new(client.clone());
@@ -146,32 +147,36 @@ async fn responder(url: String) {
     use futures_util::StreamExt;
     let mut messages = consumer.messages().await.unwrap();
     while let Some(Ok(m)) = messages.next().await {
-        // The jobs and their outcomes in the very types a worker uses, so the bench speaks the current
-        // format: one job, or a batch answered in one message.
-        let jobs = arena_cluster::jobs_in(&m.payload).unwrap();
-        let dones: Vec<arena_cluster::Done> = jobs
-            .iter()
-            .map(|job| {
-                let n = job.players.len();
-                let outcome = arena_core::GameOutcome {
-                    scores: (0..n).map(|i| i64::from(i == 0)).collect(),
-                    winners: vec![0],
-                    fuel: vec![0; n],
-                    logs: vec![String::new(); n],
-                    ..Default::default()
-                };
-                arena_cluster::Done {
-                    game: job.game.clone(),
-                    key: job.key(),
-                    outcome: Ok(outcome),
-                    worker: "no-op".into(),
-                }
-            })
-            .collect();
-        let _ = client.publish(arena_cluster::BUSY_SUBJECT, "no-op".into()).await;
-        let payload = if dones.len() == 1 { serde_json::to_vec(&dones[0]) } else { serde_json::to_vec(&dones) };
-        js.publish(jobs[0].reply.clone(), payload.unwrap().into()).await.unwrap().await.unwrap();
-        m.ack().await.unwrap();
+        let (client, js) = (client.clone(), js.clone());
+        // Each message answered in a task of its own, so that the responder never waits on one.
+        tokio::spawn(async move {
+            // The jobs and their outcomes in the very types a worker uses, so the bench speaks the current
+            // format: one job, or a batch answered in one message.
+            let jobs = arena_cluster::jobs_in(&m.payload).unwrap();
+            let dones: Vec<arena_cluster::Done> = jobs
+                .iter()
+                .map(|job| {
+                    let n = job.players.len();
+                    let outcome = arena_core::GameOutcome {
+                        scores: (0..n).map(|i| i64::from(i == 0)).collect(),
+                        winners: vec![0],
+                        fuel: vec![0; n],
+                        logs: vec![String::new(); n],
+                        ..Default::default()
+                    };
+                    arena_cluster::Done {
+                        game: job.game.clone(),
+                        key: job.key(),
+                        outcome: Ok(outcome),
+                        worker: "no-op".into(),
+                    }
+                })
+                .collect();
+            let _ = client.publish(arena_cluster::BUSY_SUBJECT, "no-op".into()).await;
+            let payload = if dones.len() == 1 { serde_json::to_vec(&dones[0]) } else { serde_json::to_vec(&dones) };
+            js.publish(jobs[0].reply.clone(), payload.unwrap().into()).await.unwrap().await.unwrap();
+            m.ack().await.unwrap();
+        });
     }
 }
 
@@ -186,7 +191,22 @@ fn main() {
     let tmp = tempfile::tempdir().unwrap();
     let cores = std::thread::available_parallelism().map(|n| n.get()).unwrap_or(2);
     println!("\nDistributed play (one run, {cores} cores shared by coordinator, nats-server and workers)\n");
+    // `ARENA_BENCH_ONLY=play|noop|memory` runs one part (to profile it).
+    let only = std::env::var("ARENA_BENCH_ONLY").ok();
+    let part = |p: &str| only.as_deref().is_none_or(|o| o == p);
+    if part("play") {
+        play_rates(tmp.path());
+    }
+    if part("noop") {
+        noop_ceiling(tmp.path());
+    }
+    if part("memory") {
+        peak_memory(tmp.path());
+    }
+}
 
+/// Games per second of round robins, in-process and on 1, 2 and 4 workers.
+fn play_rates(tmp: &Path) {
     // Games per second.
     println!("| round robin | games | in-process | 1 worker | 2 workers | 4 workers | same result |");
     println!("| --- | --- | --- | --- | --- | --- | --- |");
@@ -198,8 +218,8 @@ fn main() {
         // A first run compiles into the cache (a new build's engine starts with an empty one).
         tournament(game, &l, None);
         let (here, _, expected) = tournament(game, &l, None);
-        let (_server, url) = nats(&tmp.path().join(format!("nats-{game}")));
-        let dirs = tmp.path().join(format!("workers-{game}"));
+        let (_server, url) = nats(&tmp.join(format!("nats-{game}")));
+        let dirs = tmp.join(format!("workers-{game}"));
         // A first run fetches and compiles into every worker's cache.
         {
             let _w = workers(&url, &dirs, 4);
@@ -222,12 +242,15 @@ fn main() {
             if same { "yes" } else { "NO" }
         );
     }
+}
 
+/// The queue alone: a no-op game's round trip, and what one coordinator can dispatch and record.
+fn noop_ceiling(tmp: &Path) {
     // The queue alone: a no-op game's round trip, and what one coordinator can dispatch and record.
     println!("\n| no-op games through JetStream | games | games/s (coordinator's ceiling) | per game |");
     println!("| --- | --- | --- | --- |");
     for responders in [1, 2] {
-        let (_server, url) = nats(&tmp.path().join(format!("nats-noop-{responders}")));
+        let (_server, url) = nats(&tmp.join(format!("nats-noop-{responders}")));
         let rt = tokio::runtime::Builder::new_multi_thread().worker_threads(1).enable_all().build().unwrap();
         for _ in 0..responders {
             rt.spawn(responder(url.clone()));
@@ -243,14 +266,17 @@ fn main() {
         );
         rt.shutdown_background();
     }
+}
 
+/// Peak memory against the number of games, in-process and on 2 workers.
+fn peak_memory(tmp: &Path) {
     // Peak memory against the number of games.
     println!(
         "\n| round robin of yahtzee-random | games | in-process: time, peak memory | 2 workers: time, coordinator's peak |"
     );
     println!("| --- | --- | --- | --- |");
-    let (_server, url) = nats(&tmp.path().join("nats-memory"));
-    let dirs = tmp.path().join("workers-memory");
+    let (_server, url) = nats(&tmp.join("nats-memory"));
+    let dirs = tmp.join("workers-memory");
     // 1,000 players (499,500 games) take about 5 minutes in-process and 16 distributed: only with
     // ARENA_BENCH_FULL=1, so that `make bench` stays within its 15 minutes.
     let full = std::env::var("ARENA_BENCH_FULL").as_deref() == Ok("1");

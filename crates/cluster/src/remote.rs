@@ -2,7 +2,7 @@
 //! stays here and unchanged — the tournament logic, the store, the lifecycle calls (players are
 //! loaded and checked here too, through the compile cache) — only `play` becomes a job on the queue
 //! and an outcome read back from the result stream, matched by game id. Jobs waiting to be published
-//! while the last publish is under way go together in one message (up to `BATCH_GAMES`): a busy
+//! while earlier publishes are under way go together in one message (up to `BATCH_GAMES`): a busy
 //! tournament's games share the server's round trips, a lone game waits for nothing.
 
 use super::job::{BATCH_GAMES, Done, Job, JobPlayer, component_key, package_key};
@@ -113,6 +113,34 @@ pub struct RemoteGame {
     busy: Arc<Mutex<HashMap<String, std::time::Instant>>>,
     /// Jobs to publish, taken by the publishing task (see [`publishing`]).
     outbox: tokio::sync::mpsc::UnboundedSender<Outgoing>,
+    flow: Arc<Flow>,
+}
+
+/// Jobs published and not yet answered, and news of each answer: while enough are out to keep the
+/// workers busy, the publishing task fills a batch before it sends it.
+#[derive(Default)]
+struct Flow {
+    out: std::sync::atomic::AtomicUsize,
+    answered: tokio::sync::Notify,
+}
+
+impl Flow {
+    fn sent(&self, n: usize) {
+        self.out.fetch_add(n, std::sync::atomic::Ordering::Relaxed);
+    }
+
+    fn answered(&self) {
+        let _ =
+            self.out.fetch_update(std::sync::atomic::Ordering::Relaxed, std::sync::atomic::Ordering::Relaxed, |n| {
+                Some(n.saturating_sub(1))
+            });
+        self.answered.notify_one();
+    }
+
+    /// Few enough jobs out that a worker may be waiting for one.
+    fn low(&self) -> bool {
+        self.out.load(std::sync::atomic::Ordering::Relaxed) < 2 * BATCH_GAMES
+    }
 }
 
 /// A name fit for a subject token and a consumer name.
@@ -137,7 +165,8 @@ impl RemoteGame {
             .collect();
         let nonce = arena_core::secret("").map_err(|e| ClusterError::Other(e.to_string()))?;
         let (outbox, jobs) = tokio::sync::mpsc::unbounded_channel();
-        tokio::spawn(publishing(nats.clone(), nonce[..16].to_string(), jobs));
+        let flow = Arc::new(Flow::default());
+        tokio::spawn(publishing(nats.clone(), nonce[..16].to_string(), jobs, flow.clone()));
         Ok(RemoteGame {
             local,
             nats,
@@ -153,6 +182,7 @@ impl RemoteGame {
             mailbox: Arc::default(),
             busy: Arc::default(),
             outbox,
+            flow,
         })
     }
 
@@ -276,40 +306,88 @@ impl RemoteGame {
     }
 }
 
-/// Publishes the jobs sent to `jobs` until the sender is dropped: each time, every job waiting (up to
-/// [`BATCH_GAMES`]) as one message, or one by one when together they would not fit in a message.
-/// `nonce` is this process's own, in every message's deduplication id (a resumed run publishes again).
-async fn publishing(nats: Nats, nonce: String, mut jobs: tokio::sync::mpsc::UnboundedReceiver<Outgoing>) {
+/// Batch publishes under way at once: while one waits for the server, more jobs gather for the next.
+const PUBLISHING: usize = 1;
+
+/// The longest a job waits for others to fill its batch while workers have enough to do.
+const LINGER: std::time::Duration = std::time::Duration::from_millis(20);
+
+/// Publishes the jobs sent to `jobs` until the sender is dropped, in batches of up to [`BATCH_GAMES`]:
+/// every job waiting, at once while few are out (see [`Flow`]), else once the batch is full, an
+/// answer leaves few out, or [`LINGER`] has passed; one by one when together they would not fit in a
+/// message. `nonce` is this process's own, in every message's deduplication id (a resumed run
+/// publishes again).
+async fn publishing(
+    nats: Nats,
+    nonce: String,
+    mut jobs: tokio::sync::mpsc::UnboundedReceiver<Outgoing>,
+    flow: Arc<Flow>,
+) {
     let fits = (nats.client.server_info().max_payload / 2).max(1024);
+    let slots = Arc::new(tokio::sync::Semaphore::new(PUBLISHING));
     while let Some(first) = jobs.recv().await {
+        let Ok(slot) = slots.clone().acquire_owned().await else { return };
+        // Games woken by the same news (a batch of outcomes placed at once) make their jobs now: let
+        // them, so that they go together rather than the first alone.
+        tokio::task::yield_now().await;
         let mut batch = vec![first];
-        while batch.len() < BATCH_GAMES {
-            match jobs.try_recv() {
-                Ok(next) => batch.push(next),
-                Err(_) => break,
+        let until = tokio::time::Instant::now() + LINGER;
+        loop {
+            while batch.len() < BATCH_GAMES {
+                match jobs.try_recv() {
+                    Ok(next) => batch.push(next),
+                    Err(_) => break,
+                }
+            }
+            if batch.len() >= BATCH_GAMES || flow.low() {
+                break;
+            }
+            tokio::select! {
+                next = jobs.recv() => match next {
+                    Some(next) => batch.push(next),
+                    None => break,
+                },
+                _ = flow.answered.notified() => {}
+                _ = tokio::time::sleep_until(until) => break,
             }
         }
-        let together = (batch.len() > 1)
-            .then(|| serde_json::to_vec(&batch.iter().map(|(j, _)| j).collect::<Vec<_>>()).unwrap_or_default())
-            .filter(|payload| payload.len() <= fits);
-        match together {
-            Some(payload) => {
-                // Deduplicated by run, first game, size and this process.
-                let (first, n) = (&batch[0].0, batch.len());
-                let id = format!("{}/{}/{n}/{nonce}", first.reply, first.game);
-                let r = nats.publish_stored(JOBS_SUBJECT, &id, payload.into()).await;
-                let r = r.map_err(|e| format!("the game's job: {e}"));
-                for (_, tx) in batch {
-                    let _ = tx.send(r.clone());
-                }
+        let (nats, nonce, flow) = (nats.clone(), nonce.clone(), flow.clone());
+        tokio::spawn(async move {
+            publish_batch(&nats, &nonce, batch, fits, &flow).await;
+            drop(slot);
+        });
+    }
+}
+
+/// Publishes `batch` as one message (when it fits in `fits` bytes) or job by job, and tells each job's
+/// sender whether the stream has it.
+async fn publish_batch(nats: &Nats, nonce: &str, batch: Vec<Outgoing>, fits: usize, flow: &Flow) {
+    let together = (batch.len() > 1)
+        .then(|| serde_json::to_vec(&batch.iter().map(|(j, _)| j).collect::<Vec<_>>()).unwrap_or_default())
+        .filter(|payload| payload.len() <= fits);
+    match together {
+        Some(payload) => {
+            // Deduplicated by run, first game, size and this process.
+            let (first, n) = (&batch[0].0, batch.len());
+            let id = format!("{}/{}/{n}/{nonce}", first.reply, first.game);
+            let r = nats.publish_stored(JOBS_SUBJECT, &id, payload.into()).await;
+            let r = r.map_err(|e| format!("the game's job: {e}"));
+            if r.is_ok() {
+                flow.sent(n);
             }
-            None => {
-                for (job, tx) in batch {
-                    let payload: bytes::Bytes = serde_json::to_vec(&job).unwrap_or_default().into();
-                    let id = format!("{}/{}/{nonce}", job.reply, job.game);
-                    let r = nats.publish_stored(JOBS_SUBJECT, &id, payload).await;
-                    let _ = tx.send(r.map_err(|e| format!("the game's job: {e}")));
+            for (_, tx) in batch {
+                let _ = tx.send(r.clone());
+            }
+        }
+        None => {
+            for (job, tx) in batch {
+                let payload: bytes::Bytes = serde_json::to_vec(&job).unwrap_or_default().into();
+                let id = format!("{}/{}/{nonce}", job.reply, job.game);
+                let r = nats.publish_stored(JOBS_SUBJECT, &id, payload).await;
+                if r.is_ok() {
+                    flow.sent(1);
                 }
+                let _ = tx.send(r.map_err(|e| format!("the game's job: {e}")));
             }
         }
     }
@@ -431,7 +509,9 @@ impl Game for RemoteGame {
             self.mailbox.lock().unwrap_or_else(|e| e.into_inner()).waiting.remove(&key);
             return unplayed(n, why);
         }
-        match rx.await {
+        let answer = rx.await;
+        self.flow.answered();
+        match answer {
             Ok(Ok(outcome)) => outcome,
             Ok(Err(why)) => unplayed(n, why),
             Err(_) => unplayed(n, "the result stream closed".into()),

@@ -7,7 +7,7 @@
 use super::job::{Done, Job, component_key, package_key};
 use super::{BUSY_SUBJECT, ClusterError, Fetch, JOBS, Nats, WORKERS};
 use arena_core::{DataDir, Entry, Game, GameSetup};
-use arena_match::{LoadPlayers, Package, PackageGame};
+use arena_match::{LoadPlayers, Package, PackageGame, PackagePlayer};
 use arena_sandbox::{CompileLimits, Sandbox};
 use futures_util::StreamExt;
 use std::collections::HashMap;
@@ -34,7 +34,18 @@ pub struct WorkerConfig {
 const MAX_DELIVER: i64 = 5;
 
 /// Packages loaded so far: by referee hash and options, with their limits.
-type Games = Mutex<HashMap<(String, Vec<String>, String), Arc<PackageGame>>>;
+type Games = Mutex<HashMap<(String, Vec<String>, String), Arc<Ready>>>;
+
+/// A loaded package and the components loaded for it, by sha256 (a component is fetched, hashed and
+/// compiled, or found in the compile cache, once per worker, not once per game).
+struct Ready {
+    game: Arc<PackageGame>,
+    players: Mutex<HashMap<String, Arc<PackagePlayer>>>,
+}
+
+/// Components kept loaded per package at most (each holds its compiled code); past it, the kept ones
+/// are dropped and loaded again as games need them.
+const KEPT_PLAYERS: usize = 64;
 
 /// Works until the process is stopped.
 pub async fn work(cfg: WorkerConfig) -> Result<(), ClusterError> {
@@ -173,7 +184,8 @@ async fn play(
     games: &Games,
     job: &Job,
 ) -> Result<arena_core::GameOutcome, Fetch> {
-    let game = package(cfg, files, games, job).await?;
+    let ready = package(cfg, files, games, job).await?;
+    let game = &ready.game;
     let mut entries = vec![];
     for p in &job.players {
         let player = match (&p.builtin, &p.component) {
@@ -181,12 +193,25 @@ async fn play(
                 game.builtin(b).ok_or_else(|| Fetch::Missing(format!("{}: no sample player `{b}`", game.name())))?
             }
             (None, Some(hash)) => {
-                let path = fetch(files, &component_key(hash), &DataDir::new(&cfg.dir).component(hash), hash).await?;
-                let g = game.clone();
-                tokio::task::spawn_blocking(move || g.load(&path).map(|(_, p)| p))
-                    .await
-                    .map_err(|e| Fetch::Transient(e.to_string()))?
-                    .map_err(|e| Fetch::Missing(format!("component {hash} ({}): {e}", p.name)))?
+                let kept = ready.players.lock().unwrap_or_else(|e| e.into_inner()).get(hash).cloned();
+                match kept {
+                    Some(player) => player,
+                    None => {
+                        let path =
+                            fetch(files, &component_key(hash), &DataDir::new(&cfg.dir).component(hash), hash).await?;
+                        let g = game.clone();
+                        let player = tokio::task::spawn_blocking(move || g.load(&path).map(|(_, p)| p))
+                            .await
+                            .map_err(|e| Fetch::Transient(e.to_string()))?
+                            .map_err(|e| Fetch::Missing(format!("component {hash} ({}): {e}", p.name)))?;
+                        let mut kept = ready.players.lock().unwrap_or_else(|e| e.into_inner());
+                        if kept.len() >= KEPT_PLAYERS {
+                            kept.clear();
+                        }
+                        kept.insert(hash.clone(), player.clone());
+                        player
+                    }
+                }
             }
             (None, None) => return Err(Fetch::Missing(format!("{}: the job names no component", p.name))),
         };
@@ -230,7 +255,7 @@ async fn package(
     files: &async_nats::jetstream::object_store::ObjectStore,
     games: &Games,
     job: &Job,
-) -> Result<Arc<PackageGame>, Fetch> {
+) -> Result<Arc<Ready>, Fetch> {
     let gone = Fetch::Missing;
     let limits = serde_json::to_string(&job.limits).unwrap_or_default();
     let key = (job.package.clone(), job.options.clone(), limits);
@@ -264,7 +289,7 @@ async fn package(
     if game.referee_hash().as_deref() != Some(job.package.as_str()) {
         return Err(gone(format!("package {}: its referee has another sha256", job.package)));
     }
-    let game = Arc::new(game);
-    games.lock().unwrap_or_else(|e| e.into_inner()).insert(key, game.clone());
-    Ok(game)
+    let ready = Arc::new(Ready { game: Arc::new(game), players: Mutex::default() });
+    games.lock().unwrap_or_else(|e| e.into_inner()).insert(key, ready.clone());
+    Ok(ready)
 }

@@ -1,10 +1,12 @@
 //! Round robin: every pair of players plays a series of N games, alternating who starts. Pairs are
-//! scheduled in rounds by the circle method, so each player plays at most one series per round and the
-//! series of a round run concurrently. A player banned in a round forfeits the rest of that series and
-//! all its later ones (each forfeited game is a win for the opponent). Ranking by games won; banned
+//! scheduled in rounds by the circle method, so each player plays at most one series per round; a series
+//! starts as soon as both its players have played their earlier ones, so series of several rounds run
+//! concurrently and no round waits for the slowest of the one before (the outcome is the round-by-round
+//! one). A player banned in a round forfeits the rest of that series and all its later ones (each
+//! forfeited game is a win for the opponent). Ranking by games won; banned
 //! players are listed separately and not ranked.
 
-use super::common::{Roster, Table, join_in_order, places};
+use super::common::{Roster, Table, places};
 use super::{GameRecord, MatchRecord, Progress, Settings, TournamentResult};
 use arena_core::{Entry, Game};
 use std::sync::Arc;
@@ -31,6 +33,9 @@ pub fn schedule(n: usize) -> Vec<Vec<(usize, usize)>> {
     rounds
 }
 
+/// A series and its games.
+type Played = (MatchRecord, Vec<GameRecord>);
+
 pub async fn round_robin<G: Game>(
     game: Arc<G>,
     entries: Vec<Arc<Entry<G::Player>>>,
@@ -42,41 +47,93 @@ pub async fn round_robin<G: Game>(
     roster.start(s.games_per_match).await;
     let rounds = schedule(n);
     roster.table.report(Progress::Matches(rounds.iter().map(|r| r.len() as u64).sum()));
+    // Series are numbered through the whole schedule, earlier rounds first.
+    let total = rounds.iter().map(Vec::len).sum::<usize>() as u32;
+    let first_of_round: Vec<u32> = rounds
+        .iter()
+        .scan(0u32, |before, r| {
+            let first = *before;
+            *before += r.len() as u32;
+            Some(first)
+        })
+        .collect();
+    // Each player's series in schedule order. A series starts once it is the next of both its players
+    // (their earlier series played): no round waits for the slowest series of the one before, and a
+    // player's standing when its series starts depends only on its own earlier games, as it would
+    // round by round.
+    let mut series_of: Vec<Vec<(usize, usize)>> = vec![vec![]; n];
+    for (r, pairs) in rounds.iter().enumerate() {
+        for (m, &(a, b)) in pairs.iter().enumerate() {
+            series_of[a].push((r, m));
+            series_of[b].push((r, m));
+        }
+    }
+    let mut next = vec![0usize; n];
+    // Banned so far, by the start and each player's own games (the bans themselves are recorded at the
+    // end, in schedule order, as a round-by-round run records them).
+    let mut out_now = roster.is_banned.clone();
+    let mut results: Vec<Vec<Option<Played>>> = rounds.iter().map(|r| (0..r.len()).map(|_| None).collect()).collect();
+    let mut running = tokio::task::JoinSet::new();
+    let ready = |next: &[usize], (r, m): (usize, usize)| {
+        let (a, b) = rounds[r][m];
+        series_of[a].get(next[a]) == Some(&(r, m)) && series_of[b].get(next[b]) == Some(&(r, m))
+    };
+    let start = |running: &mut tokio::task::JoinSet<_>, out_now: &[bool], (r, m): (usize, usize)| {
+        let (a, b) = rounds[r][m];
+        let (table, k) = (roster.table.clone(), s.games_per_match);
+        let out = [out_now[a], out_now[b]];
+        let numbering = (k, first_of_round[r] + m as u32 + 1, total);
+        running.spawn(async move {
+            let played = series(&table, [a, b], out, (r as u32 + 1, m as u32 + 1), numbering).await;
+            table.report(Progress::Match(&played.0));
+            ((r, m), played)
+        });
+    };
+    for (r, pairs) in rounds.iter().enumerate() {
+        for m in 0..pairs.len() {
+            if ready(&next, (r, m)) {
+                start(&mut running, &out_now, (r, m));
+            }
+        }
+    }
+    while let Some(done) = running.join_next().await {
+        let ((r, m), played) = match done {
+            Ok(v) => v,
+            Err(e) => std::panic::resume_unwind(e.into_panic()),
+        };
+        let (a, b) = rounds[r][m];
+        for g in &played.1 {
+            for f in &g.faults {
+                if let Some(i) = roster.names.iter().position(|x| *x == f.player) {
+                    out_now[i] = true;
+                }
+            }
+        }
+        results[r][m] = Some(played);
+        next[a] += 1;
+        next[b] += 1;
+        for x in [a, b] {
+            if let Some(&following) = series_of[x].get(next[x])
+                && ready(&next, following)
+            {
+                start(&mut running, &out_now, following);
+            }
+        }
+    }
     let mut won = vec![0i64; n];
     let mut matches = vec![];
     let mut games = vec![];
-    // Series are numbered through the whole schedule, earlier rounds first.
-    let total = rounds.iter().map(Vec::len).sum::<usize>() as u32;
-    let mut before = 0u32;
-    for (r, pairs) in rounds.iter().enumerate() {
-        let round = r as u32 + 1;
-        let handles: Vec<_> = pairs
-            .iter()
-            .enumerate()
-            .map(|(m, &(a, b))| {
-                let (table, k) = (roster.table.clone(), s.games_per_match);
-                let out = [roster.is_banned[a], roster.is_banned[b]];
-                let numbering = (k, before + m as u32 + 1, total);
-                tokio::spawn(async move {
-                    let r = series(&table, [a, b], out, (round, m as u32 + 1), numbering).await;
-                    table.report(Progress::Match(&r.0));
-                    r
-                })
-            })
-            .collect();
-        before += pairs.len() as u32;
-        for (record, played) in join_in_order(handles).await {
-            for g in &played {
-                roster.ban_faults(g);
-            }
-            for (j, name) in record.players.iter().enumerate() {
-                if let Some(i) = roster.names.iter().position(|x| Some(x) == name.as_ref()) {
-                    won[i] += i64::from(record.wins[j]);
-                }
-            }
-            matches.push(record);
-            games.extend(played);
+    for (record, played) in results.into_iter().flatten().flatten() {
+        for g in &played {
+            roster.ban_faults(g);
         }
+        for (j, name) in record.players.iter().enumerate() {
+            if let Some(i) = roster.names.iter().position(|x| Some(x) == name.as_ref()) {
+                won[i] += i64::from(record.wins[j]);
+            }
+        }
+        matches.push(record);
+        games.extend(played);
     }
     let ranking = places(&roster.names, &roster.is_banned, |i| won[i]);
     let champion = ranking.first().filter(|p| p.len() == 1).and_then(|p| roster.names.iter().position(|x| *x == p[0]));
