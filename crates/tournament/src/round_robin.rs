@@ -33,6 +33,9 @@ pub fn schedule(n: usize) -> Vec<Vec<(usize, usize)>> {
     rounds
 }
 
+/// How many rounds past the oldest one not finished a series may start in.
+const LOOKAHEAD: usize = 1;
+
 /// A series and its games.
 type Played = (MatchRecord, Vec<GameRecord>);
 
@@ -69,30 +72,43 @@ pub async fn round_robin<G: Game>(
         }
     }
     let mut next = vec![0usize; n];
-    // Banned so far, by the start and each player's own games (the bans themselves are recorded at the
-    // end, in schedule order, as a round-by-round run records them).
+    // Banned so far, by the start and each player's own games (the bans themselves are recorded as each
+    // round is finished, in schedule order, as a round-by-round run records them).
     let mut out_now = roster.is_banned.clone();
     let mut results: Vec<Vec<Option<Played>>> = rounds.iter().map(|r| (0..r.len()).map(|_| None).collect()).collect();
     let mut running = tokio::task::JoinSet::new();
-    let ready = |next: &[usize], (r, m): (usize, usize)| {
+    let table = roster.table.clone();
+    let (mut won, mut matches, mut games) = (vec![0i64; n], vec![], vec![]);
+    // Series not yet finished, per round; series start at most LOOKAHEAD rounds past the oldest round
+    // not finished (enough to keep games flowing past a round's slowest series; the finished series
+    // kept waiting for their round stay few).
+    let mut left: Vec<usize> = rounds.iter().map(Vec::len).collect();
+    let mut oldest = 0usize;
+    let mut started: Vec<Vec<bool>> = rounds.iter().map(|r| vec![false; r.len()]).collect();
+    let ready = |next: &[usize], started: &[Vec<bool>], oldest: usize, (r, m): (usize, usize)| {
         let (a, b) = rounds[r][m];
-        series_of[a].get(next[a]) == Some(&(r, m)) && series_of[b].get(next[b]) == Some(&(r, m))
+        r <= oldest + LOOKAHEAD
+            && !started[r][m]
+            && series_of[a].get(next[a]) == Some(&(r, m))
+            && series_of[b].get(next[b]) == Some(&(r, m))
     };
-    let start = |running: &mut tokio::task::JoinSet<_>, out_now: &[bool], (r, m): (usize, usize)| {
-        let (a, b) = rounds[r][m];
-        let (table, k) = (roster.table.clone(), s.games_per_match);
-        let out = [out_now[a], out_now[b]];
-        let numbering = (k, first_of_round[r] + m as u32 + 1, total);
-        running.spawn(async move {
-            let played = series(&table, [a, b], out, (r as u32 + 1, m as u32 + 1), numbering).await;
-            table.report(Progress::Match(&played.0));
-            ((r, m), played)
-        });
-    };
-    for (r, pairs) in rounds.iter().enumerate() {
+    let start =
+        |running: &mut tokio::task::JoinSet<_>, started: &mut [Vec<bool>], out_now: &[bool], (r, m): (usize, usize)| {
+            started[r][m] = true;
+            let (a, b) = rounds[r][m];
+            let (table, k) = (table.clone(), s.games_per_match);
+            let out = [out_now[a], out_now[b]];
+            let numbering = (k, first_of_round[r] + m as u32 + 1, total);
+            running.spawn(async move {
+                let played = series(&table, [a, b], out, (r as u32 + 1, m as u32 + 1), numbering).await;
+                table.report(Progress::Match(&played.0));
+                ((r, m), played)
+            });
+        };
+    for (r, pairs) in rounds.iter().enumerate().take(LOOKAHEAD + 1) {
         for m in 0..pairs.len() {
-            if ready(&next, (r, m)) {
-                start(&mut running, &out_now, (r, m));
+            if ready(&next, &started, oldest, (r, m)) {
+                start(&mut running, &mut started, &out_now, (r, m));
             }
         }
     }
@@ -112,29 +128,41 @@ pub async fn round_robin<G: Game>(
         results[r][m] = Some(played);
         next[a] += 1;
         next[b] += 1;
+        left[r] -= 1;
         for x in [a, b] {
             if let Some(&following) = series_of[x].get(next[x])
-                && ready(&next, following)
+                && ready(&next, &started, oldest, following)
             {
-                start(&mut running, &out_now, following);
+                start(&mut running, &mut started, &out_now, following);
+            }
+        }
+        // The oldest round finished: its series are taken in schedule order (bans recorded as a
+        // round-by-round run records them, their games let go of as they go), and a round further on
+        // may start what is ready in it.
+        while oldest < rounds.len() && left[oldest] == 0 {
+            for (record, played) in std::mem::take(&mut results[oldest]).into_iter().flatten() {
+                for g in &played {
+                    roster.ban_faults(g);
+                }
+                for (j, name) in record.players.iter().enumerate() {
+                    if let Some(i) = roster.names.iter().position(|x| Some(x) == name.as_ref()) {
+                        won[i] += i64::from(record.wins[j]);
+                    }
+                }
+                matches.push(record);
+                games.extend(played);
+            }
+            oldest += 1;
+            let admitted = oldest + LOOKAHEAD;
+            for m in 0..rounds.get(admitted).map_or(0, Vec::len) {
+                if ready(&next, &started, oldest, (admitted, m)) {
+                    start(&mut running, &mut started, &out_now, (admitted, m));
+                }
             }
         }
     }
-    let mut won = vec![0i64; n];
-    let mut matches = vec![];
-    let mut games = vec![];
-    for (record, played) in results.into_iter().flatten().flatten() {
-        for g in &played {
-            roster.ban_faults(g);
-        }
-        for (j, name) in record.players.iter().enumerate() {
-            if let Some(i) = roster.names.iter().position(|x| Some(x) == name.as_ref()) {
-                won[i] += i64::from(record.wins[j]);
-            }
-        }
-        matches.push(record);
-        games.extend(played);
-    }
+    // Every series was started and taken (a round left unfinished would be a scheduling bug).
+    debug_assert!(oldest == rounds.len() && results.iter().all(Vec::is_empty));
     let ranking = places(&roster.names, &roster.is_banned, |i| won[i]);
     let champion = ranking.first().filter(|p| p.len() == 1).and_then(|p| roster.names.iter().position(|x| *x == p[0]));
     roster.end(|i| Some(i) == champion).await;
