@@ -281,6 +281,20 @@ fn a_ladder_has_its_games_played_by_workers() {
     assert!(fetched >= 3, "the workers fetched {fetched} components");
 }
 
+/// A server and one worker (ack wait 30 s) under `tmp`, and a runtime to send jobs from.
+fn one_worker(tmp: &Path) -> (Killed, Killed, String, tokio::runtime::Runtime) {
+    let (server, url) = nats(&tmp.join("nats"));
+    let worker = worker(&url, &tmp.join("w0"), "30");
+    (server, worker, url, tokio::runtime::Runtime::new().unwrap())
+}
+
+/// The nim-optimal component and its sha256.
+fn nim_optimal() -> (Vec<u8>, String) {
+    let good = std::fs::read(player("nim-optimal")).unwrap();
+    let hash = arena_core::sha256_hex(&good);
+    (good, hash)
+}
+
 /// Publishes a job naming the Nim package (uploaded) and `component` in seat 0; the outcome the
 /// worker stores for it.
 async fn job_outcome(url: &str, component: &str, upload: Option<&[u8]>) -> serde_json::Value {
@@ -378,11 +392,8 @@ async fn nim_outcomes(
 #[test]
 fn a_batch_of_jobs_in_one_message_is_played_game_by_game_each_with_its_own_outcome() {
     let tmp = tempfile::tempdir().unwrap();
-    let (_server, url) = nats(&tmp.path().join("nats"));
-    let _worker = worker(&url, &tmp.path().join("w0"), "30");
-    let rt = tokio::runtime::Runtime::new().unwrap();
-    let good = std::fs::read(player("nim-optimal")).unwrap();
-    let hash = arena_core::sha256_hex(&good);
+    let (_server, _worker, url, rt) = one_worker(tmp.path());
+    let (good, hash) = nim_optimal();
     let missing = "cd".repeat(32);
     // Three games, the middle one naming a component nobody stored.
     let edits = || -> Vec<Edit<'_>> {
@@ -416,9 +427,7 @@ fn a_batch_of_jobs_in_one_message_is_played_game_by_game_each_with_its_own_outco
 #[test]
 fn a_job_naming_a_missing_or_broken_component_fails_that_game_naming_the_component() {
     let tmp = tempfile::tempdir().unwrap();
-    let (_server, url) = nats(&tmp.path().join("nats"));
-    let _worker = worker(&url, &tmp.path().join("w0"), "30");
-    let rt = tokio::runtime::Runtime::new().unwrap();
+    let (_server, _worker, url, rt) = one_worker(tmp.path());
     let missing = "ab".repeat(32);
     let outcome = rt.block_on(job_outcome(&url, &missing, None));
     let why = outcome["Err"].as_str().unwrap_or_else(|| panic!("{outcome}"));
@@ -430,8 +439,8 @@ fn a_job_naming_a_missing_or_broken_component_fails_that_game_naming_the_compone
     let why = outcome["Err"].as_str().unwrap_or_else(|| panic!("{outcome}"));
     assert!(why.contains(&format!("component {hash} (stranger)")), "{why}");
     // The worker goes on: a good job after them is played.
-    let good = std::fs::read(player("nim-optimal")).unwrap();
-    let outcome = rt.block_on(job_outcome(&url, &arena_core::sha256_hex(&good), Some(&good)));
+    let (good, hash) = nim_optimal();
+    let outcome = rt.block_on(job_outcome(&url, &hash, Some(&good)));
     assert!(outcome["Ok"]["scores"].is_array(), "{outcome}");
 }
 
@@ -488,11 +497,8 @@ fn an_outcome_too_large_for_the_server_fails_its_game_instead_of_hanging() {
 #[test]
 fn a_worker_refuses_jobs_that_reach_outside_their_package_or_are_not_jobs() {
     let tmp = tempfile::tempdir().unwrap();
-    let (_server, url) = nats(&tmp.path().join("nats"));
-    let _worker = worker(&url, &tmp.path().join("w0"), "30");
-    let rt = tokio::runtime::Runtime::new().unwrap();
-    let good = std::fs::read(player("nim-optimal")).unwrap();
-    let hash = arena_core::sha256_hex(&good);
+    let (_server, _worker, url, rt) = one_worker(tmp.path());
+    let (good, hash) = nim_optimal();
     // A file path out of the package directory: refused before anything is written.
     let escape = |j: &mut serde_json::Value| j["files"].as_array_mut().unwrap().push("../../escaped".into());
     let outcome = rt.block_on(job_outcome_with(&url, &hash, Some(&good), escape));
