@@ -2,9 +2,9 @@
 //! (`arena worker --jobs 1`) over a loopback `nats-server -js`, for a fast game (Nim) and a slower one
 //! (Yahtzee); the queue's cost per game and the coordinator's ceiling, from a no-op game (a responder
 //! here answers every job at once with a fixed outcome, so only the queue's round trip is left); and
-//! the peak memory of round robins of 100 and 300 players (and 1,000 with `ARENA_BENCH_FULL=1`), in-process
-//! and distributed. One run,
-//! everything on this machine's cores (coordinator, server and workers share them).
+//! the peak memory of round robins of 100 and 300 players (and 1,000 with `ARENA_BENCH_FULL=1`),
+//! in-process and distributed. One run, everything on this machine's cores (coordinator, server and
+//! workers share them); `ARENA_BENCH_ONLY=play|noop|memory` runs one part.
 
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
@@ -207,7 +207,6 @@ fn main() {
 
 /// Games per second of round robins, in-process and on 1, 2 and 4 workers.
 fn play_rates(tmp: &Path) {
-    // Games per second.
     println!("| round robin | games | in-process | 1 worker | 2 workers | 4 workers | same result |");
     println!("| --- | --- | --- | --- | --- | --- | --- |");
     let cases: [(&str, usize, &[&str]); 2] =
@@ -246,7 +245,6 @@ fn play_rates(tmp: &Path) {
 
 /// The queue alone: a no-op game's round trip, and what one coordinator can dispatch and record.
 fn noop_ceiling(tmp: &Path) {
-    // The queue alone: a no-op game's round trip, and what one coordinator can dispatch and record.
     println!("\n| no-op games through JetStream | games | games/s (coordinator's ceiling) | per game |");
     println!("| --- | --- | --- | --- |");
     for responders in [1, 2] {
@@ -270,7 +268,6 @@ fn noop_ceiling(tmp: &Path) {
 
 /// Peak memory against the number of games, in-process and on 2 workers.
 fn peak_memory(tmp: &Path) {
-    // Peak memory against the number of games.
     println!(
         "\n| round robin of yahtzee-random | games | in-process: time, peak memory | 2 workers: time, coordinator's peak |"
     );

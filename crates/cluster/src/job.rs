@@ -59,9 +59,9 @@ pub struct Done {
     pub worker: String,
 }
 
-/// The most games a coordinator packs into one job message: the jobs waiting to be published when the
-/// last publish returned, up to this many. Enough to spread the server's per-message work over many
-/// games, few enough that a tournament's games in flight (64) still go to every worker.
+/// The most games a coordinator packs into one job message (the jobs waiting to be published, up to
+/// this many). Enough to spread the server's per-message work over many games, few enough that a
+/// tournament's games in flight (64) still go to every worker.
 pub const BATCH_GAMES: usize = 8;
 
 /// The most jobs a worker takes from one message (a batch from elsewhere is bounded too).

@@ -2,9 +2,9 @@
 //! like any other), playing one game under the in-flight limit, and awaiting spawned work in order.
 
 use super::{Ban, GameRecord, Journal, Lifecycle, Observer, PlayerInfo, Progress, Settings, TournamentResult};
-use arena_core::Fault;
 use arena_core::seed::derive;
 use arena_core::{Entry, Game, GameSetup, MatchSoFar, TournamentInfo};
+use arena_core::{Fault, PlayerFault};
 use std::sync::Arc;
 use tokio::sync::Semaphore;
 
@@ -209,13 +209,16 @@ impl<G: Game> Roster<G> {
         }
     }
 
+    /// Everyone who failed in `record` (by entry), with the fault, in the order they failed.
+    pub fn faulted<'a>(&self, record: &'a GameRecord) -> Vec<(usize, &'a PlayerFault)> {
+        record.faults.iter().filter_map(|f| Some((self.names.iter().position(|n| *n == f.player)?, f))).collect()
+    }
+
     /// Bans everyone who failed in `record`, in the order they failed.
     pub fn ban_faults(&mut self, record: &GameRecord) {
-        for f in &record.faults {
-            if let Some(i) = self.names.iter().position(|n| *n == f.player) {
-                let fault = Fault::new(f.kind, f.call.clone(), f.reason.clone());
-                self.ban(i, &fault, Some(&record.id));
-            }
+        for (i, f) in self.faulted(record) {
+            let fault = Fault::new(f.kind, f.call.clone(), f.reason.clone());
+            self.ban(i, &fault, Some(&record.id));
         }
     }
 

@@ -119,10 +119,8 @@ pub async fn round_robin<G: Game>(
         };
         let (a, b) = rounds[r][m];
         for g in &played.1 {
-            for f in &g.faults {
-                if let Some(i) = roster.names.iter().position(|x| *x == f.player) {
-                    out_now[i] = true;
-                }
+            for (i, _) in roster.faulted(g) {
+                out_now[i] = true;
             }
         }
         results[r][m] = Some(played);
