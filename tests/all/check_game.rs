@@ -64,7 +64,7 @@ fn a_referee_that_panics_on_an_answer_no_sample_player_gives_fails_naming_the_ga
     assert!(!ok, "{out}");
     // The sample players' own games pass: only a fuzzed answer finds the bug.
     let fail = out.lines().find(|l| l.starts_with("FAIL: seed ")).expect(&out);
-    assert!(fail.contains("fuzzed") && fail.contains("crash in `apply`"), "{out}");
+    assert!(fail.contains("fuzzed") && fail.contains("crash in `step`"), "{out}");
     assert!(fail.contains("index out of bounds") && fail.contains("\"heap\":"), "the panic and the answer: {out}");
     // The flags it prints play that game alone, which fails the same way.
     let flags = replay_flags(&out);
@@ -83,7 +83,7 @@ fn a_referee_that_loops_on_an_answer_fails_on_its_fuel() {
     let (ok, out) = check_game(&[root.to_str().unwrap(), "--option", "trusting=2", "--seeds", "10"]);
     assert!(!ok, "{out}");
     let fail = out.lines().find(|l| l.starts_with("FAIL: seed ")).expect(&out);
-    assert!(fail.contains("fuel in `apply`"), "{out}");
+    assert!(fail.contains("fuel in `step`"), "{out}");
     assert!(out.contains("--option trusting=2 --seats 2 --seed "), "the replay keeps the option: {out}");
 }
 

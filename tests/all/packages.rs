@@ -164,7 +164,7 @@ async fn a_referee_that_traps_ends_the_game_as_a_game_fault_and_nobody_is_banned
     let b = seat(&pkg, "b", "nim-optimal");
     let o = pkg.play(&[a, b], 1, &Default::default()).await;
     let f = o.game_fault.clone().expect("a game fault");
-    assert_eq!((f.kind.as_str(), f.call.as_str()), ("crash", "apply"), "{f}");
+    assert_eq!((f.kind.as_str(), f.call.as_str()), ("crash", "step"), "{f}");
     assert!(f.reason.contains("the broken referee gives up"), "its last output is in the reason: {f}");
     assert!(o.faults.is_empty() && o.winners.is_empty(), "{o:?}");
     assert_eq!(o.calls().len(), 2, "both players answered once before the referee failed");
@@ -428,8 +428,10 @@ async fn a_referee_flooding_events_is_stopped_at_the_cap_with_each_event_cut() {
     let root = nim_package(dir.path());
     std::fs::copy(player("nim-broken-referee"), root.join("referee.wasm")).unwrap();
     let manifest = std::fs::read_to_string(root.join("game.toml")).unwrap();
+    // Trusting mode plays Nim to its end (see the referee's source), and its events are taken then.
     let options = "\n[options.events]\ndefault = 0\nmin = 0\nmax = 1000000\n\
-                   [options.event-chars]\ndefault = 1000\nmin = 0\nmax = 100000\n";
+                   [options.event-chars]\ndefault = 1000\nmin = 0\nmax = 100000\n\
+                   [options.trusting]\ndefault = 1\nmin = 0\nmax = 2\n";
     std::fs::write(root.join("game.toml"), format!("{manifest}{options}")).unwrap();
     // Each event is cut to a quote: three events far longer than the cut.
     let long = arena_match::EVENT_CHARS * 5;
@@ -437,6 +439,7 @@ async fn a_referee_flooding_events_is_stopped_at_the_cap_with_each_event_cut() {
     pkg.set_options(&["events=3".to_string(), format!("event-chars={long}")]).unwrap();
     let (a, b) = (seat(&pkg, "a", "nim-optimal"), seat(&pkg, "b", "nim-optimal"));
     let o = pkg.play(&[a, b], 1, &Default::default()).await;
+    assert!(o.game_fault.is_none(), "{:?}", o.game_fault);
     assert_eq!(o.events.len(), 3);
     for e in &o.events {
         assert!(e.text.len() < arena_match::EVENT_CHARS + 40, "each event is cut to a quote");
@@ -447,7 +450,7 @@ async fn a_referee_flooding_events_is_stopped_at_the_cap_with_each_event_cut() {
         );
     }
     // The number of events is capped (short events, so the flood is quick even on a loaded machine;
-    // answers large enough for a whole flood in one `next`, so that the cap is what stops it).
+    // answers large enough for a whole flood in one `events()`, so that the cap is what stops it).
     let cap = arena_match::MAX_EVENTS;
     let roomy = Arc::new(Sandbox::new(Limits { answer_bytes: 4 << 20, ..Limits::default() }).unwrap());
     for (events, past) in [(cap, false), (cap + 1, true)] {
@@ -455,17 +458,18 @@ async fn a_referee_flooding_events_is_stopped_at_the_cap_with_each_event_cut() {
         pkg.set_options(&[format!("events={events}"), "event-chars=10".to_string()]).unwrap();
         let (a, b) = (seat(&pkg, "a", "nim-optimal"), seat(&pkg, "b", "nim-optimal"));
         let o = pkg.play(&[a, b], 1, &Default::default()).await;
-        let f = o.game_fault.clone().expect("a game fault");
-        assert_eq!(o.events.len(), if past { 0 } else { cap }, "{events} events: the cap holds ({f})");
         if past {
-            assert_eq!(f.call, "start", "{f}");
+            let f = o.game_fault.clone().expect("a game fault");
+            assert_eq!(f.call, "events", "{f}");
             // The host's own words, never wasmtime's backtrace.
             assert_eq!(f.reason, format!("emitted more than {cap} events in one game"), "{f}");
             assert_eq!(f.kind.as_str(), "illegal", "{f}");
-            assert!(o.calls().is_empty());
+            assert!(o.events.is_empty(), "none of a flood past the cap is kept");
         } else {
-            assert_eq!((f.kind.as_str(), f.call.as_str()), ("crash", "apply"), "at the cap the game goes on: {f}");
+            assert!(o.game_fault.is_none(), "at the cap the game is whole: {:?}", o.game_fault);
+            assert_eq!(o.events.len(), cap);
         }
+        assert!(o.faults.is_empty(), "nobody is banned for the referee's flood");
     }
     // Under the default limits the same flood is more than one answer of the referee may carry: a game
     // fault before the host holds it.
@@ -474,7 +478,7 @@ async fn a_referee_flooding_events_is_stopped_at_the_cap_with_each_event_cut() {
     let (a, b) = (seat(&pkg, "a", "nim-optimal"), seat(&pkg, "b", "nim-optimal"));
     let o = pkg.play(&[a, b], 1, &Default::default()).await;
     let f = o.game_fault.clone().expect("a game fault");
-    assert_eq!((f.kind.as_str(), f.call.as_str()), ("illegal", "start"), "{f}");
+    assert_eq!((f.kind.as_str(), f.call.as_str()), ("illegal", "events"), "{f}");
     assert!(o.events.is_empty(), "{f}");
 }
 
@@ -500,7 +504,7 @@ fn referee_failures_are_shown_after_the_bans_and_blamed_on_the_package() {
         "{text}"
     );
     let rows: Vec<&str> =
-        text.lines().filter(|l| l.contains("apply") && l.contains("the broken referee gives up")).collect();
+        text.lines().filter(|l| l.contains("step") && l.contains("the broken referee gives up")).collect();
     assert_eq!(rows.len(), 3, "a row per game, with the referee's call and reason: {text}");
     assert!(!text.contains("backtrace") && !text.contains("wasm function"), "{text}");
     // The JSON lists them too, in the order of the games.
@@ -510,7 +514,7 @@ fn referee_failures_are_shown_after_the_bans_and_blamed_on_the_package() {
     assert_eq!(faults.len(), 3, "{doc}");
     assert_eq!(
         (faults[0]["game"].as_str(), faults[0]["call"].as_str()),
-        (doc["games"][0]["id"].as_str(), Some("apply"))
+        (doc["games"][0]["id"].as_str(), Some("step"))
     );
     // One game: the same table after the ban table.
     let out = run(&["play", "--game", game, "--seed", "4", &players[0], &players[1]]);
@@ -518,20 +522,30 @@ fn referee_failures_are_shown_after_the_bans_and_blamed_on_the_package() {
     assert!(text.contains("1 game ended in a game fault") && text.contains("the broken referee gives up"), "{text}");
 }
 
-/// A referee of the protocol before this one (it exports `requests`) is refused with that reason, naming
-/// the file, before anything is played.
+/// A referee of an earlier protocol (it exports `requests`, or `apply` one answer a call) is refused
+/// with that reason, naming the file, before anything is played.
 #[test]
-fn a_referee_of_the_earlier_protocol_is_refused_with_the_reason() {
-    let dir = tempfile::tempdir().unwrap();
-    let root = nim_package(dir.path());
-    let old = r#"(component
-        (core module $m (func (export "f")))
-        (core instance $i (instantiate $m))
-        (func $f (canon lift (core func $i "f")))
-        (export "requests" (func $f)))"#;
-    std::fs::write(root.join("referee.wat"), old).unwrap();
-    let manifest = std::fs::read_to_string(root.join("game.toml")).unwrap();
-    std::fs::write(root.join("game.toml"), manifest.replace("referee.wasm", "referee.wat")).unwrap();
-    let err = Package::load(sandbox(), &root).err().expect("refused").to_string();
-    assert!(err.contains("referee.wat") && err.contains("earlier protocol") && err.contains("rebuild"), "{err}");
+fn a_referee_of_an_earlier_protocol_is_refused_with_the_reason() {
+    for (export, what) in [("requests", "`requests`"), ("apply", "`apply`, one call an answer")] {
+        let dir = tempfile::tempdir().unwrap();
+        let root = nim_package(dir.path());
+        let old = format!(
+            r#"(component
+            (core module $m (func (export "f")))
+            (core instance $i (instantiate $m))
+            (func $f (canon lift (core func $i "f")))
+            (export "{export}" (func $f)))"#
+        );
+        std::fs::write(root.join("referee.wat"), old).unwrap();
+        let manifest = std::fs::read_to_string(root.join("game.toml")).unwrap();
+        std::fs::write(root.join("game.toml"), manifest.replace("referee.wasm", "referee.wat")).unwrap();
+        let err = Package::load(sandbox(), &root).err().expect("refused").to_string();
+        assert!(
+            err.contains("referee.wat")
+                && err.contains("earlier protocol")
+                && err.contains(what)
+                && err.contains("rebuild"),
+            "{err}"
+        );
+    }
 }

@@ -96,3 +96,29 @@ fn copy_dir(from: &Path, to: &Path) {
         }
     }
 }
+
+/// One referee call a step: a round of matching pennies hands both seats' answers to `step` at once,
+/// through the Rust referee (on the kit) and the JavaScript one alike; Nim's Python referee takes its one
+/// answer a step.
+#[tokio::test]
+async fn a_steps_answers_reach_the_referee_in_one_call() {
+    for (game, referee, players, answers_a_step) in [
+        ("pennies", "pennies-referee", ["pennies-heads", "pennies-alternate"], 2),
+        ("pennies", "pennies-referee-js", ["pennies-heads", "pennies-alternate"], 2),
+        ("nim", "nim-referee-py", ["nim-optimal", "nim-optimal"], 1),
+    ] {
+        let dir = tempfile::tempdir().unwrap();
+        let mut pkg = package(game, dir.path(), &[], referee);
+        if game == "pennies" {
+            pkg.set_options(&["rounds=9".to_string()]).unwrap();
+        }
+        let seats = players.map(|name| pkg.load_player(name, Path::new(&player(name))).unwrap());
+        let (o, cost) = pkg.play_fuzzed(&seats, 3, None).await;
+        assert!(o.game_fault.is_none() && o.faults.is_empty(), "{referee}: {:?}", o.game_fault);
+        let answers = o.calls().len() as u32;
+        assert!(answers >= 2, "{referee}: {answers} answers");
+        assert_eq!(cost.handed * answers_a_step, answers, "{referee}: one `step` call a step");
+        // Every step but the last (which finds the game over) handed its answers over once.
+        assert_eq!(cost.handed + 1, cost.steps, "{referee}");
+    }
+}

@@ -621,13 +621,13 @@ fn games_whose_referee_failed_are_shown_on_the_pages_and_in_the_api_blamed_on_th
         let board = client().get(format!("{}/games/nim", s.url)).send().await.unwrap().text().await.unwrap();
         assert!(board.contains("1 game(s) ended in a game fault"), "{board}");
         let api = get_json(&format!("{}/api/tournaments/1", s.url)).await;
-        assert_eq!(api["game_faults"][0]["call"], "apply", "{api}");
+        assert_eq!(api["game_faults"][0]["call"], "step", "{api}");
         assert_eq!(api["game_faults"].as_array().map(Vec::len), Some(1), "{api}");
         let listed = get_json(&format!("{}/api/games/nim/game-faults", s.url)).await;
         assert_eq!(listed["count"], 1, "{listed}");
         assert_eq!(
             (listed["latest"][0]["tournament"].as_i64(), listed["latest"][0]["call"].as_str()),
-            (Some(1), Some("apply"))
+            (Some(1), Some("step"))
         );
         // Nobody is rated on it.
         let leaders = get_json(&format!("{}/api/games/nim/leaderboard", s.url)).await;

@@ -10,7 +10,7 @@
 //!   game calls it; and, as most arenas do it, one round trip to a bot process speaking JSON lines over
 //!   pipes (this binary again), asked the same turn state and answering at once;
 //! - a decision all-in in a packaged game: Nim games per second, and one 1,000-round game of matching
-//!   pennies (the referee's `apply` after every player call);
+//!   pennies (one referee `step` a round, after both player calls);
 //! - referees in Python and JavaScript against the Rust ones (Nim's in Python, matching pennies' in
 //!   JavaScript): instantiation, and a decision in a long game, through the same package;
 //! - games per second of each game's strong sample player against itself, as components through its
@@ -294,7 +294,7 @@ async fn ready_keep(
     (store, instance, keep, vec![arg])
 }
 
-/// A packaged game played all-in (the referee's `apply` after every player call, three instances a
+/// A packaged game played all-in (the referee's `step` after the step's player calls, three instances a
 /// game): Nim games per second, and one long game of matching pennies.
 async fn decisions_all_in(sandbox: &Arc<Sandbox>, dir: &Path, guarded: Duration) {
     let (pkg, _) = package(sandbox, "nim");
@@ -322,7 +322,7 @@ async fn decisions_all_in(sandbox: &Arc<Sandbox>, dir: &Path, guarded: Duration)
     );
 
     // Steady state: one long game of matching pennies (both seats asked at once each round), so the
-    // instances and the start are spread over 2,000 decisions: two player calls and two `apply`s a
+    // instances and the start are spread over 2,000 decisions: two player calls and one `step` a
     // round.
     let (mut pkg, _) = package(sandbox, "pennies");
     pkg.set_options(&["rounds=1000".to_string()]).expect("rounds");

@@ -31,65 +31,69 @@ pub(crate) fn unfollowed(seat: usize, case: &str) -> Fault {
 }
 
 /// One step's requests, for the rule that a seat answers only for itself: when a step asks several
-/// seats at once and something changes the game before a seat's answer is handled (another seat's
-/// ban, or an applied answer that ended the game), that answer is applied only if the referee still
-/// makes the very request it answers (same seat, same case, same payload), as its `requests()` says
-/// after the change. Otherwise it is dropped: never applied, never judged, not recorded, and the seat
-/// is asked again if the game goes on. A fault the host finds stands whatever the others did.
-pub(crate) struct Step {
-    /// The step's requests as the referee made them (empty when it asked one seat).
-    pub(crate) made: Vec<Val>,
-    /// What the referee asked at its last look after a change in this step.
-    pub(crate) outstanding: Option<Vec<Val>>,
+/// seats at once and something changes the game before a seat's answer is applied (another seat's
+/// ban, a refusal, or an applied answer that changed what the others are asked), that answer is applied
+/// only if the referee still makes the very request it answers (same seat, same case, same payload), as
+/// its latest `next` says. Otherwise it is dropped: never applied, never judged, not recorded, and the
+/// seat is asked again if the game goes on. A fault the host finds stands whatever the others did.
+pub(crate) struct Step<'r> {
+    /// The step's requests as the referee made them.
+    made: &'r [Val],
+    /// What the referee asked at its last look after a change in this step (`None`: no change yet).
+    outstanding: Option<Vec<Val>>,
     /// An answer was applied or a seat banned earlier in the step.
     pub(crate) changed: bool,
-    /// The reply being handled is the step's last.
-    pub(crate) last: bool,
+    /// The last look is older than the last change.
+    stale: bool,
 }
 
-impl Step {
-    pub(crate) fn new(made: Vec<Val>) -> Step {
-        Step { made, outstanding: None, changed: false, last: false }
+impl<'r> Step<'r> {
+    pub(crate) fn new(made: &'r [Val]) -> Step<'r> {
+        Step { made, outstanding: None, changed: false, stale: false }
     }
 
-    /// The request the step made of `seat`, when it asked several seats.
-    pub(crate) fn made_of(&self, seat: usize) -> Option<&Val> {
-        self.made.iter().find(|r| matches!(r, Val::Tuple(t) if t.first() == Some(&Val::U32(seat as u32))))
+    /// Something changed the game: what the referee still asks is looked at again when it matters.
+    pub(crate) fn change(&mut self) {
+        self.changed = true;
+        self.stale = self.made.len() > 1;
     }
 
-    /// Whether the referee still made `seat`'s request at its last look (yes when it has not looked).
-    pub(crate) fn asks(&self, seat: usize) -> bool {
-        match (&self.outstanding, self.made_of(seat)) {
-            (Some(now), Some(request)) => now.contains(request),
-            _ => true,
-        }
-    }
-
-    /// Looks again at what the referee said is outstanding after its last call, then [`Step::asks`].
-    pub(crate) fn still_asks(&mut self, referee: &Referee, seat: usize) -> bool {
-        if self.made.is_empty() {
+    /// Whether the referee still makes the request the step made of `seat` (yes when nothing changed
+    /// since, or when the step asked one seat).
+    pub(crate) fn asks(&mut self, referee: &Referee, seat: usize) -> bool {
+        if self.made.len() < 2 {
             return true;
         }
-        self.outstanding = Some(referee.outstanding.clone());
-        self.asks(seat)
-    }
-
-    /// A seat was banned: what the referee still asks is looked at again if other answers wait.
-    pub(crate) fn banned(&mut self, referee: &Referee) {
-        self.changed = true;
-        if !self.made.is_empty() && !self.last {
+        if self.stale {
             self.outstanding = Some(referee.outstanding.clone());
+            self.stale = false;
+        }
+        let made = self.made.iter().find(|r| matches!(r, Val::Tuple(t) if t.first() == Some(&Val::U32(seat as u32))));
+        match (&self.outstanding, made) {
+            (Some(now), Some(request)) => now.contains(request),
+            _ => true,
         }
     }
 }
 
 /// One request of a step: the seat, the export it names, its argument, and the answer's type.
-pub(crate) struct Asked {
+pub(crate) struct Asked<'r> {
     pub(crate) seat: usize,
     pub(crate) case: String,
-    pub(crate) arg: Option<Val>,
+    pub(crate) arg: Option<&'r Val>,
     pub(crate) spread: bool,
     pub(crate) result: Option<wasmtime::component::types::Type>,
+}
+
+/// An answer waiting to be handed to the referee's `step`: the seat, the case, the answer, its fuel,
+/// its time on the clock and what the seat printed.
+pub(crate) struct Handed {
+    pub(crate) seat: usize,
+    pub(crate) case: String,
+    pub(crate) answer: Option<Val>,
+    pub(crate) fuel: u64,
+    pub(crate) micros: u64,
+    pub(crate) output: String,
 }
 
 /// Where a step's answers come from: the players themselves, or the record of a game (a replay).
@@ -101,19 +105,20 @@ pub(crate) enum Answers<'s, 'l> {
 impl Answers<'_, '_> {
     /// Every asked seat's answer (or fault), in the order the referee asked. Live seats are called
     /// concurrently.
-    pub(crate) async fn answer(&mut self, asked: Vec<Asked>) -> Result<Vec<Answered>, Fault> {
+    pub(crate) async fn answer(&mut self, asked: Vec<Asked<'_>>) -> Result<Vec<Answered>, Fault> {
         match self {
             Answers::Live(seats) => {
                 let n = seats.len();
                 let order: Vec<usize> = asked.iter().map(|a| a.seat).collect();
-                let mut by_seat: Vec<Option<Asked>> = (0..n).map(|_| None).collect();
+                let mut by_seat: Vec<Option<Asked<'_>>> = (0..n).map(|_| None).collect();
                 for a in asked {
                     let seat = a.seat;
                     by_seat[seat] = Some(a);
                 }
                 let calls = seats.iter_mut().zip(by_seat).enumerate().filter_map(|(i, (seat, a))| {
                     let a = a?;
-                    Some(async move {
+                    // Boxed: a call's future is large, and joining moves it.
+                    Some(Box::pin(async move {
                         // Its time on the clock, instantiation included, as the guard read it.
                         let before = seat.wall;
                         let r = seat.answer(&a.case, a.arg, a.spread, a.result.as_ref()).await;
@@ -124,7 +129,7 @@ impl Answers<'_, '_> {
                             Err(f) => Reply::Fault(f, output),
                         };
                         (i, a.case, None, Some(reply))
-                    })
+                    }))
                 });
                 let mut answered: Vec<Answered> = join_all(calls).await;
                 answered.sort_by_key(|(i, ..)| order.iter().position(|s| s == i));
@@ -208,7 +213,7 @@ pub(crate) async fn ban(
     out.log.push(CallLine::failed(i, step, fault.clone()));
     out.faults.push((i, fault));
     match referee.call("banned", &[Val::U32(i as u32), record], 1).await?.pop() {
-        Some(next) => referee.take_next("banned", next),
+        Some(next) => referee.take_next("banned", next).map(|_| ()),
         None => Err(protocol("banned", "did not answer `next`")),
     }
 }

@@ -255,55 +255,71 @@ fn export_func(engine: &wasmtime::Engine, referee: &Component, name: &str) -> Re
     }
 }
 
-/// The referee's requests, from its component type: `start` answers `result<next, string>`, `apply`
-/// takes (seat, answer) and answers the same, `banned` answers `next`, where `next` is a record of
-/// `requests: list<tuple<u32, request>>` and `events: list<event>`, and request and answer are variants
-/// with the same case names. A referee of the protocol before this one (which exported `requests` and
-/// imported `events.emit`) is named as such.
+/// The referee's requests, from its component type: `start` answers `result<next, string>`, `step`
+/// takes `list<tuple<u32, answer>>` and `banned` (seat, fault), both answering `next`, where `next` is
+/// a record of `requests: list<tuple<u32, request>>`, `taken: u32` and `refused: option<string>`, and
+/// request and answer are variants with the same case names; `events` takes nothing. A referee of an
+/// earlier protocol (which exported `apply`, or `requests`) is named as such.
 fn cases(engine: &wasmtime::Engine, referee: &Component) -> Result<Vec<Case>, String> {
     let func =
         |name: &str| export_func(engine, referee, name)?.ok_or_else(|| format!("it exports no function `{name}`"));
-    if export_func(engine, referee, "requests")?.is_some() {
-        return Err("it speaks the earlier protocol (`requests`, `events.emit`): rebuild it against this \
-                    Arena's wit/game, whose `start`, `apply` and `banned` answer with what comes `next`"
-            .into());
+    for (old, what) in [("requests", "`requests`, `events.emit`"), ("apply", "`apply`, one call an answer")] {
+        if export_func(engine, referee, old)?.is_some() {
+            return Err(format!(
+                "it speaks an earlier protocol ({what}): rebuild it against this Arena's wit/game, whose `step` \
+                 takes a step's answers together and whose `events` hands over the events"
+            ));
+        }
     }
-    for name in ["start", "apply", "banned", "outcome", "view"] {
+    for name in ["start", "step", "banned", "events", "outcome", "view"] {
         func(name)?;
     }
     let next_of = |t: Option<Type>| match t {
         Some(Type::Record(r)) => {
-            let requests = r.fields().find(|f| f.name == "requests").map(|f| f.ty);
-            let events = r.fields().find(|f| f.name == "events");
-            match (requests, events, r.fields().len()) {
-                (Some(Type::List(l)), Some(_), 2) => match l.ty() {
-                    Type::Tuple(t) if t.types().len() == 2 => t.types().nth(1),
-                    _ => None,
-                },
+            let field = |name: &str| r.fields().find(|f| f.name == name).map(|f| f.ty);
+            match (field("requests"), field("taken"), field("refused"), r.fields().len()) {
+                (Some(Type::List(l)), Some(Type::U32), Some(Type::Option(o)), 3) if matches!(o.ty(), Type::String) => {
+                    match l.ty() {
+                        Type::Tuple(t) if t.types().len() == 2 => t.types().nth(1),
+                        _ => None,
+                    }
+                }
                 _ => None,
             }
         }
         _ => None,
     };
-    let answered = |name: &str, f: &ComponentFunc| {
-        match f.results().collect::<Vec<_>>().as_slice() {
-            [Type::Result(r)] if matches!(r.err(), Some(Type::String)) => next_of(r.ok()),
-            _ => None,
-        }
-        .ok_or_else(|| format!("`{name}` must answer result<next, string>, `next` a record of `requests` and `events`"))
-    };
-    let Type::Variant(request) = answered("start", &func("start")?)? else {
+    const NEXT: &str = "`next` a record of `requests`, `taken` and `refused`";
+    let start = func("start")?;
+    let request = match start.results().collect::<Vec<_>>().as_slice() {
+        [Type::Result(r)] if matches!(r.err(), Some(Type::String)) => next_of(r.ok()),
+        _ => None,
+    }
+    .ok_or_else(|| format!("`start` must answer result<next, string>, {NEXT}"))?;
+    let Type::Variant(request) = request else {
         return Err("the requests of `next` must be tuple<u32, request>, `request` a variant".into());
     };
-    let apply = func("apply")?;
-    answered("apply", &apply)?;
+    let step = func("step")?;
+    if next_of(step.results().next()).is_none() {
+        return Err(format!("`step` must answer `next`, {NEXT}"));
+    }
     let banned = func("banned")?;
     if next_of(banned.results().next()).is_none() {
-        return Err("`banned` must take (seat: u32, fault) and answer `next`".into());
+        return Err(format!("`banned` must take (seat: u32, fault) and answer `next`, {NEXT}"));
     }
-    let Some((_, Type::Variant(answer))) = apply.params().nth(1) else {
-        return Err("`apply` must take (seat: u32, answer) with `answer` a variant".into());
+    let answer = match step.params().collect::<Vec<_>>().as_slice() {
+        [(_, Type::List(l))] => match l.ty() {
+            Type::Tuple(t) if t.types().len() == 2 => t.types().nth(1),
+            _ => None,
+        },
+        _ => None,
     };
+    let Some(Type::Variant(answer)) = answer else {
+        return Err("`step` must take list<tuple<u32, answer>> with `answer` a variant".into());
+    };
+    if func("events")?.params().len() != 0 {
+        return Err("`events` must take nothing and answer list<event>".into());
+    }
     let mut out = Vec::new();
     for case in request.cases() {
         let Some(a) = answer.cases().find(|a| a.name == case.name) else {

@@ -39,7 +39,7 @@ impl Package {
         let Val::Variant(case, arg) = *request else { return None };
         let c = self.cases.iter().find(|c| c.name == case)?;
         let mut seat = Seat::new(self.sandbox.clone(), player.pre.clone(), seed);
-        seat.call(&c.name, arg.map(|a| *a), c.spread(), c.result.is_some()).await.err()
+        seat.call(&c.name, arg.as_deref(), c.spread(), c.result.is_some()).await.err()
     }
 
     /// Whether the referee starts a game with the options set, for the fewest seats the game takes: a

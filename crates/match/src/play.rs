@@ -1,10 +1,11 @@
 //! One game of a package. The referee runs in its own sandboxed store, under the same limits as a
-//! player, and is driven step by step: the seats it asks are called concurrently, each answer goes back
-//! to it as the same case of its answer variant, in the order it asked. A player that faults, or whose
-//! answer the referee refuses, is banned and reported to the referee; a referee that traps, loops,
-//! hogs memory or breaks the protocol ends the game as a game fault, and nobody is banned for it.
+//! player, and is driven step by step: the seats it asks are called concurrently, and their answers go
+//! back to it together in one `step` call, each as the same case of its answer variant, in the order it
+//! asked. A player that faults, or whose answer the referee refuses, is banned and reported to the
+//! referee; a referee that traps, loops, hogs memory or breaks the protocol ends the game as a game
+//! fault, and nobody is banned for it.
 
-use super::answers::{Answers, Asked, Reply, Step, ban, unfollowed};
+use super::answers::{Answers, Asked, Handed, Reply, Step, ban, unfollowed};
 use super::fuzz::{Fuzz, Fuzzer};
 use super::referee::{Referee, option, protocol, text, view};
 use super::seat::Seat;
@@ -16,11 +17,12 @@ use arena_sandbox::Guard;
 use std::sync::Arc;
 use wasmtime::component::Val;
 
-/// What refereeing one game cost: the steps it took (rounds of requests), the fuel the referee burnt and
-/// its CPU time.
+/// What refereeing one game cost: the steps it took (rounds of requests), the `step` calls that handed
+/// it answers (one a step unless it takes them one by one), the fuel the referee burnt and its CPU time.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct RefereeCost {
     pub steps: u32,
+    pub handed: u32,
     pub fuel: u64,
     pub cpu: std::time::Duration,
 }
@@ -109,11 +111,19 @@ impl Package {
         let mut cost = RefereeCost::default();
         match self.referee(seed).await {
             Ok(mut referee) => {
-                if let Err(f) = self.drive(&mut referee, answers, names, seed, so_far, &mut out).await {
+                let played = self.drive(&mut referee, answers, names, seed, so_far, &mut out).await;
+                // The events the referee kept (one that trapped can tell none; its fault stands).
+                let told = referee.take_events().await;
+                if let Err(f) = played.and(told) {
                     out.game_fault = Some(f);
                 }
                 out.events = std::mem::take(&mut referee.store.data_mut().events);
-                cost = RefereeCost { steps: referee.steps, fuel: referee.fuel, cpu: referee.spent };
+                cost = RefereeCost {
+                    steps: referee.steps,
+                    handed: referee.handed,
+                    fuel: referee.fuel,
+                    cpu: referee.spent,
+                };
             }
             Err(f) => out.game_fault = Some(f),
         }
@@ -165,8 +175,10 @@ impl Package {
             spent: std::time::Duration::ZERO,
             fuel: 0,
             steps: 0,
+            handed: 0,
             outstanding: Vec::new(),
             funcs: Vec::new(),
+            events: None,
         })
     }
 
@@ -183,7 +195,9 @@ impl Package {
         let mut banned = vec![false; n];
         let setup = self.setup(names, seed, so_far);
         match referee.call("start", &[setup], 1).await?.pop() {
-            Some(Val::Result(Ok(Some(next)))) => referee.take_next("start", *next)?,
+            Some(Val::Result(Ok(Some(next)))) => {
+                referee.take_next("start", *next)?;
+            }
             Some(Val::Result(Err(why))) => return Err(protocol("start", format!("refused to start: {}", text(&why)))),
             _ => return Err(protocol("start", "did not answer result<next, string>")),
         }
@@ -195,42 +209,44 @@ impl Package {
         for step in 1..=MAX_STEPS as u32 {
             referee.steps = step;
             let (lines, events) = (out.log.len(), referee.store.data().events.len());
-            // What the last call said is outstanding, moved out: each step's first answer or ban
-            // (every step has one) says what is outstanding next.
+            // What the last call said is outstanding, moved out: each step's first `step` or ban (every
+            // step has one) says what is outstanding next.
             let requests = std::mem::take(&mut referee.outstanding);
             if requests.is_empty() {
                 ended = true;
                 break;
             }
-            // Who is asked what, in the referee's order; each seat once a step. A step that asks several
-            // seats keeps what it asked: an answer is applied only while the referee still makes the
-            // very request it answers (see `Step`).
-            let mut this = Step::new(if requests.len() > 1 { requests.clone() } else { Vec::new() });
-            let mut asked: Vec<Asked> = Vec::new();
-            for r in requests {
-                let Val::Tuple(mut t) = r else { return Err(protocol("requests", "a request is not a tuple")) };
-                let (Some(Val::Variant(case, payload)), Some(Val::U32(seat))) = (t.pop(), t.pop()) else {
+            // Who is asked what, in the referee's order; each seat once a step.
+            let mut asked: Vec<Asked<'_>> = Vec::new();
+            for r in &requests {
+                let Val::Tuple(t) = r else { return Err(protocol("requests", "a request is not a tuple")) };
+                let [Val::U32(seat), Val::Variant(case, payload)] = t.as_slice() else {
                     return Err(protocol("requests", "a request is not (seat, request)"));
                 };
-                let seat = seat as usize;
+                let seat = *seat as usize;
                 if seat >= n || banned[seat] || asked.iter().any(|a| a.seat == seat) {
                     return Err(protocol("requests", format!("asked seat {seat}, which cannot be asked now")));
                 }
-                let Some(c) = self.cases.iter().find(|c| c.name == case) else {
+                let Some(c) = self.cases.iter().find(|c| c.name == *case) else {
                     return Err(protocol("requests", format!("asked for `{case}`, which is not a request")));
                 };
                 asked.push(Asked {
                     seat,
-                    case,
-                    arg: payload.map(|p| *p),
+                    case: case.clone(),
+                    arg: payload.as_deref(),
                     spread: c.spread(),
                     result: c.result.clone(),
                 });
             }
+            // A step that asks several seats keeps what it asked: an answer is applied only while the
+            // referee still makes the very request it answers (see `Step`).
+            let mut this = Step::new(&requests);
             let replies = answers.answer(asked).await?;
-            let count = replies.len();
-            for (k, (i, case, result, reply)) in replies.into_iter().enumerate() {
-                this.last = k + 1 == count;
+            // The answers to hand to `step` together, in order: a live step's all at once (a fault
+            // between them hands the earlier ones over first), a replay's one by one as it reads them.
+            let mut batch: Vec<Handed> = Vec::new();
+            let mut game = Hand { referee: &mut *referee, banned: &mut banned, out: &mut *out, step, replaying };
+            for (i, case, result, reply) in replies {
                 let reply = match reply {
                     Some(r) => r,
                     None => answers.recorded(i, &case, step, result.as_ref())?,
@@ -239,63 +255,35 @@ impl Package {
                     // A fault is the host's finding on the seat's own call: it stands whatever the
                     // other seats did.
                     Reply::Fault(f, output) => {
-                        ban(referee, &mut answers, &mut banned, out, (i, step), f).await?;
-                        if let Some(line) = out.log.last_mut() {
+                        game.hand(&mut answers, &mut this, &mut batch).await?;
+                        ban(game.referee, &mut answers, game.banned, game.out, (i, step), f).await?;
+                        if let Some(line) = game.out.log.last_mut() {
                             line.output = output;
                         }
-                        this.banned(referee);
+                        this.change();
                     }
                     // A record lacks only answers the game dropped: it must drop this one too.
                     Reply::Missing => {
-                        if this.asks(i) && (!this.changed || this.still_asks(referee, i)) {
+                        if this.asks(game.referee, i) {
                             return Err(unfollowed(i, &case));
                         }
                     }
                     Reply::Answer(answer, fuel, micros, output) => {
                         // Dropped: a record holding it was not played by these rules.
-                        if !this.asks(i) {
+                        if !this.asks(game.referee, i) {
                             if replaying {
                                 return Err(unfollowed(i, &case));
                             }
                             continue;
                         }
-                        let recorded = answer.as_ref().map_or(serde_json::Value::Null, values::to_json);
-                        // Recorded before it is handed over: a referee that fails on it leaves it in
-                        // the record.
-                        out.log.push(CallLine {
-                            micros,
-                            output,
-                            ..CallLine::new(i, case.clone(), step, recorded, fuel)
-                        });
-                        out.fuel[i] += fuel;
-                        let answer = Val::Variant(case.clone(), answer.map(Box::new));
-                        let refused = match referee.call("apply", &[Val::U32(i as u32), answer], 1).await?.pop() {
-                            Some(Val::Result(Ok(Some(next)))) => {
-                                referee.take_next("apply", *next)?;
-                                None
-                            }
-                            Some(Val::Result(Err(why))) => Some(text(&why)),
-                            _ => return Err(protocol("apply", "did not answer result<next, string>")),
-                        };
-                        // Refused after the step changed the game: judged only if the referee still
-                        // asks the seat what it answered (a refusal changes nothing); else dropped.
-                        if refused.is_some() && this.changed && !this.still_asks(referee, i) {
-                            if replaying {
-                                return Err(unfollowed(i, &case));
-                            }
-                            out.log.pop();
-                            out.fuel[i] -= fuel;
-                            continue;
-                        }
-                        this.changed = true;
-                        if let Some(why) = refused {
-                            answers.refused(i);
-                            ban(referee, &mut answers, &mut banned, out, (i, step), Fault::illegal(case, why)).await?;
-                            this.banned(referee);
+                        batch.push(Handed { seat: i, case, answer, fuel, micros, output });
+                        if replaying {
+                            game.hand(&mut answers, &mut this, &mut batch).await?;
                         }
                     }
                 }
             }
+            game.hand(&mut answers, &mut this, &mut batch).await?;
             // The game as a whole is bounded too: a referee may ask a slow player many times, each call
             // within its limits (a replay re-runs no player, and is not timed).
             let budget = self.sandbox.limits().game_cpu;
@@ -357,7 +345,7 @@ impl Package {
     }
 
     /// A replay's frame after `step`: the record's `lines` of the step, the events the referee emitted
-    /// from the `events`-th on, its view and its drawing.
+    /// from the `events`-th on (taken from it now), its view and its drawing.
     async fn frame(
         &self,
         referee: &mut Referee,
@@ -365,6 +353,7 @@ impl Package {
         lines: Vec<CallLine>,
         events: usize,
     ) -> Result<Frame, Fault> {
+        referee.take_events().await?;
         let view = view(referee, None).await?;
         let svg = self.svg(referee, None).await?;
         Ok(Frame { step, lines, events: referee.store.data().events[events..].to_vec(), view, svg })
@@ -393,3 +382,83 @@ impl Package {
 
 /// The largest drawing a referee may make of a position.
 pub const SVG_BYTES: usize = 256 * 1024;
+
+/// What handing a step's answers to the referee works on: the referee, who is banned, the game's
+/// record, the step, and whether the answers come from a record.
+struct Hand<'g> {
+    referee: &'g mut Referee,
+    banned: &'g mut Vec<bool>,
+    out: &'g mut GameOutcome,
+    step: u32,
+    replaying: bool,
+}
+
+impl Hand<'_> {
+    /// Hands `batch` to the referee's `step`, in order, until it has taken them all: each answer is
+    /// recorded before it is handed over (a referee that fails on it leaves it in the record); a
+    /// refused one bans its seat; after a change, the answers whose request the referee no longer
+    /// makes are dropped (see `Step`), and the rest are handed over again.
+    async fn hand(
+        &mut self,
+        answers: &mut Answers<'_, '_>,
+        this: &mut Step<'_>,
+        batch: &mut Vec<Handed>,
+    ) -> Result<(), Fault> {
+        while !batch.is_empty() {
+            if this.changed {
+                if self.replaying
+                    && let Some(h) = batch.iter().find(|h| !this.asks(self.referee, h.seat))
+                {
+                    return Err(unfollowed(h.seat, &h.case));
+                }
+                batch.retain(|h| this.asks(self.referee, h.seat));
+                if batch.is_empty() {
+                    break;
+                }
+            }
+            let start = self.out.log.len();
+            let mut items = Vec::with_capacity(batch.len());
+            for h in batch.iter_mut() {
+                let recorded = h.answer.as_ref().map_or(serde_json::Value::Null, values::to_json);
+                self.out.log.push(CallLine {
+                    micros: h.micros,
+                    output: std::mem::take(&mut h.output),
+                    ..CallLine::new(h.seat, h.case.clone(), self.step, recorded, h.fuel)
+                });
+                self.out.fuel[h.seat] += h.fuel;
+                let answer = Val::Variant(h.case.clone(), h.answer.take().map(Box::new));
+                items.push(Val::Tuple(vec![Val::U32(h.seat as u32), answer]));
+            }
+            let params = [Val::List(items)];
+            self.referee.handed += 1;
+            let Some(next) = self.referee.call("step", &params, 1).await?.pop() else {
+                return Err(protocol("step", "did not answer `next`"));
+            };
+            let took = self.referee.take_next("step", next)?;
+            let k = took.taken as usize;
+            if k == 0 || k > batch.len() {
+                return Err(protocol("step", format!("took {k} of the {} answers it was handed", batch.len())));
+            }
+            // The answers it did not take leave the record until they are handed over again.
+            let [Val::List(items)] = params else { return Err(protocol("step", "its answers were not a list")) };
+            for (h, item) in batch.iter_mut().zip(items).skip(k) {
+                if let Val::Tuple(mut t) = item
+                    && let Some(Val::Variant(_, answer)) = t.pop()
+                {
+                    h.answer = answer.map(|a| *a);
+                }
+                self.out.fuel[h.seat] -= h.fuel;
+            }
+            for (h, line) in batch.iter_mut().skip(k).zip(self.out.log.drain(start + k..)) {
+                h.output = line.output;
+            }
+            let last = batch.drain(..k).next_back().map(|h| (h.seat, h.case));
+            this.change();
+            if let (Some(why), Some((seat, case))) = (took.refused, last) {
+                answers.refused(seat);
+                ban(self.referee, answers, self.banned, self.out, (seat, self.step), Fault::illegal(case, why)).await?;
+            }
+        }
+        Ok(())
+    }
+}

@@ -1,13 +1,42 @@
 //! The referee of one game, in its own sandboxed store under its own limits, and the calls the host
-//! makes of it: what comes next after each call that moves the game (the requests outstanding, the
-//! events, bounded here), its view, its refusals as text.
+//! makes of it: what comes next after each call that moves the game (the requests outstanding, how
+//! many answers a step took, a refusal), the events it kept (taken with a typed call, bounded here),
+//! its view, its refusals as text.
 
 use super::{EVENT_CHARS, MAX_EVENTS, VIEW_CHARS};
 use arena_core::{Fault, FaultKind};
 use arena_core::{Limits, quote, quote_at};
 use arena_sandbox::{Guard, PlayerState};
 use wasmtime::Store;
-use wasmtime::component::{Instance, Val};
+use wasmtime::component::{ComponentType, Instance, Lift, TypedFunc, Val};
+
+/// `arena:game`'s `audience`, lifted without dynamic values.
+#[derive(ComponentType, Lift, Debug)]
+#[component(variant)]
+pub(crate) enum Audience {
+    #[component(name = "all")]
+    All,
+    #[component(name = "seat")]
+    Seat(u32),
+    #[component(name = "seats")]
+    Seats(Vec<u32>),
+}
+
+/// `arena:game`'s `event`, lifted without dynamic values.
+#[derive(ComponentType, Lift, Debug)]
+#[component(record)]
+pub(crate) struct WitEvent {
+    to: Audience,
+    text: String,
+}
+
+/// What `step` and `banned` answer besides the requests: how many answers the call took, and why it
+/// refused the last one.
+#[derive(Debug, Default)]
+pub(crate) struct Took {
+    pub(crate) taken: u32,
+    pub(crate) refused: Option<String>,
+}
 
 /// The referee of one game, in its own store, under its own limits.
 pub(crate) struct Referee {
@@ -19,10 +48,14 @@ pub(crate) struct Referee {
     /// The fuel its calls have burnt, and the steps it has been driven through.
     pub(crate) fuel: u64,
     pub(crate) steps: u32,
+    /// Its `step` calls.
+    pub(crate) handed: u32,
     /// The requests outstanding, as the last call that moved the game said.
     pub(crate) outstanding: Vec<Val>,
     /// Its exports, looked up by name once.
     pub(crate) funcs: Vec<(&'static str, wasmtime::component::Func)>,
+    /// Its `events` export, typed, once looked up.
+    pub(crate) events: Option<TypedFunc<(), (Vec<WitEvent>,)>>,
 }
 
 impl Referee {
@@ -40,7 +73,7 @@ impl Referee {
         };
         let guard = Guard::arm_with(&self.limits, &mut self.store, false, name).quoting_output();
         let mut out = vec![Val::Bool(false); results];
-        let r = guard.run(func.call_async(&mut self.store, params, &mut out)).await;
+        let r = guard.run(Box::pin(func.call_async(&mut self.store, params, &mut out))).await;
         self.spent += guard.spent(&self.store).1;
         let ((), fuel) = guard.finish(&mut self.store, r)?;
         self.fuel += fuel;
@@ -49,56 +82,69 @@ impl Referee {
 }
 
 impl Referee {
-    /// Takes what comes next after `call` (`start`, `apply`, `banned`): the requests outstanding and the
-    /// events the call caused, each cut to [`EVENT_CHARS`]; more than [`MAX_EVENTS`] in a game, or a
-    /// value that is not a `next` record, is the game's fault.
-    pub(crate) fn take_next(&mut self, call: &str, next: Val) -> Result<(), Fault> {
+    /// Takes what comes next after `call` (`start`, `step`, `banned`): the requests outstanding, and how
+    /// many answers it took and its refusal; a value that is not a `next` record is the game's fault.
+    pub(crate) fn take_next(&mut self, call: &str, next: Val) -> Result<Took, Fault> {
         let Val::Record(fields) = next else { return Err(protocol(call, "did not answer with a `next` record")) };
-        let (mut requests, mut events) = (None, None);
+        let (mut requests, mut took) = (None, Took::default());
         for (name, v) in fields {
             match (name.as_str(), v) {
                 ("requests", Val::List(l)) => requests = Some(l),
-                ("events", Val::List(l)) => events = Some(l),
+                ("taken", Val::U32(n)) => took.taken = n,
+                ("refused", Val::Option(Some(why))) => took.refused = Some(text(&Some(why))),
                 _ => {}
             }
         }
-        let (Some(requests), Some(events)) = (requests, events) else {
-            return Err(protocol(call, "answered a record without `requests` and `events` lists"));
+        let Some(requests) = requests else {
+            return Err(protocol(call, "answered a record without a `requests` list"));
         };
-        let recorded = &mut self.store.data_mut().events;
-        if recorded.len() + events.len() > MAX_EVENTS {
-            return Err(protocol(call, format!("emitted more than {MAX_EVENTS} events in one game")));
-        }
-        for e in events {
-            recorded.push(event(call, e)?);
-        }
         self.outstanding = requests;
-        Ok(())
+        Ok(took)
+    }
+
+    /// Takes the events the referee kept, each cut to [`EVENT_CHARS`]; more than [`MAX_EVENTS`] in a
+    /// game is the game's fault.
+    pub(crate) async fn take_events(&mut self) -> Result<(), Fault> {
+        let func = match self.events {
+            Some(f) => f,
+            None => {
+                let f = self
+                    .instance
+                    .get_typed_func::<(), (Vec<WitEvent>,)>(&mut self.store, "events")
+                    .map_err(|e| protocol("events", format!("not `func() -> list<event>`: {}", e.root_cause())))?;
+                self.events = Some(f);
+                f
+            }
+        };
+        loop {
+            let guard = Guard::arm_with(&self.limits, &mut self.store, false, "events").quoting_output();
+            let r = guard.run(func.call_async(&mut self.store, ())).await;
+            self.spent += guard.spent(&self.store).1;
+            let ((got,), fuel) = guard.finish(&mut self.store, r)?;
+            self.fuel += fuel;
+            if got.is_empty() {
+                return Ok(());
+            }
+            let recorded = &mut self.store.data_mut().events;
+            if recorded.len() + got.len() > MAX_EVENTS {
+                return Err(protocol("events", format!("emitted more than {MAX_EVENTS} events in one game")));
+            }
+            recorded.extend(got.into_iter().map(|e| arena_core::Event {
+                to: match e.to {
+                    Audience::All => None,
+                    Audience::Seat(s) => Some(vec![s]),
+                    Audience::Seats(s) => Some(s),
+                },
+                text: cut(e.text),
+            }));
+        }
     }
 }
 
-/// An `event` record as the game's record keeps it, its text cut to a quote.
-fn event(call: &str, e: Val) -> Result<arena_core::Event, Fault> {
-    let bad = |why: &str| protocol(call, format!("an event {why}"));
-    let Val::Record(mut fields) = e else { return Err(bad("is not a record")) };
-    let (Some((_, Val::String(text))), Some((_, to))) = (fields.pop(), fields.pop()) else {
-        return Err(bad("is not (to, text)"));
-    };
-    let to = match to {
-        Val::Variant(case, None) if case == "all" => None,
-        Val::Variant(case, Some(seat)) if case == "seat" => match *seat {
-            Val::U32(s) => Some(vec![s]),
-            _ => return Err(bad("names a seat that is not a u32")),
-        },
-        Val::Variant(case, Some(seats)) if case == "seats" => match *seats {
-            Val::List(l) => {
-                Some(l.into_iter().filter_map(|v| if let Val::U32(s) = v { Some(s) } else { None }).collect())
-            }
-            _ => return Err(bad("names seats that are not a list<u32>")),
-        },
-        _ => return Err(bad("has an unknown audience")),
-    };
-    Ok(arena_core::Event { to, text: quote_at(&text, EVENT_CHARS) })
+/// An event's text as the game's record keeps it: as it is, or cut to a quote when longer than
+/// [`EVENT_CHARS`].
+fn cut(text: String) -> String {
+    if text.len() <= EVENT_CHARS { text } else { quote_at(&text, EVENT_CHARS) }
 }
 
 /// The referee's view for `seat` (`None`: spectators), cut to [`VIEW_CHARS`]; empty if it is not text.

@@ -86,7 +86,7 @@ impl Seat {
         self.instantiated = true;
         let mut store = self.sandbox.store(self.seed);
         let guard = Guard::arm(&self.sandbox, &mut store, true, "instantiate");
-        let out = guard.run(self.pre.instantiate_async(&mut store)).await;
+        let out = guard.run(Box::pin(self.pre.instantiate_async(&mut store))).await;
         self.count(guard.spent(&store));
         let (instance, fuel) = guard.finish(&mut store, out)?;
         self.live = Some((store, instance));
@@ -99,7 +99,7 @@ impl Seat {
     pub(super) async fn answer(
         &mut self,
         name: &str,
-        arg: Option<Val>,
+        arg: Option<&Val>,
         spread: bool,
         result: Option<&Type>,
     ) -> Result<(Option<Val>, u64), Fault> {
@@ -123,7 +123,7 @@ impl Seat {
     pub(super) async fn call(
         &mut self,
         name: &str,
-        arg: Option<Val>,
+        arg: Option<&Val>,
         spread: bool,
         returns: bool,
     ) -> Result<(Option<Val>, u64), Fault> {
@@ -135,12 +135,13 @@ impl Seat {
             return Err(Fault::new(FaultKind::Crash, name, format!("exports no `{name}`")));
         };
         let guard = Guard::arm(&self.sandbox, store, first, name.to_string());
-        let params: Vec<Val> = match arg {
+        let params: &[Val] = match arg {
             Some(Val::Tuple(items)) if spread => items,
-            arg => arg.into_iter().collect(),
+            Some(arg) => std::slice::from_ref(arg),
+            None => &[],
         };
         let mut results = vec![Val::Bool(false); usize::from(returns)];
-        let out = guard.run(func.call_async(&mut *store, &params, &mut results)).await;
+        let out = guard.run(Box::pin(func.call_async(&mut *store, params, &mut results))).await;
         let (wall, spent) = guard.spent(store);
         let r = guard.finish(store, out);
         self.count((wall, spent));

@@ -60,6 +60,10 @@ pub struct Sandbox {
 pub(crate) fn engine_config(pooling: bool) -> Config {
     let mut config = Config::new();
     config.wasm_component_model(true).consume_fuel(true).epoch_interruption(true);
+    // `ARENA_PERFMAP=1` names the guests' compiled functions for `perf` (in /tmp/perf-PID.map).
+    if std::env::var_os("ARENA_PERFMAP").is_some() {
+        config.profiler(wasmtime::ProfilingStrategy::PerfMap);
+    }
     if pooling {
         let mut pool = PoolingAllocationConfig::new();
         pool.total_component_instances(POOL_INSTANCES)

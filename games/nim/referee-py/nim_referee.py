@@ -3,9 +3,10 @@
 # with SplitMix64, seats alternate, a take must remove one or more stones from a heap that has them,
 # and whoever takes the last stone wins; a seat that faults forfeits.
 #
-# The `arena:game` protocol: `start`, `apply` and `banned` answer with what comes next (the requests
-# outstanding and the events the call caused); a refusal raises `Err(reason)`. The game lives in a
-# module global: componentize-py makes a new `WitWorld` for each call.
+# The `arena:game` protocol: `start`, `step` and `banned` answer with what comes next (the requests
+# outstanding, how many of the step's answers were taken, and a refusal of the last one); `events`
+# hands the host the events kept so far. Nim asks one seat a step, so `step` takes one answer. The game
+# and its events live in module globals: componentize-py makes a new `WitWorld` for each call.
 import wit_world
 from componentize_py_types import Err
 from wit_world.imports import arena_game_types as game
@@ -40,19 +41,32 @@ class Nim:
 
 
 GAME = None
+EVENTS = []
 
 
 def everyone(text):
-    return game.Event(to=game.Audience_All(), text=text)
+    EVENTS.append(game.Event(to=game.Audience_All(), text=text))
 
 
-def next_after(events):
+def next_after(taken=0, refused=None):
     if GAME is None or GAME.winner is not None:
         requests = []
     else:
         state = nim.State(heaps=list(GAME.heaps), you=GAME.turn)
         requests = [(GAME.turn, nim.Request_TakeTurn(state))]
-    return Next(requests=requests, events=events)
+    return Next(requests=requests, taken=taken, refused=refused)
+
+
+def refusal(g, seat, take):
+    """Why `seat`'s take is refused, or None when it is legal."""
+    if g is None or seat != g.turn or g.winner is not None:
+        return f"seat {seat} was not asked"
+    if take.heap >= len(g.heaps):
+        return f"there is no heap {take.heap} (there are {len(g.heaps)})"
+    stones = g.heaps[take.heap]
+    if take.count == 0 or take.count > stones:
+        return f"cannot take {take.count} from heap {take.heap}, which has {stones}"
+    return None
 
 
 class WitWorld(wit_world.WitWorld):
@@ -61,30 +75,35 @@ class WitWorld(wit_world.WitWorld):
         if len(setup.names) != 2:
             raise Err(f"Nim seats 2 players, not {len(setup.names)}")
         GAME = Nim(setup.seed)
-        return next_after([everyone(f"heaps {heaps_text(GAME.heaps)}")])
+        everyone(f"heaps {heaps_text(GAME.heaps)}")
+        return next_after()
 
-    def apply(self, seat, answer):
+    def step(self, answers):
         g = GAME
+        seat, answer = answers[0]
         take = answer.value
-        if g is None or seat != g.turn or g.winner is not None:
-            raise Err(f"seat {seat} was not asked")
-        if take.heap >= len(g.heaps):
-            raise Err(f"there is no heap {take.heap} (there are {len(g.heaps)})")
-        stones = g.heaps[take.heap]
-        if take.count == 0 or take.count > stones:
-            raise Err(f"cannot take {take.count} from heap {take.heap}, which has {stones}")
+        why = refusal(g, seat, take)
+        if why is not None:
+            return next_after(1, why)
         g.heaps[take.heap] -= take.count
         text = f"seat {seat} takes {take.count} from heap {take.heap}: {heaps_text(g.heaps)}"
         if all(h == 0 for h in g.heaps):
             g.winner = g.turn
         g.turn = (g.turn + 1) % 2
-        return next_after([everyone(text)])
+        everyone(text)
+        return next_after(1)
 
     def banned(self, seat, fault):
         if GAME is None:
-            return next_after([])
+            return next_after()
         GAME.winner = 1 - min(seat, 1)
-        return next_after([everyone(f"seat {seat} forfeits: {fault.reason} in {fault.call}")])
+        everyone(f"seat {seat} forfeits: {fault.reason} in {fault.call}")
+        return next_after()
+
+    def events(self):
+        global EVENTS
+        taken, EVENTS = EVENTS, []
+        return taken
 
     def outcome(self):
         if GAME is None or GAME.winner is None:

@@ -3,17 +3,19 @@
 // seats are asked at once; each choice is told only to its chooser until both are in, then the round is
 // revealed to everyone. A seat that faults forfeits the game.
 //
-// The `arena:game` protocol: `start`, `apply` and `banned` answer with what comes next (the requests
-// outstanding and the events the call caused); a refusal throws its reason. Records have camelCase
-// keys, variants are `{ tag, val }`, `option` is a value or null.
+// The `arena:game` protocol: `start`, `step` and `banned` answer with what comes next (the requests
+// outstanding, how many of the step's answers were taken, and a refusal of the last one); `events`
+// hands the host the events kept so far. Records have camelCase keys, variants are `{ tag, val }`,
+// `option` is a value or null.
 
 const ROUNDS = 5;
 
 let game = null;
+let kept = [];
 
 const coin = (heads) => (heads ? "heads" : "tails");
 
-function next(events) {
+function next(taken = 0, refused = null) {
   const requests = [];
   if (game !== null && game.forfeit === null && game.round <= game.rounds) {
     for (let s = 0; s < 2; s++) {
@@ -23,10 +25,10 @@ function next(events) {
       }
     }
   }
-  return { requests, events };
+  return { requests, taken, refused };
 }
 
-const everyone = (text) => ({ to: { tag: "all" }, text });
+const everyone = (text) => kept.push({ to: { tag: "all" }, text });
 
 export function start(setup) {
   if (setup.names.length !== 2) {
@@ -41,33 +43,54 @@ export function start(setup) {
     rounds = Number(v);
   }
   game = { rounds, round: 1, taken: [0, 0], choices: [null, null], forfeit: null };
-  return next([everyone(`${rounds} rounds; seat 0 takes a round when the coins match`)]);
+  everyone(`${rounds} rounds; seat 0 takes a round when the coins match`);
+  return next();
 }
 
-export function apply(seat, answer) {
-  const heads = answer.val;
+// The step's answers in order, until one is refused or one closes the round (which changes what the
+// seats still to answer are asked).
+export function step(answers) {
+  let taken = 0;
+  for (const [seat, answer] of answers) {
+    taken += 1;
+    const round = game === null ? 0 : game.round;
+    const why = apply(seat, answer.val);
+    if (why !== null) return next(taken, why);
+    if (game.round !== round) break;
+  }
+  return next(taken);
+}
+
+function apply(seat, heads) {
   if (game === null || seat > 1 || game.choices[seat] !== null) {
-    throw `seat ${seat} was not asked`;
+    return `seat ${seat} was not asked`;
   }
   game.choices[seat] = heads;
-  const events = [{ to: { tag: "seat", val: seat }, text: `round ${game.round}: you chose ${coin(heads)}` }];
+  kept.push({ to: { tag: "seat", val: seat }, text: `round ${game.round}: you chose ${coin(heads)}` });
   const [a, b] = game.choices;
   if (a !== null && b !== null) {
     // The players (and not the spectators) hear that the round is closed (a varicast).
-    events.push({ to: { tag: "seats", val: [0, 1] }, text: `round ${game.round}: both choices are in` });
+    kept.push({ to: { tag: "seats", val: [0, 1] }, text: `round ${game.round}: both choices are in` });
     const winner = a === b ? 0 : 1;
     game.taken[winner] += 1;
-    events.push(everyone(`round ${game.round}: ${coin(a)} and ${coin(b)}, seat ${winner} takes it`));
+    everyone(`round ${game.round}: ${coin(a)} and ${coin(b)}, seat ${winner} takes it`);
     game.choices = [null, null];
     game.round += 1;
   }
-  return next(events);
+  return null;
 }
 
 export function banned(seat, fault) {
-  if (game === null) return next([]);
+  if (game === null) return next();
   game.forfeit = Math.min(seat, 1);
-  return next([everyone(`seat ${seat} forfeits: ${fault.reason}`)]);
+  everyone(`seat ${seat} forfeits: ${fault.reason}`);
+  return next();
+}
+
+export function events() {
+  const taken = kept;
+  kept = [];
+  return taken;
 }
 
 export function outcome() {

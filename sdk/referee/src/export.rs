@@ -1,8 +1,8 @@
 //! `export_referee!`: a referee component's exports, written once. The game crate generates its WIT
 //! bindings in a module named `bindings` at its root and implements [`Referee`](crate::Referee); the
 //! macro defines the exported struct, keeps the game in a thread-local slot, converts the protocol's
-//! types, and answers each call that moves the game with its `turn`: the requests outstanding after
-//! it and the events it caused, in order (one crossing a decision; a referee imports nothing of Arena's).
+//! types, answers each call that moves the game with the requests outstanding after it, hands a step's
+//! answers to the game in order (one crossing a step), and keeps the events until the host takes them.
 
 /// `export_referee!(Glue, Game)` exports `Game` (a [`Referee`](crate::Referee)) through a unit struct
 /// `Glue` (name it to implement the rule-checker interfaces a game serves on it); add `svg` and/or
@@ -16,25 +16,19 @@ macro_rules! export_referee {
 
         thread_local! {
             static __ARENA_GAME: ::std::cell::RefCell<Option<$game>> = const { ::std::cell::RefCell::new(None) };
+            /// The events not taken by the host yet, oldest first.
+            static __ARENA_EVENTS: ::std::cell::RefCell<$crate::Events> = ::std::cell::RefCell::new($crate::Events::default());
         }
 
-        /// What a call that moved the game answers: the requests outstanding now and its events, in
-        /// order.
-        fn __arena_next(game: &$game, events: &mut $crate::Events) -> crate::bindings::Next {
-            use crate::bindings::arena::game::types::{Audience, Event};
-            let events = events
-                .take()
-                .into_iter()
-                .map(|(to, text)| Event {
-                    to: match to {
-                        $crate::To::All => Audience::All,
-                        $crate::To::Seat(s) => Audience::Seat(s),
-                        $crate::To::Seats(s) => Audience::Seats(s),
-                    },
-                    text,
-                })
-                .collect();
-            crate::bindings::Next { requests: <$game as $crate::Referee>::requests(game), events }
+        /// What a call that moved the game answers: the requests outstanding now, how many of the
+        /// step's answers it took, and its refusal of the last one.
+        fn __arena_next(game: &$game, taken: u32, refused: Option<String>) -> crate::bindings::Next {
+            crate::bindings::Next { requests: <$game as $crate::Referee>::requests(game), taken, refused }
+        }
+
+        /// What `requests` asks `seat`.
+        fn __arena_asked(requests: &[(u32, crate::bindings::Request)], seat: u32) -> Option<&crate::bindings::Request> {
+            requests.iter().find(|(s, _)| *s == seat).map(|(_, r)| r)
         }
 
         impl crate::bindings::Guest for $glue {
@@ -54,19 +48,44 @@ macro_rules! export_referee {
                         matches: m.matches,
                     },
                 };
-                let mut events = $crate::Events::default();
-                let game = <$game as $crate::Referee>::start(setup, &mut events)?;
-                let turn = __arena_next(&game, &mut events);
+                let game = __ARENA_EVENTS.with_borrow_mut(|events| <$game as $crate::Referee>::start(setup, events))?;
+                let next = __arena_next(&game, 0, None);
                 __ARENA_GAME.set(Some(game));
-                Ok(turn)
+                Ok(next)
             }
 
-            fn apply(seat: u32, answer: crate::bindings::Answer) -> Result<crate::bindings::Next, String> {
+            /// The step's answers in order, until one is refused or one changes what the seats still
+            /// to answer are asked (the host hands the rest back after looking again).
+            fn step(answers: Vec<(u32, crate::bindings::Answer)>) -> crate::bindings::Next {
                 __ARENA_GAME.with_borrow_mut(|g| {
-                    let g = g.as_mut().ok_or_else(|| format!("seat {seat} was not asked: the game has not started"))?;
-                    let mut events = $crate::Events::default();
-                    <$game as $crate::Referee>::apply(g, seat, answer, &mut events)?;
-                    Ok(__arena_next(g, &mut events))
+                    let Some(g) = g.as_mut() else {
+                        return crate::bindings::Next {
+                            requests: Vec::new(),
+                            taken: 1,
+                            refused: Some("the game has not started".into()),
+                        };
+                    };
+                    let seats: Vec<u32> = answers.iter().map(|(s, _)| *s).collect();
+                    // What the seats after the first are asked, to see whether an answer changes it.
+                    let made = if seats.len() > 1 { <$game as $crate::Referee>::requests(g) } else { Vec::new() };
+                    let mut taken = 0;
+                    let mut refused = None;
+                    __ARENA_EVENTS.with_borrow_mut(|events| {
+                        for (k, (seat, answer)) in answers.into_iter().enumerate() {
+                            taken += 1;
+                            if let Err(why) = <$game as $crate::Referee>::apply(g, seat, answer, events) {
+                                refused = Some(why);
+                                break;
+                            }
+                            if k + 1 < seats.len() {
+                                let now = <$game as $crate::Referee>::requests(g);
+                                if seats[k + 1..].iter().any(|&s| __arena_asked(&now, s) != __arena_asked(&made, s)) {
+                                    break;
+                                }
+                            }
+                        }
+                    });
+                    __arena_next(g, taken, refused)
                 })
             }
 
@@ -82,12 +101,27 @@ macro_rules! export_referee {
                 let fault = $crate::Fault { kind, call: fault.call, reason: fault.reason };
                 __ARENA_GAME.with_borrow_mut(|g| match g.as_mut() {
                     Some(g) => {
-                        let mut events = $crate::Events::default();
-                        <$game as $crate::Referee>::banned(g, seat, fault, &mut events);
-                        __arena_next(g, &mut events)
+                        __ARENA_EVENTS.with_borrow_mut(|events| <$game as $crate::Referee>::banned(g, seat, fault, events));
+                        __arena_next(g, 0, None)
                     }
-                    None => crate::bindings::Next { requests: Vec::new(), events: Vec::new() },
+                    None => crate::bindings::Next { requests: Vec::new(), taken: 0, refused: None },
                 })
+            }
+
+            /// The events not taken yet, oldest first, a bounded number a call.
+            fn events() -> Vec<crate::bindings::arena::game::types::Event> {
+                use crate::bindings::arena::game::types::{Audience, Event};
+                __ARENA_EVENTS.with_borrow_mut(|events| events.take_first($crate::EVENTS_A_CALL))
+                    .into_iter()
+                    .map(|(to, text)| Event {
+                        to: match to {
+                            $crate::To::All => Audience::All,
+                            $crate::To::Seat(s) => Audience::Seat(s),
+                            $crate::To::Seats(s) => Audience::Seats(s),
+                        },
+                        text,
+                    })
+                    .collect()
             }
 
             fn outcome() -> Option<crate::bindings::Outcome> {

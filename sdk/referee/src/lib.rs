@@ -9,4 +9,4 @@ mod protocol;
 pub mod rng;
 pub mod svg;
 
-pub use protocol::{Events, Fault, FaultKind, MatchState, Outcome, Referee, Setup, To, TournamentEvent};
+pub use protocol::{EVENTS_A_CALL, Events, Fault, FaultKind, MatchState, Outcome, Referee, Setup, To, TournamentEvent};

@@ -12,7 +12,7 @@ pub enum To {
     Seats(Vec<u32>),
 }
 
-/// The events of one call, handed to the host (in order) when it returns.
+/// The game's events, kept (in order) until the host takes them.
 #[derive(Debug, Default)]
 pub struct Events(Vec<(To, String)>);
 
@@ -40,7 +40,18 @@ impl Events {
     pub fn take(&mut self) -> Vec<(To, String)> {
         std::mem::take(&mut self.0)
     }
+
+    /// The oldest `n` events (or all, when there are fewer), leaving the rest.
+    pub fn take_first(&mut self, n: usize) -> Vec<(To, String)> {
+        if self.0.len() <= n {
+            return self.take();
+        }
+        self.0.drain(..n).collect()
+    }
 }
+
+/// The most events a referee hands the host in one `events()` call (it calls again for more).
+pub const EVENTS_A_CALL: usize = 256;
 
 /// How a player failed, as the host classified it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -166,6 +177,12 @@ mod tests {
             vec![(To::All, "one".into()), (To::Seat(1), "two".into()), (To::Seats(vec![0, 1]), "three".into())]
         );
         assert!(e.take().is_empty(), "each event is handed over once");
+        for k in 0..5 {
+            e.all(k.to_string());
+        }
+        assert_eq!(e.take_first(3).iter().map(|(_, t)| t.as_str()).collect::<Vec<_>>(), ["0", "1", "2"]);
+        assert_eq!(e.take_first(3).iter().map(|(_, t)| t.as_str()).collect::<Vec<_>>(), ["3", "4"]);
+        assert!(e.take_first(3).is_empty());
     }
 
     #[test]

@@ -6,7 +6,7 @@
 // The generated lowering of the setup record takes many flat arguments.
 #[allow(clippy::too_many_arguments)]
 mod bindings {
-    wit_bindgen::generate!({ path: "../wit", world: "arena:nim/referee", generate_all });
+    wit_bindgen::generate!({ path: "../wit", world: "arena:nim/referee", generate_all, additional_derives: [PartialEq] });
 }
 
 use arena_referee::rng::SplitMix;

@@ -8,7 +8,7 @@ pub mod game;
 #[cfg(target_arch = "wasm32")]
 #[allow(clippy::too_many_arguments)]
 mod bindings {
-    wit_bindgen::generate!({ path: "../wit", world: "arena:santorini/referee", generate_all });
+    wit_bindgen::generate!({ path: "../wit", world: "arena:santorini/referee", generate_all, additional_derives: [PartialEq] });
 }
 
 /// The state machine as the referee kit exports it, and the rule checker.

@@ -1,10 +1,10 @@
 // {{name}}'s referee in JavaScript (componentize-qjs): a state machine the Arena host drives (see
-// ../wit/deps/game/game.wit). `start` deals the game from its seed, and it, `apply` and `banned` answer
-// with what comes next: the requests outstanding (who must act, and what each is asked) and the events
-// the call caused. `apply` checks each answer with the rules (throwing a reason refuses it and bans that
-// player as `illegal`), `banned` says what a ban means (here: the other seat wins), `outcome` and `view`
-// tell how it ended. It runs sandboxed, like the players: no clock, no files, randomness only from the
-// seed. Records have camelCase keys, variants are `{ tag, val }`, an `option` is a value or null.
+// ../wit/deps/game/game.wit). `start` deals the game from its seed, and it, `step` and `banned` answer
+// with what comes next: the requests outstanding (who must act, and what each is asked), how many of the
+// step's answers were taken and the refusal of the last one. `step` checks each answer with the rules (a
+// refusal bans that player as `illegal`), `banned` says what a ban means (here: the other seat wins),
+// `events` hands over the events kept so far, `outcome` and `view` tell how it ended. It runs sandboxed,
+// like the players: no clock, no files, randomness only from the seed. Records have camelCase keys, variants are `{ tag, val }`, an `option` is a value or null.
 
 const MASK = (1n << 64n) - 1n;
 
@@ -18,16 +18,19 @@ function mix(z) {
 }
 
 let game = null;
+// The events not handed to the host yet, oldest first.
+let kept = [];
 
 const text = () => game.heaps.join(" ");
-const everyone = (t) => ({ to: { tag: "all" }, text: t });
+const everyone = (t) => kept.push({ to: { tag: "all" }, text: t });
 
-// What comes next: the seat to move and what it sees (nobody once the game is over).
-function next(events) {
+// What comes next: the seat to move and what it sees (nobody once the game is over), how many answers
+// the call took, and why it refused the last one (null: it did not).
+function next(taken = 0, refused = null) {
   const requests = game !== null && game.winner === null
     ? [[game.turn, { tag: "take-turn", val: { heaps: [...game.heaps], you: game.turn } }]]
     : [];
-  return { requests, events };
+  return { requests, taken, refused };
 }
 
 export function start(setup) {
@@ -42,26 +45,38 @@ export function start(setup) {
     r = mix(r);
     game.heaps.push(1 + Number(r % 7n));
   }
-  return next([everyone(`heaps ${text()}`)]);
+  everyone(`heaps ${text()}`);
+  return next();
 }
 
-export function apply(seat, answer) {
+// A step's answers, in order: one seat moves at a time here, so there is one (a referee may always
+// take just the first; the host hands the others back).
+export function step(answers) {
+  const [seat, answer] = answers[0];
   const { heap, count } = answer.val;
-  if (game === null || game.winner !== null) throw "the game is over";
-  if (seat !== game.turn) throw `it is seat ${game.turn}'s turn, not seat ${seat}'s`;
-  if (heap >= game.heaps.length) throw `there is no heap ${heap} (there are ${game.heaps.length})`;
+  if (game === null || game.winner !== null) return next(1, "the game is over");
+  if (seat !== game.turn) return next(1, `it is seat ${game.turn}'s turn, not seat ${seat}'s`);
+  if (heap >= game.heaps.length) return next(1, `there is no heap ${heap} (there are ${game.heaps.length})`);
   const stones = game.heaps[heap];
-  if (count === 0 || count > stones) throw `cannot take ${count} from heap ${heap}, which has ${stones}`;
+  if (count === 0 || count > stones) return next(1, `cannot take ${count} from heap ${heap}, which has ${stones}`);
   game.heaps[heap] -= count;
   if (game.heaps.every((h) => h === 0)) game.winner = seat;
   game.turn = 1 - game.turn;
-  return next([everyone(`seat ${seat} takes ${count} from heap ${heap}: ${text()}`)]);
+  everyone(`seat ${seat} takes ${count} from heap ${heap}: ${text()}`);
+  return next(1);
 }
 
 export function banned(seat, fault) {
-  if (game === null) return next([]);
+  if (game === null) return next();
   game.winner = 1 - Math.min(seat, 1);
-  return next([everyone(`seat ${seat} forfeits: ${fault.reason} in ${fault.call}`)]);
+  everyone(`seat ${seat} forfeits: ${fault.reason} in ${fault.call}`);
+  return next();
+}
+
+export function events() {
+  const taken = kept;
+  kept = [];
+  return taken;
 }
 
 export function outcome() {

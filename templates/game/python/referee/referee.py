@@ -1,10 +1,11 @@
 # {{name}}'s referee in Python (componentize-py): a state machine the Arena host drives (see
-# ../wit/deps/game/game.wit). `start` deals the game from its seed, and it, `apply` and `banned` answer
-# with what comes next: the requests outstanding (who must act, and what each is asked) and the events
-# the call caused. `apply` checks each answer with the rules (raising `Err(reason)` refuses it and bans
-# that player as `illegal`), `banned` says what a ban means (here: the other seat wins), `outcome` and
-# `view` tell how it ended. It runs sandboxed, like the players: no clock, no files, randomness only
-# from the seed. The game lives in a module global: componentize-py makes a new `WitWorld` each call.
+# ../wit/deps/game/game.wit). `start` deals the game from its seed, and it, `step` and `banned` answer
+# with what comes next: the requests outstanding (who must act, and what each is asked), how many of the
+# step's answers were taken and the refusal of the last one. `step` checks each answer with the rules (a
+# refusal bans that player as `illegal`), `banned` says what a ban means (here: the other seat wins),
+# `events` hands over the events kept so far, `outcome` and `view` tell how it ended. It runs
+# sandboxed, like the players: no clock, no files, randomness only from the seed. The game and its
+# events live in module globals: componentize-py makes a new `WitWorld` each call.
 import wit_world
 from componentize_py_types import Err
 from wit_world.imports import arena_game_types as game
@@ -39,18 +40,35 @@ class Heaps:
 
 
 GAME = None
+# The events not handed to the host yet, oldest first.
+EVENTS = []
 
 
 def everyone(text):
-    return game.Event(to=game.Audience_All(), text=text)
+    EVENTS.append(game.Event(to=game.Audience_All(), text=text))
 
 
-def next_after(events):
-    """What comes next: the seat to move and what it sees (nobody once the game is over)."""
+def next_after(taken=0, refused=None):
+    """What comes next: the seat to move and what it sees (nobody once the game is over), how many
+    answers the call took, and why it refused the last one (None: it did not)."""
     requests = []
     if GAME is not None and GAME.winner is None:
         requests = [(GAME.turn, Request_TakeTurn(types.State(heaps=list(GAME.heaps), you=GAME.turn)))]
-    return Next(requests=requests, events=events)
+    return Next(requests=requests, taken=taken, refused=refused)
+
+
+def refusal(g, seat, take):
+    """Why `seat`'s take breaks the rules, or None when it is legal."""
+    if g is None or g.winner is not None:
+        return "the game is over"
+    if seat != g.turn:
+        return f"it is seat {g.turn}'s turn, not seat {seat}'s"
+    if take.heap >= len(g.heaps):
+        return f"there is no heap {take.heap} (there are {len(g.heaps)})"
+    stones = g.heaps[take.heap]
+    if take.count == 0 or take.count > stones:
+        return f"cannot take {take.count} from heap {take.heap}, which has {stones}"
+    return None
 
 
 class WitWorld(wit_world.WitWorld):
@@ -62,30 +80,35 @@ class WitWorld(wit_world.WitWorld):
         if not heaps.isdigit():
             raise Err(f"heaps must be a number, not {heaps}")
         GAME = Heaps(setup.seed, int(heaps))
-        return next_after([everyone(f"heaps {GAME.text()}")])
+        everyone(f"heaps {GAME.text()}")
+        return next_after()
 
-    def apply(self, seat, answer):
-        g, take = GAME, answer.value
-        if g is None or g.winner is not None:
-            raise Err("the game is over")
-        if seat != g.turn:
-            raise Err(f"it is seat {g.turn}'s turn, not seat {seat}'s")
-        if take.heap >= len(g.heaps):
-            raise Err(f"there is no heap {take.heap} (there are {len(g.heaps)})")
-        stones = g.heaps[take.heap]
-        if take.count == 0 or take.count > stones:
-            raise Err(f"cannot take {take.count} from heap {take.heap}, which has {stones}")
+    def step(self, answers):
+        # One seat moves at a time here, so a step has one answer (a referee may always take just the
+        # first; the host hands the others back).
+        g, (seat, answer) = GAME, answers[0]
+        take = answer.value
+        why = refusal(g, seat, take)
+        if why is not None:
+            return next_after(1, why)
         g.heaps[take.heap] -= take.count
         if all(h == 0 for h in g.heaps):
             g.winner = seat
         g.turn = 1 - g.turn
-        return next_after([everyone(f"seat {seat} takes {take.count} from heap {take.heap}: {g.text()}")])
+        everyone(f"seat {seat} takes {take.count} from heap {take.heap}: {g.text()}")
+        return next_after(1)
 
     def banned(self, seat, fault):
         if GAME is None:
-            return next_after([])
+            return next_after()
         GAME.winner = 1 - min(seat, 1)
-        return next_after([everyone(f"seat {seat} forfeits: {fault.reason} in {fault.call}")])
+        everyone(f"seat {seat} forfeits: {fault.reason} in {fault.call}")
+        return next_after()
+
+    def events(self):
+        global EVENTS
+        taken, EVENTS = EVENTS, []
+        return taken
 
     def outcome(self):
         if GAME is None or GAME.winner is None:

@@ -1,14 +1,14 @@
 //! A deliberately broken Nim referee, for the tests of game faults: it asks seats in turn and traps
 //! when it is handed its second answer. A game it referees ends as a game fault; nobody is banned. With
-//! the option `events=N` what its `start` answers carries N events of `event-chars` characters each (1,000 unless
-//! that option is set): a flood of events.
+//! the option `events=N` its `start` makes N events of `event-chars` characters each (1,000 unless that
+//! option is set), all handed over by the first `events()` call: a flood of events.
 #![cfg(target_arch = "wasm32")]
 // The generated lowering of the setup record takes many flat arguments.
 #![allow(clippy::too_many_arguments)]
 
 wit_bindgen::generate!({ path: "../../../wit", world: "arena:nim/referee", generate_all });
 
-use arena::game::types::{Audience, Event};
+use arena::game::types::Audience;
 use arena::nim::types::State;
 use std::cell::{Cell, RefCell};
 
@@ -18,6 +18,7 @@ thread_local! {
     static HEAPS: RefCell<Vec<u32>> = const { RefCell::new(Vec::new()) };
     static WINNER: Cell<Option<u32>> = const { Cell::new(None) };
     static MODE: Cell<usize> = const { Cell::new(0) };
+    static EVENTS: RefCell<Vec<Event>> = const { RefCell::new(Vec::new()) };
 }
 
 fn trusting() -> bool {
@@ -36,9 +37,9 @@ fn requests() -> Vec<(u32, Request)> {
     vec![(seat, Request::TakeTurn(State { heaps, you: seat }))]
 }
 
-/// What comes next after a call: what it asks now, and no event.
-fn next() -> Next {
-    Next { requests: requests(), events: Vec::new() }
+/// What comes next after a call that took `taken` answers: what it asks now.
+fn next(taken: u32) -> Next {
+    Next { requests: requests(), taken, refused: None }
 }
 
 /// Trusting mode's `apply`.
@@ -77,26 +78,36 @@ impl Guest for Broken {
             MODE.set(mode);
             HEAPS.set(vec![3, 4, 5]);
         }
-        let events = (0..flood).map(|_| Event { to: Audience::All, text: text.clone() }).collect();
-        Ok(Next { requests: requests(), events })
+        EVENTS.set((0..flood).map(|_| Event { to: Audience::All, text: text.clone() }).collect());
+        Ok(next(0))
     }
 
-    fn apply(seat: u32, answer: Answer) -> Result<Next, String> {
+    /// One answer a call (the protocol allows it).
+    fn step(answers: Vec<(u32, Answer)>) -> Next {
+        let Some((seat, answer)) = answers.into_iter().next() else { return next(0) };
         if trusting() {
-            return trusting_apply(seat, answer).map(|()| next());
+            return match trusting_apply(seat, answer) {
+                Ok(()) => next(1),
+                Err(why) => Next { refused: Some(why), ..next(1) },
+            };
         }
         APPLIED.set(APPLIED.get() + 1);
         if APPLIED.get() == 2 {
             panic!("the broken referee gives up");
         }
-        Ok(next())
+        next(1)
     }
 
     fn banned(seat: u32, _: Fault) -> Next {
         if trusting() {
             WINNER.set(Some(1 - seat.min(1)));
         }
-        next()
+        next(0)
+    }
+
+    /// Every event at once, however many.
+    fn events() -> Vec<Event> {
+        EVENTS.take()
     }
 
     fn outcome() -> Option<Outcome> {
