@@ -482,6 +482,29 @@ async fn a_referee_flooding_events_is_stopped_at_the_cap_with_each_event_cut() {
     assert!(o.events.is_empty(), "{f}");
 }
 
+/// A referee whose `step` says it took none of the answers it was handed, or more than it was handed,
+/// breaks the protocol: a game fault naming `step`, nobody banned, and the game never hangs.
+#[tokio::test]
+async fn a_referee_that_misreports_what_it_took_ends_the_game_as_a_game_fault() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = nim_package(dir.path());
+    std::fs::copy(player("nim-broken-referee"), root.join("referee.wasm")).unwrap();
+    let manifest = std::fs::read_to_string(root.join("game.toml")).unwrap();
+    let options = "\n[options.taken]\ndefault = 1\nmin = 0\nmax = 1000000\n";
+    std::fs::write(root.join("game.toml"), format!("{manifest}{options}")).unwrap();
+    for taken in [0, 2, 1_000_000] {
+        let mut pkg = Package::load(sandbox(), &root).unwrap();
+        pkg.set_options(&[format!("taken={taken}")]).unwrap();
+        let (a, b) = (seat(&pkg, "a", "nim-optimal"), seat(&pkg, "b", "nim-optimal"));
+        let o = pkg.play(&[a, b], 1, &Default::default()).await;
+        let f = o.game_fault.clone().expect("a game fault");
+        assert_eq!((f.kind.as_str(), f.call.as_str()), ("illegal", "step"), "{f}");
+        assert_eq!(f.reason, format!("took {taken} of the 1 answers it was handed"), "{f}");
+        assert!(o.faults.is_empty() && o.winners.is_empty(), "{o:?}");
+        assert_eq!(o.calls().len(), 1, "the answer it was handed stays in the record");
+    }
+}
+
 #[test]
 fn referee_failures_are_shown_after_the_bans_and_blamed_on_the_package() {
     let dir = tempfile::tempdir().unwrap();

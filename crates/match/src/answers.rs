@@ -23,7 +23,7 @@ pub(crate) enum Reply {
 
 /// A seat's reply to a request: (seat, call, the answer's type, the reply; `None` when it is read from
 /// a record only as the step reaches it).
-pub(crate) type Answered = (usize, String, Option<wasmtime::component::types::Type>, Option<Reply>);
+pub(crate) type Answered<'r> = (usize, &'r str, Option<&'r wasmtime::component::types::Type>, Option<Reply>);
 
 /// A replay's record holds an answer the referee did not take, or lacks one it did.
 pub(crate) fn unfollowed(seat: usize, case: &str) -> Fault {
@@ -79,17 +79,17 @@ impl<'r> Step<'r> {
 /// One request of a step: the seat, the export it names, its argument, and the answer's type.
 pub(crate) struct Asked<'r> {
     pub(crate) seat: usize,
-    pub(crate) case: String,
+    pub(crate) case: &'r str,
     pub(crate) arg: Option<&'r Val>,
     pub(crate) spread: bool,
-    pub(crate) result: Option<wasmtime::component::types::Type>,
+    pub(crate) result: Option<&'r wasmtime::component::types::Type>,
 }
 
 /// An answer waiting to be handed to the referee's `step`: the seat, the case, the answer, its fuel,
 /// its time on the clock and what the seat printed.
-pub(crate) struct Handed {
+pub(crate) struct Handed<'r> {
     pub(crate) seat: usize,
-    pub(crate) case: String,
+    pub(crate) case: &'r str,
     pub(crate) answer: Option<Val>,
     pub(crate) fuel: u64,
     pub(crate) micros: u64,
@@ -105,12 +105,12 @@ pub(crate) enum Answers<'s, 'l> {
 impl Answers<'_, '_> {
     /// Every asked seat's answer (or fault), in the order the referee asked. Live seats are called
     /// concurrently.
-    pub(crate) async fn answer(&mut self, asked: Vec<Asked<'_>>) -> Result<Vec<Answered>, Fault> {
+    pub(crate) async fn answer<'r>(&mut self, asked: Vec<Asked<'r>>) -> Result<Vec<Answered<'r>>, Fault> {
         match self {
             Answers::Live(seats) => {
                 let n = seats.len();
                 let order: Vec<usize> = asked.iter().map(|a| a.seat).collect();
-                let mut by_seat: Vec<Option<Asked<'_>>> = (0..n).map(|_| None).collect();
+                let mut by_seat: Vec<Option<Asked<'r>>> = (0..n).map(|_| None).collect();
                 for a in asked {
                     let seat = a.seat;
                     by_seat[seat] = Some(a);
@@ -121,7 +121,7 @@ impl Answers<'_, '_> {
                     Some(Box::pin(async move {
                         // Its time on the clock, instantiation included, as the guard read it.
                         let before = seat.wall;
-                        let r = seat.answer(&a.case, a.arg, a.spread, a.result.as_ref()).await;
+                        let r = seat.answer(a.case, a.arg, a.spread, a.result).await;
                         let micros = (seat.wall - before).as_micros().max(1) as u64;
                         let output = seat.take_output();
                         let reply = match r {
@@ -131,7 +131,7 @@ impl Answers<'_, '_> {
                         (i, a.case, None, Some(reply))
                     }))
                 });
-                let mut answered: Vec<Answered> = join_all(calls).await;
+                let mut answered: Vec<Answered<'r>> = join_all(calls).await;
                 answered.sort_by_key(|(i, ..)| order.iter().position(|s| s == i));
                 Ok(answered)
             }

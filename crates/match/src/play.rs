@@ -232,10 +232,10 @@ impl Package {
                 };
                 asked.push(Asked {
                     seat,
-                    case: case.clone(),
+                    case,
                     arg: payload.as_deref(),
                     spread: c.spread(),
-                    result: c.result.clone(),
+                    result: c.result.as_ref(),
                 });
             }
             // A step that asks several seats keeps what it asked: an answer is applied only while the
@@ -244,12 +244,12 @@ impl Package {
             let replies = answers.answer(asked).await?;
             // The answers to hand to `step` together, in order: a live step's all at once (a fault
             // between them hands the earlier ones over first), a replay's one by one as it reads them.
-            let mut batch: Vec<Handed> = Vec::new();
+            let mut batch: Vec<Handed<'_>> = Vec::new();
             let mut game = Hand { referee: &mut *referee, banned: &mut banned, out: &mut *out, step, replaying };
             for (i, case, result, reply) in replies {
                 let reply = match reply {
                     Some(r) => r,
-                    None => answers.recorded(i, &case, step, result.as_ref())?,
+                    None => answers.recorded(i, case, step, result)?,
                 };
                 match reply {
                     // A fault is the host's finding on the seat's own call: it stands whatever the
@@ -265,14 +265,14 @@ impl Package {
                     // A record lacks only answers the game dropped: it must drop this one too.
                     Reply::Missing => {
                         if this.asks(game.referee, i) {
-                            return Err(unfollowed(i, &case));
+                            return Err(unfollowed(i, case));
                         }
                     }
                     Reply::Answer(answer, fuel, micros, output) => {
                         // Dropped: a record holding it was not played by these rules.
                         if !this.asks(game.referee, i) {
                             if replaying {
-                                return Err(unfollowed(i, &case));
+                                return Err(unfollowed(i, case));
                             }
                             continue;
                         }
@@ -402,14 +402,14 @@ impl Hand<'_> {
         &mut self,
         answers: &mut Answers<'_, '_>,
         this: &mut Step<'_>,
-        batch: &mut Vec<Handed>,
+        batch: &mut Vec<Handed<'_>>,
     ) -> Result<(), Fault> {
         while !batch.is_empty() {
             if this.changed {
                 if self.replaying
                     && let Some(h) = batch.iter().find(|h| !this.asks(self.referee, h.seat))
                 {
-                    return Err(unfollowed(h.seat, &h.case));
+                    return Err(unfollowed(h.seat, h.case));
                 }
                 batch.retain(|h| this.asks(self.referee, h.seat));
                 if batch.is_empty() {
@@ -423,10 +423,10 @@ impl Hand<'_> {
                 self.out.log.push(CallLine {
                     micros: h.micros,
                     output: std::mem::take(&mut h.output),
-                    ..CallLine::new(h.seat, h.case.clone(), self.step, recorded, h.fuel)
+                    ..CallLine::new(h.seat, h.case.to_string(), self.step, recorded, h.fuel)
                 });
                 self.out.fuel[h.seat] += h.fuel;
-                let answer = Val::Variant(h.case.clone(), h.answer.take().map(Box::new));
+                let answer = Val::Variant(h.case.to_string(), h.answer.take().map(Box::new));
                 items.push(Val::Tuple(vec![Val::U32(h.seat as u32), answer]));
             }
             let params = [Val::List(items)];

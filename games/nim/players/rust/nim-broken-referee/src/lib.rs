@@ -1,7 +1,8 @@
 //! A deliberately broken Nim referee, for the tests of game faults: it asks seats in turn and traps
 //! when it is handed its second answer. A game it referees ends as a game fault; nobody is banned. With
 //! the option `events=N` its `start` makes N events of `event-chars` characters each (1,000 unless that
-//! option is set), all handed over by the first `events()` call: a flood of events.
+//! option is set), all handed over by the first `events()` call: a flood of events. With `taken=N` its
+//! `step` says it took N answers, whatever it was handed (a referee that breaks the protocol).
 #![cfg(target_arch = "wasm32")]
 // The generated lowering of the setup record takes many flat arguments.
 #![allow(clippy::too_many_arguments)]
@@ -19,6 +20,8 @@ thread_local! {
     static WINNER: Cell<Option<u32>> = const { Cell::new(None) };
     static MODE: Cell<usize> = const { Cell::new(0) };
     static EVENTS: RefCell<Vec<Event>> = const { RefCell::new(Vec::new()) };
+    /// What `step` says it took, when set.
+    static TAKEN: Cell<Option<u32>> = const { Cell::new(None) };
 }
 
 fn trusting() -> bool {
@@ -74,6 +77,7 @@ impl Guest for Broken {
         let option = |name: &str| setup.options.iter().find(|(k, _)| k == name).and_then(|(_, v)| v.parse().ok());
         let flood = option("events").unwrap_or(0);
         let text = "x".repeat(option("event-chars").unwrap_or(1000));
+        TAKEN.set(option("taken").map(|t| t as u32));
         if let Some(mode) = option("trusting").filter(|&m| m > 0) {
             MODE.set(mode);
             HEAPS.set(vec![3, 4, 5]);
@@ -84,6 +88,9 @@ impl Guest for Broken {
 
     /// One answer a call (the protocol allows it).
     fn step(answers: Vec<(u32, Answer)>) -> Next {
+        if let Some(taken) = TAKEN.get() {
+            return next(taken);
+        }
         let Some((seat, answer)) = answers.into_iter().next() else { return next(0) };
         if trusting() {
             return match trusting_apply(seat, answer) {
