@@ -196,8 +196,11 @@ async fn main() {
     let players = [player(&fish, "a", "fish-greedy.wasm"), player(&fish, "b", "fish-greedy.wasm")];
     let options: Vec<(String, String)> = fish.options().iter().map(|(k, v)| (k.clone(), v.to_string())).collect();
     compare(&fish, &players, &|seed| fish_native(seed, &options), 20).await;
+    let (goofspiel, _) = package(&sandbox, "goofspiel");
+    let players = [player(&goofspiel, "a", "goofspiel-smart.wasm"), player(&goofspiel, "b", "goofspiel-smart.wasm")];
+    compare(&goofspiel, &players, &goofspiel_native, 50).await;
     println!(
-        "(ratio: native games/s over wasm games/s, goal within 1.5x for Fish and Santorini; a decision: the wasm \
+        "(ratio: native games/s over wasm games/s, goal within 1.5x for each game; a decision: the wasm \
          game's time over its answered calls; the native games score as the packaged ones, seed for seed)"
     );
 
@@ -540,6 +543,42 @@ fn fish_native(seed: u64, options: &[(String, String)]) -> Vec<i64> {
                 Request::End(_) => Answer::End,
             };
             g.apply(seat, answer).expect("a legal answer");
+        }
+        std::hint::black_box(g.take_events());
+    }
+    g.outcome().expect("the game is over").0
+}
+
+/// One game of Goofspiel between two natively compiled `smart` bots, through the referee's state
+/// machine as its component drives it (both seats asked each round with the state before either bids,
+/// its events taken).
+fn goofspiel_native(seed: u64) -> Vec<i64> {
+    use goofspiel_bots::{Round, View, smart};
+    use goofspiel_referee::game::Game;
+    let mut g = Game::start(vec!["a".into(), "b".into()], seed, &[]).expect("a game");
+    loop {
+        let asked = g.requests();
+        if asked.is_empty() {
+            break;
+        }
+        for (seat, a) in asked {
+            let history = a
+                .history
+                .into_iter()
+                .map(|r| Round { prize: r.prize, carried: r.carried, bids: r.bids, winner: r.winner.map(|w| w as u32) })
+                .collect();
+            let view = View {
+                you: a.you,
+                seats: a.seats,
+                round: a.round,
+                prize: a.prize,
+                carried: a.carried,
+                hand: a.hand,
+                scores: a.scores,
+                playing: a.playing,
+                history,
+            };
+            g.apply(seat, smart::bid(&view)).expect("a legal answer");
         }
         std::hint::black_box(g.take_events());
     }
