@@ -158,11 +158,25 @@ async fn one(game: &PackageGame, samples: &[Arc<PackagePlayer>], case: Case) -> 
 /// anyone else.
 fn conforms(o: &GameOutcome, case: Case) -> Result<(), String> {
     if let Some(f) = &o.game_fault {
-        let last = o.log.iter().rev().find(|c| c.fault.is_none()).map(|c| {
-            let answer = arena_core::quote_at(&c.answer.to_string(), 300);
-            format!(" (the last answer it was handed: seat {}'s `{}` in step {}: {answer})", c.seat, c.call, c.turn)
-        });
-        return Err(format!("the referee failed (a game fault): {f}{}", last.unwrap_or_default()));
+        // The answers of the last step it was handed (one `step` call takes a step's answers together).
+        let answers: Vec<&arena_core::CallLine> = o.log.iter().filter(|c| c.fault.is_none()).collect();
+        let step = answers.last().map(|c| c.turn);
+        let mut last: Vec<String> = answers
+            .iter()
+            .rev()
+            .take_while(|c| Some(c.turn) == step)
+            .map(|c| {
+                let answer = arena_core::quote_at(&c.answer.to_string(), 300);
+                format!("seat {}'s `{}` in step {}: {answer}", c.seat, c.call, c.turn)
+            })
+            .collect();
+        last.reverse();
+        let last = match last.len() {
+            0 => String::new(),
+            1 => format!(" (the last answer it was handed: {})", last[0]),
+            _ => format!(" (the last answers it was handed: {})", last.join("; ")),
+        };
+        return Err(format!("the referee failed (a game fault): {f}{last}"));
     }
     let fuzzed = case.fuzz.map(|f| f.seat);
     if let Some((seat, f)) = o.faults.iter().find(|(s, _)| Some(*s) != fuzzed) {
@@ -337,6 +351,25 @@ mod tests {
         assert_eq!(conforms(&o, case), Ok(()), "the fuzzed seat may be banned");
         o.faults.push((0, arena_core::Fault::new(arena_core::FaultKind::Crash, "bid", "boom")));
         assert!(conforms(&o, case).unwrap_err().contains("seat 0, a seat the fuzzer did not play, was banned"));
+    }
+
+    #[test]
+    fn a_referee_failure_names_the_answers_of_the_step_it_failed_on() {
+        let case = Case { seats: 2, seed: 1, fuzz: None };
+        let mut o = game();
+        o.game_fault = Some(arena_core::Fault::new(arena_core::FaultKind::Crash, "step", "trapped"));
+        let line = |seat, turn, bid: u8| arena_core::CallLine::new(seat, "bid", turn, bid.into(), 10);
+        o.log = vec![line(0, 1, 3), line(1, 1, 4), line(0, 2, 5)];
+        let why = conforms(&o, case).unwrap_err();
+        assert!(why.ends_with("(the last answer it was handed: seat 0's `bid` in step 2: 5)"), "{why}");
+        o.log.push(line(1, 2, 13));
+        let why = conforms(&o, case).unwrap_err();
+        assert!(
+            why.ends_with(
+                "(the last answers it was handed: seat 0's `bid` in step 2: 5; seat 1's `bid` in step 2: 13)"
+            ),
+            "{why}"
+        );
     }
 
     #[test]
