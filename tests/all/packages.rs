@@ -505,6 +505,28 @@ async fn a_referee_that_misreports_what_it_took_ends_the_game_as_a_game_fault() 
     }
 }
 
+/// A referee that hands its events over one a call, each call slow but within its limits, is stopped
+/// by the game's CPU budget: a game fault naming `events`, nobody banned.
+#[tokio::test]
+async fn a_referee_handing_over_events_slowly_for_ever_is_stopped_by_the_game_budget() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = nim_package(dir.path());
+    std::fs::copy(player("nim-broken-referee"), root.join("referee.wasm")).unwrap();
+    let manifest = std::fs::read_to_string(root.join("game.toml")).unwrap();
+    let options = "\n[options.slow-events]\ndefault = 1000000\nmin = 0\nmax = 100000000\n\
+                   [options.trusting]\ndefault = 1\nmin = 0\nmax = 2\n";
+    std::fs::write(root.join("game.toml"), format!("{manifest}{options}")).unwrap();
+    let budget = std::time::Duration::from_millis(300);
+    let tight = Arc::new(Sandbox::new(Limits { game_cpu: budget, ..Limits::default() }).unwrap());
+    let pkg = Package::load(tight, &root).unwrap();
+    let (a, b) = (seat(&pkg, "a", "nim-optimal"), seat(&pkg, "b", "nim-optimal"));
+    let o = pkg.play(&[a, b], 1, &Default::default()).await;
+    let f = o.game_fault.clone().expect("a game fault");
+    assert_eq!((f.kind.as_str(), f.call.as_str()), ("timeout", "events"), "{f}");
+    assert!(f.reason.contains("handing over its events"), "{f}");
+    assert!(o.faults.is_empty(), "nobody is banned for the referee's stalling");
+}
+
 #[test]
 fn referee_failures_are_shown_after_the_bans_and_blamed_on_the_package() {
     let dir = tempfile::tempdir().unwrap();

@@ -103,7 +103,7 @@ impl Referee {
     }
 
     /// Takes the events the referee kept, each cut to [`EVENT_CHARS`]; more than [`MAX_EVENTS`] in a
-    /// game is the game's fault.
+    /// game, or calls past the game's CPU budget, is the game's fault.
     pub(crate) async fn take_events(&mut self) -> Result<(), Fault> {
         let func = match self.events {
             Some(f) => f,
@@ -124,6 +124,18 @@ impl Referee {
             self.fuel += fuel;
             if got.is_empty() {
                 return Ok(());
+            }
+            // Each call is bounded by the referee's limits, and the calls by the game's budget: a
+            // referee that hands its events over one by one, slowly, cannot hold the game for ever.
+            if self.spent > self.limits.game_cpu {
+                return Err(Fault::new(
+                    FaultKind::Timeout,
+                    "events",
+                    format!(
+                        "the referee used more than the game's {} s of CPU time (--game-cpu-s) handing over its events",
+                        self.limits.game_cpu.as_secs_f64()
+                    ),
+                ));
             }
             let recorded = &mut self.store.data_mut().events;
             if recorded.len() + got.len() > MAX_EVENTS {

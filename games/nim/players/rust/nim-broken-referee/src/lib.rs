@@ -2,7 +2,8 @@
 //! when it is handed its second answer. A game it referees ends as a game fault; nobody is banned. With
 //! the option `events=N` its `start` makes N events of `event-chars` characters each (1,000 unless that
 //! option is set), all handed over by the first `events()` call: a flood of events. With `taken=N` its
-//! `step` says it took N answers, whatever it was handed (a referee that breaks the protocol).
+//! `step` says it took N answers, whatever it was handed (a referee that breaks the protocol). With
+//! `slow-events=N` every `events()` call spins N rounds of a loop and hands over one event, for ever.
 #![cfg(target_arch = "wasm32")]
 // The generated lowering of the setup record takes many flat arguments.
 #![allow(clippy::too_many_arguments)]
@@ -22,6 +23,8 @@ thread_local! {
     static EVENTS: RefCell<Vec<Event>> = const { RefCell::new(Vec::new()) };
     /// What `step` says it took, when set.
     static TAKEN: Cell<Option<u32>> = const { Cell::new(None) };
+    /// How long each `events()` call spins, when it hands its events over slowly.
+    static SLOW_EVENTS: Cell<Option<u64>> = const { Cell::new(None) };
 }
 
 fn trusting() -> bool {
@@ -78,6 +81,7 @@ impl Guest for Broken {
         let flood = option("events").unwrap_or(0);
         let text = "x".repeat(option("event-chars").unwrap_or(1000));
         TAKEN.set(option("taken").map(|t| t as u32));
+        SLOW_EVENTS.set(option("slow-events").map(|n| n as u64));
         if let Some(mode) = option("trusting").filter(|&m| m > 0) {
             MODE.set(mode);
             HEAPS.set(vec![3, 4, 5]);
@@ -112,8 +116,15 @@ impl Guest for Broken {
         next(0)
     }
 
-    /// Every event at once, however many.
+    /// Every event at once, however many; or, slowly, one a call for ever.
     fn events() -> Vec<Event> {
+        if let Some(rounds) = SLOW_EVENTS.get() {
+            let mut spin = 0u64;
+            while std::hint::black_box(spin) < rounds {
+                spin += 1;
+            }
+            return vec![Event { to: Audience::All, text: "one more".into() }];
+        }
         EVENTS.take()
     }
 
