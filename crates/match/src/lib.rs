@@ -278,11 +278,8 @@ fn cases(engine: &wasmtime::Engine, referee: &Component) -> Result<Vec<Case>, St
         Some(Type::Record(r)) => {
             let field = |name: &str| r.fields().find(|f| f.name == name).map(|f| f.ty);
             match (field("requests"), field("taken"), field("refused"), r.fields().len()) {
-                (Some(Type::List(l)), Some(Type::U32), Some(Type::Option(o)), 3) if matches!(o.ty(), Type::String) => {
-                    match l.ty() {
-                        Type::Tuple(t) if t.types().len() == 2 => t.types().nth(1),
-                        _ => None,
-                    }
+                (Some(requests), Some(Type::U32), Some(Type::Option(o)), 3) if matches!(o.ty(), Type::String) => {
+                    by_seat(requests)
                 }
                 _ => None,
             }
@@ -308,10 +305,7 @@ fn cases(engine: &wasmtime::Engine, referee: &Component) -> Result<Vec<Case>, St
         return Err(format!("`banned` must take (seat: u32, fault) and answer `next`, {NEXT}"));
     }
     let answer = match step.params().collect::<Vec<_>>().as_slice() {
-        [(_, Type::List(l))] => match l.ty() {
-            Type::Tuple(t) if t.types().len() == 2 => t.types().nth(1),
-            _ => None,
-        },
+        [(_, answers)] => by_seat(answers.clone()),
         _ => None,
     };
     let Some(Type::Variant(answer)) = answer else {
@@ -331,6 +325,17 @@ fn cases(engine: &wasmtime::Engine, referee: &Component) -> Result<Vec<Case>, St
         return Err("the request variant has no cases".into());
     }
     Ok(out)
+}
+
+/// `T` of a `list<tuple<u32, T>>` (requests or answers, by seat).
+fn by_seat(t: Type) -> Option<Type> {
+    match t {
+        Type::List(l) => match l.ty() {
+            Type::Tuple(t) if t.types().len() == 2 => t.types().nth(1),
+            _ => None,
+        },
+        _ => None,
+    }
 }
 
 /// Whether the referee exports `tournament(event) -> option<request>`, with the request variant that

@@ -71,13 +71,25 @@ impl Referee {
                 f
             }
         };
-        let guard = Guard::arm_with(&self.limits, &mut self.store, false, name).quoting_output();
         let mut out = vec![Val::Bool(false); results];
-        let r = guard.run(Box::pin(func.call_async(&mut self.store, params, &mut out))).await;
-        self.spent += guard.spent(&self.store).1;
-        let ((), fuel) = guard.finish(&mut self.store, r)?;
-        self.fuel += fuel;
+        self.guarded(name, async |store| func.call_async(store, params, &mut out).await).await?;
         Ok(out)
+    }
+
+    /// Runs `call` on the referee's store under its limits, counting its time and fuel towards the
+    /// game's; a fault here is the game's.
+    async fn guarded<T>(
+        &mut self,
+        name: &'static str,
+        call: impl AsyncFnOnce(&mut Store<PlayerState>) -> wasmtime::Result<T>,
+    ) -> Result<T, Fault> {
+        let guard = Guard::arm_with(&self.limits, &mut self.store, false, name).quoting_output();
+        // Boxed: a call's future is large, and the guard's timeout moves it.
+        let r = guard.run(Box::pin(call(&mut self.store))).await;
+        self.spent += guard.spent(&self.store).1;
+        let (value, fuel) = guard.finish(&mut self.store, r)?;
+        self.fuel += fuel;
+        Ok(value)
     }
 }
 
@@ -117,11 +129,7 @@ impl Referee {
             }
         };
         loop {
-            let guard = Guard::arm_with(&self.limits, &mut self.store, false, "events").quoting_output();
-            let r = guard.run(func.call_async(&mut self.store, ())).await;
-            self.spent += guard.spent(&self.store).1;
-            let ((got,), fuel) = guard.finish(&mut self.store, r)?;
-            self.fuel += fuel;
+            let (got,) = self.guarded("events", async |store| func.call_async(store, ()).await).await?;
             if got.is_empty() {
                 return Ok(());
             }
