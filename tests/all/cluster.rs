@@ -148,6 +148,51 @@ fn a_worker_killed_mid_game_has_its_game_played_by_another_and_the_result_is_the
 }
 
 #[test]
+fn a_game_longer_than_the_ack_wait_is_kept_alive_by_its_worker_and_played_once() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (_server, url) = nats(&tmp.path().join("nats"));
+    // The queue gives a job up after 1 s without a word from its worker; the sleeper's game takes four
+    // times that (its `keep` blocks until the wall-clock backstop of a 3 s deadline ends it).
+    let _worker = worker(&url, &tmp.path().join("w0"), "1");
+    let (sleep, greedy) =
+        (format!("sleep={}", player("yahtzee-sleep")), format!("greedy={}", player("yahtzee-greedy")));
+    let out = run(&[
+        "tournament",
+        "--game",
+        "yahtzee",
+        "--seed",
+        "3",
+        "--timeout-ms",
+        "3000",
+        "--json",
+        "--nats",
+        &url,
+        &sleep,
+        &greedy,
+    ]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let games = v["games"].as_array().unwrap();
+    let faults: Vec<&serde_json::Value> = games.iter().flat_map(|g| g["faults"].as_array().unwrap()).collect();
+    assert!(
+        faults.iter().any(|f| f["player"] == "sleep" && f["kind"] == "timeout"),
+        "the sleeper is banned for its timeout: {faults:?}"
+    );
+    // Its worker said it was still at it, so the queue never handed a job out again: as many
+    // deliveries as jobs published.
+    let (delivered, published) = tokio::runtime::Runtime::new().unwrap().block_on(async {
+        let js = async_nats::jetstream::new(async_nats::connect(&url).await.unwrap());
+        let mut stream = js.get_stream("ARENA_JOBS").await.unwrap();
+        let mut consumer: async_nats::jetstream::consumer::PullConsumer =
+            stream.get_consumer("arena-workers").await.unwrap();
+        let delivered = consumer.info().await.unwrap().delivered.consumer_sequence;
+        (delivered, stream.info().await.unwrap().state.last_sequence)
+    });
+    assert!(published >= 1);
+    assert_eq!(delivered, published, "a job was delivered again while its worker played it");
+}
+
+#[test]
 fn nats_that_is_not_there_is_a_clear_error() {
     let port = free_port();
     let url = format!("nats://127.0.0.1:{port}");

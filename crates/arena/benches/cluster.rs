@@ -3,8 +3,9 @@
 //! (Yahtzee); the queue's cost per game and the coordinator's ceiling, from a no-op game (a responder
 //! here answers every job at once with a fixed outcome, so only the queue's round trip is left); and
 //! the peak memory of round robins of 100 and 300 players (and 1,000 with `ARENA_BENCH_FULL=1`),
-//! in-process and distributed. One run, everything on this machine's cores (coordinator, server and
-//! workers share them); `ARENA_BENCH_ONLY=play|noop|memory` runs one part.
+//! in-process and distributed; and a round robin on 3 workers with one killed (SIGKILL) part way, against
+//! none killed. One run, everything on this machine's cores (coordinator, server and workers share
+//! them); `ARENA_BENCH_ONLY=play|noop|memory|kill` runs one part.
 
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
@@ -191,7 +192,7 @@ fn main() {
     let tmp = tempfile::tempdir().unwrap();
     let cores = std::thread::available_parallelism().map(|n| n.get()).unwrap_or(2);
     println!("\nDistributed play (one run, {cores} cores shared by coordinator, nats-server and workers)\n");
-    // `ARENA_BENCH_ONLY=play|noop|memory` runs one part (to profile it).
+    // `ARENA_BENCH_ONLY=play|noop|memory|kill` runs one part (to profile it).
     let only = std::env::var("ARENA_BENCH_ONLY").ok();
     let part = |p: &str| only.as_deref().is_none_or(|o| o == p);
     if part("play") {
@@ -200,9 +201,54 @@ fn main() {
     if part("noop") {
         noop_ceiling(tmp.path());
     }
+    if part("kill") {
+        killed_worker(tmp.path());
+    }
     if part("memory") {
         peak_memory(tmp.path());
     }
+}
+
+/// A Yahtzee round robin on 3 workers (`arena worker` with its default ack wait), and the same with one
+/// worker killed (SIGKILL) 40% of the way in: the games it held go to the others once the queue hears
+/// nothing of them for an ack wait.
+fn killed_worker(tmp: &Path) {
+    println!(
+        "\n| a worker killed | games | 3 workers | one of them killed part way | against none killed (goal <= 1.5x) | same result |"
+    );
+    println!("| --- | --- | --- | --- | --- | --- |");
+    let n = 90;
+    let l = lineup(n, &["yahtzee-greedy", "yahtzee-random"]);
+    let (_, _, expected) = tournament("yahtzee", &l, None);
+    let (_server, url) = nats(&tmp.join("nats-kill"));
+    let dirs = tmp.join("workers-kill");
+    // A first run fetches and compiles into every worker's cache.
+    {
+        let _w = workers(&url, &dirs, 3);
+        tournament("yahtzee", &lineup(4, &["yahtzee-greedy", "yahtzee-random"]), Some(&url));
+    }
+    let whole = {
+        let _w = workers(&url, &dirs, 3);
+        tournament("yahtzee", &l, Some(&url))
+    };
+    let mut w = workers(&url, &dirs, 3);
+    let victim = w.remove(0);
+    let at = whole.0 * 2 / 5;
+    let killer = std::thread::spawn(move || {
+        std::thread::sleep(at);
+        drop(victim);
+    });
+    let (t, _, out) = tournament("yahtzee", &l, Some(&url));
+    killer.join().unwrap();
+    println!(
+        "| yahtzee, {n} players (greedy and random) | {} | {:.1} s | {:.1} s (killed at {:.1} s) | {:.2}x | {} |",
+        games(n),
+        whole.0.as_secs_f64(),
+        t.as_secs_f64(),
+        at.as_secs_f64(),
+        t.as_secs_f64() / whole.0.as_secs_f64(),
+        if out == expected && whole.2 == expected { "yes" } else { "NO" }
+    );
 }
 
 /// Games per second of round robins, in-process and on 1, 2 and 4 workers.

@@ -86,30 +86,19 @@ pub async fn work(cfg: WorkerConfig) -> Result<(), ClusterError> {
             };
         while let Some(m) = batch.next().await {
             let Ok(m) = m else { continue };
+            let Some(jobs) = super::jobs_in(&m.payload) else {
+                // Not a job nor a batch of them: nobody can play it.
+                let _ = m.ack_with(async_nats::jetstream::AckKind::Term).await;
+                continue;
+            };
+            // Still at it, from the moment the message is here (it may wait for a free slot): the queue
+            // hears so a few times per ack wait, and the coordinators (who show how many workers are
+            // busy) when the job is taken and every few seconds after.
+            let beat = heartbeat(&nats, &m, &jobs, &name, cfg.ack_wait);
             let permit = permits.clone().acquire_owned().await.map_err(|e| ClusterError::Other(e.to_string()))?;
             let (nats, files, games, cfg, name) =
                 (nats.clone(), files.clone(), games.clone(), cfg.clone(), name.clone());
             tokio::spawn(async move {
-                let Some(jobs) = super::jobs_in(&m.payload) else {
-                    // Not a job nor a batch of them: nobody can play it.
-                    let _ = m.ack_with(async_nats::jetstream::AckKind::Term).await;
-                    return;
-                };
-                // Still at it: tell the queue a few times per ack wait, and the coordinators (who show
-                // how many workers are busy) when the job is taken and every few seconds after.
-                let beat = {
-                    let (m, client) = (m.clone(), nats.client.clone());
-                    let run = jobs[0].reply.trim_start_matches("arena.results.");
-                    let news = super::busy_payload(&name, &format!("{run}/{}", jobs[0].game));
-                    let every = (cfg.ack_wait / 3).min(Duration::from_secs(4));
-                    tokio::spawn(async move {
-                        loop {
-                            let _ = client.publish(BUSY_SUBJECT, news.clone().into()).await;
-                            tokio::time::sleep(every).await;
-                            let _ = m.ack_with(async_nats::jetstream::AckKind::Progress).await;
-                        }
-                    })
-                };
                 let delivered = m.info().map(|i| i.delivered).unwrap_or(1);
                 // A batch's games one after the other (the permit is the message's), each its own outcome.
                 let mut dones = Vec::with_capacity(jobs.len());
@@ -127,6 +116,8 @@ pub async fn work(cfg: WorkerConfig) -> Result<(), ClusterError> {
                         Err(f) => Err(f.to_string()),
                     };
                     dones.push(Done { game: job.game.clone(), key: job.key(), outcome, worker: name.clone() });
+                    // Between games, the heartbeat and the connection get their turn on this thread.
+                    tokio::task::yield_now().await;
                 }
                 beat.abort();
                 // Deduplicated per published message: a redelivered message's outcomes are stored once,
@@ -140,6 +131,29 @@ pub async fn work(cfg: WorkerConfig) -> Result<(), ClusterError> {
             });
         }
     }
+}
+
+/// Tells the queue every quarter of the ack wait (at most every 4 s) that `m`'s games are still being
+/// played, and the coordinators that this worker is busy, until aborted. A worker killed stops telling,
+/// and its games go to another one ack wait later.
+fn heartbeat(
+    nats: &Nats,
+    m: &async_nats::jetstream::Message,
+    jobs: &[Job],
+    name: &str,
+    ack_wait: Duration,
+) -> tokio::task::JoinHandle<()> {
+    let (m, client) = (m.clone(), nats.client.clone());
+    let run = jobs[0].reply.trim_start_matches("arena.results.");
+    let news = super::busy_payload(name, &format!("{run}/{}", jobs[0].game));
+    let every = (ack_wait / 4).min(Duration::from_secs(4));
+    tokio::spawn(async move {
+        loop {
+            let _ = client.publish(BUSY_SUBJECT, news.clone().into()).await;
+            tokio::time::sleep(every).await;
+            let _ = m.ack_with(async_nats::jetstream::AckKind::Progress).await;
+        }
+    })
 }
 
 /// Publishes a message's outcomes on their reply subjects: a batch's in one message where they fit,

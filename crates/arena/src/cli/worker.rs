@@ -1,7 +1,7 @@
 //! `arena worker`: plays games for coordinators over NATS JetStream, stateless, as many as the cores.
 
 use super::flags::CacheArgs;
-use super::game::{cores, runtime};
+use super::game::cores;
 use anyhow::Context;
 use arena_sandbox::CompileLimits;
 use std::path::PathBuf;
@@ -20,8 +20,9 @@ pub struct Args {
     /// ~/.cache/arena].
     #[arg(long, value_name = "DIR")]
     pub dir: Option<PathBuf>,
-    /// Seconds the queue waits for a sign of life from a worker before giving its game to another.
-    #[arg(long, default_value_t = 30)]
+    /// Seconds the queue waits for a sign of life from a worker before giving its game to another (a
+    /// worker says it is alive four times as often, so a killed worker's games are played again soon).
+    #[arg(long, default_value_t = 2)]
     pub ack_wait_secs: u64,
 }
 
@@ -41,6 +42,14 @@ pub fn execute(a: Args) -> anyhow::Result<ExitCode> {
         exe,
         compile: CompileLimits::default(),
     };
-    runtime()?.block_on(arena_cluster::work(cfg))?;
+    // A thread more than the games played at once: the heartbeats and the connection to NATS always
+    // have one, however long the games run without waiting.
+    let threads = cfg.jobs.max(1) + 1;
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(threads)
+        .enable_all()
+        .build()
+        .context("starting the runtime")?;
+    runtime.block_on(arena_cluster::work(cfg))?;
     Ok(ExitCode::SUCCESS)
 }
