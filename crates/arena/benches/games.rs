@@ -9,6 +9,8 @@
 //!   dynamic turn state built once (lowering it, the call, lifting the answer), bare and guarded as a
 //!   game calls it; and, as most arenas do it, one round trip to a bot process speaking JSON lines over
 //!   pipes (this binary again), asked the same turn state and answering at once;
+//! - what metering costs a compute-bound decision: the greedy Yahtzee player's first `keep` natively and
+//!   in wasm without fuel or epochs, with one of them, and with both (as every guest runs);
 //! - a decision all-in in a packaged game: Nim games per second, and one 1,000-round game of matching
 //!   pennies (one referee `step` a round, after both player calls);
 //! - referees in Python and JavaScript against the Rust ones (Nim's in Python, matching pennies' in
@@ -177,6 +179,7 @@ async fn main() {
         std::hint::black_box(yahtzee_bots::greedy::keep(std::hint::black_box(&view)));
     }
     println!("native greedy keep decision:                     {:>10.2?}", t.elapsed() / n);
+    metering(&dir.join("yahtzee-greedy.wasm"), &view).await;
 
     println!();
     decisions_all_in(&sandbox, &dir, guarded).await;
@@ -295,6 +298,62 @@ async fn ready_keep(
     let (_, ty) = keep.ty(&store).params().next().expect("keep takes a turn state");
     let arg = values::from_json(&turn_state(), &ty).expect("a turn state");
     (store, instance, keep, vec![arg])
+}
+
+/// What the sandbox's metering costs a compute-bound decision: the greedy player's first `keep`,
+/// natively and in wasm compiled without fuel or epochs, with fuel only, with epochs only, and with
+/// both as Arena runs every guest (its own engine each; the imports the keep never calls trap).
+async fn metering(greedy: &Path, view: &yahtzee_rules::PlayerView) {
+    let time = |f: &mut dyn FnMut()| {
+        let mut rounds = vec![];
+        for _ in 0..5 {
+            let n = 500;
+            let t = Instant::now();
+            for _ in 0..n {
+                f();
+            }
+            rounds.push(t.elapsed() / n);
+        }
+        median(rounds)
+    };
+    let native = time(&mut || {
+        std::hint::black_box(yahtzee_bots::greedy::keep(std::hint::black_box(view)));
+    });
+    let mut cells = vec![];
+    for (fuel, epochs) in [(false, false), (true, false), (false, true), (true, true)] {
+        let mut config = wasmtime::Config::new();
+        config.wasm_component_model(true).consume_fuel(fuel).epoch_interruption(epochs);
+        let engine = wasmtime::Engine::new(&config).expect("engine");
+        let component = wasmtime::component::Component::from_file(&engine, greedy).expect("the greedy player");
+        let mut linker = wasmtime::component::Linker::<()>::new(&engine);
+        linker.define_unknown_imports_as_traps(&component).expect("imports");
+        let mut store = wasmtime::Store::new(&engine, ());
+        if fuel {
+            store.set_fuel(u64::MAX / 2).expect("fuel");
+        }
+        store.set_epoch_deadline(u64::MAX / 2);
+        let instance = linker.instantiate_async(&mut store, &component).await.expect("instantiate");
+        let keep = instance.get_func(&mut store, "keep").expect("keep");
+        let (_, ty) = keep.ty(&store).params().next().expect("keep takes a turn state");
+        let params = [values::from_json(&turn_state(), &ty).expect("a turn state")];
+        let mut results = [Val::Bool(false)];
+        let mut rounds = vec![];
+        for _ in 0..5 {
+            let n = 500;
+            let t = Instant::now();
+            for _ in 0..n {
+                keep.call_async(&mut store, &params, &mut results).await.expect("keep");
+            }
+            rounds.push(t.elapsed() / n);
+        }
+        let took = median(rounds);
+        cells.push(format!("{took:.2?} ({:.2}x)", took.as_secs_f64() / native.as_secs_f64()));
+    }
+    println!("what metering costs a compute-bound decision (greedy's first keep; against native, {native:.2?}):");
+    println!("  wasm without fuel or epochs                    {}", cells[0]);
+    println!("  fuel only                                      {}", cells[1]);
+    println!("  epochs only                                    {}", cells[2]);
+    println!("  fuel and epochs (as Arena runs every guest)    {}", cells[3]);
 }
 
 /// A packaged game played all-in (the referee's `step` after the step's player calls, three instances a
