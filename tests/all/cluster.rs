@@ -193,6 +193,32 @@ fn a_game_longer_than_the_ack_wait_is_kept_alive_by_its_worker_and_played_once()
 }
 
 #[test]
+fn a_workers_ack_wait_holds_even_when_an_earlier_worker_made_the_queue_with_another() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (_server, url) = nats(&tmp.path().join("nats"));
+    let rt = tokio::runtime::Runtime::new().unwrap();
+    let js = rt.block_on(async { async_nats::jetstream::new(async_nats::connect(&url).await.unwrap()) });
+    let ack_wait = || {
+        rt.block_on(async {
+            let stream = js.get_stream("ARENA_JOBS").await.ok()?;
+            let mut c: async_nats::jetstream::consumer::PullConsumer =
+                stream.get_consumer("arena-workers").await.ok()?;
+            Some(c.info().await.ok()?.config.ack_wait)
+        })
+    };
+    // A first worker makes the queue with a 30 s ack wait; one started later with 1 s brings it to 1 s.
+    for (secs, want) in [("30", Duration::from_secs(30)), ("1", Duration::from_secs(1))] {
+        let w = worker(&url, &tmp.path().join(format!("w{secs}")), secs);
+        let until = Instant::now() + Duration::from_secs(30);
+        while ack_wait() != Some(want) {
+            assert!(Instant::now() < until, "the queue's ack wait is {:?}, not the worker's {want:?}", ack_wait());
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        drop(w);
+    }
+}
+
+#[test]
 fn nats_that_is_not_there_is_a_clear_error() {
     let port = free_port();
     let url = format!("nats://127.0.0.1:{port}");

@@ -52,18 +52,17 @@ pub async fn work(cfg: WorkerConfig) -> Result<(), ClusterError> {
     let nats = Nats::connect(&cfg.url).await?;
     let files = nats.files().await?;
     let stream = nats.js.get_stream(JOBS).await.map_err(|e| nats.err("the job stream", e))?;
-    let consumer = stream
-        .get_or_create_consumer(
-            WORKERS,
-            async_nats::jetstream::consumer::pull::Config {
-                durable_name: Some(WORKERS.into()),
-                ack_policy: async_nats::jetstream::consumer::AckPolicy::Explicit,
-                ack_wait: cfg.ack_wait,
-                max_deliver: MAX_DELIVER,
-                max_ack_pending: 10_000,
-                ..Default::default()
-            },
-        )
+    // Made, or brought to this worker's settings (its ack wait) when an earlier worker made it otherwise:
+    // the queue then gives a silent worker's jobs to another after this worker's ack wait.
+    let consumer: async_nats::jetstream::consumer::PullConsumer = stream
+        .create_consumer(async_nats::jetstream::consumer::pull::Config {
+            durable_name: Some(WORKERS.into()),
+            ack_policy: async_nats::jetstream::consumer::AckPolicy::Explicit,
+            ack_wait: cfg.ack_wait,
+            max_deliver: MAX_DELIVER,
+            max_ack_pending: 10_000,
+            ..Default::default()
+        })
         .await
         .map_err(|e| nats.err("the workers' consumer", e))?;
     for d in DataDir::new(&cfg.dir).worker_dirs() {
