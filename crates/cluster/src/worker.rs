@@ -75,7 +75,7 @@ pub async fn work(cfg: WorkerConfig) -> Result<(), ClusterError> {
     let cfg = Arc::new(cfg);
     loop {
         let mut batch =
-            match consumer.fetch().max_messages(cfg.jobs.max(1)).expires(Duration::from_secs(2)).messages().await {
+            match consumer.fetch().max_messages(cfg.jobs.max(1) + 1).expires(Duration::from_secs(2)).messages().await {
                 Ok(b) => b,
                 Err(e) => {
                     tracing::warn!("fetching jobs: {e}; retrying");
@@ -118,7 +118,9 @@ pub async fn work(cfg: WorkerConfig) -> Result<(), ClusterError> {
                     // Between games, the heartbeat and the connection get their turn on this thread.
                     tokio::task::yield_now().await;
                 }
-                beat.abort();
+                // The next message's games may start while these outcomes travel (the heartbeat goes
+                // on until the message is acked).
+                drop(permit);
                 // Deduplicated per published message: a redelivered message's outcomes are stored once,
                 // a job published again (by a coordinator resuming) gets its own.
                 let sequence = m.info().map(|i| i.stream_sequence).unwrap_or_default();
@@ -126,7 +128,7 @@ pub async fn work(cfg: WorkerConfig) -> Result<(), ClusterError> {
                 // games played again, and the coordinator takes the first outcome of each.
                 publish_outcomes(&nats, &jobs, dones, sequence).await;
                 let _ = m.double_ack().await;
-                drop(permit);
+                beat.abort();
             });
         }
     }
