@@ -251,12 +251,13 @@ fn killed_worker(tmp: &Path) {
     );
 }
 
-/// Games per second of round robins, in-process and on 1, 2 and 4 workers.
+/// Games per second of round robins, in-process and on 1, 2 and 4 workers (long enough, a second or
+/// more in-process, that the ratios hold from run to run).
 fn play_rates(tmp: &Path) {
     println!("| round robin | games | in-process | 1 worker | 2 workers | 4 workers | same result |");
     println!("| --- | --- | --- | --- | --- | --- | --- |");
     let cases: [(&str, usize, &[&str]); 2] =
-        [("nim", 60, &["nim-optimal"]), ("yahtzee", 30, &["yahtzee-greedy", "yahtzee-random"])];
+        [("nim", 150, &["nim-optimal"]), ("yahtzee", 60, &["yahtzee-greedy", "yahtzee-random"])];
     for (game, n, files) in cases {
         let l = lineup(n, files);
         let g = games(n);
