@@ -180,32 +180,31 @@ fn a_game_longer_than_the_ack_wait_is_kept_alive_by_its_worker_and_played_once()
     );
     // Its worker said it was still at it, so the queue never handed a job out again: as many
     // deliveries as jobs published.
-    let (delivered, published) = tokio::runtime::Runtime::new().unwrap().block_on(async {
-        let js = async_nats::jetstream::new(async_nats::connect(&url).await.unwrap());
-        let mut stream = js.get_stream("ARENA_JOBS").await.unwrap();
-        let mut consumer: async_nats::jetstream::consumer::PullConsumer =
-            stream.get_consumer("arena-workers").await.unwrap();
-        let delivered = consumer.info().await.unwrap().delivered.consumer_sequence;
-        (delivered, stream.info().await.unwrap().state.last_sequence)
-    });
+    let (stream, consumer) = job_queue(&url).expect("the job queue");
+    let (delivered, published) = (consumer.delivered.consumer_sequence, stream.state.last_sequence);
     assert!(published >= 1);
     assert_eq!(delivered, published, "a job was delivered again while its worker played it");
+}
+
+/// The job stream on `url` and the workers' consumer of it, as the server says now (`None` until a
+/// worker has made the consumer).
+fn job_queue(url: &str) -> Option<(async_nats::jetstream::stream::Info, async_nats::jetstream::consumer::Info)> {
+    let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
+    rt.block_on(async {
+        let js = async_nats::jetstream::new(async_nats::connect(url).await.ok()?);
+        let mut stream = js.get_stream(arena_cluster::JOBS).await.ok()?;
+        let mut consumer: async_nats::jetstream::consumer::PullConsumer =
+            stream.get_consumer(arena_cluster::WORKERS).await.ok()?;
+        let consumer = consumer.info().await.ok()?.clone();
+        Some((stream.info().await.ok()?.clone(), consumer))
+    })
 }
 
 #[test]
 fn a_workers_ack_wait_holds_even_when_an_earlier_worker_made_the_queue_with_another() {
     let tmp = tempfile::tempdir().unwrap();
     let (_server, url) = nats(&tmp.path().join("nats"));
-    let rt = tokio::runtime::Runtime::new().unwrap();
-    let js = rt.block_on(async { async_nats::jetstream::new(async_nats::connect(&url).await.unwrap()) });
-    let ack_wait = || {
-        rt.block_on(async {
-            let stream = js.get_stream("ARENA_JOBS").await.ok()?;
-            let mut c: async_nats::jetstream::consumer::PullConsumer =
-                stream.get_consumer("arena-workers").await.ok()?;
-            Some(c.info().await.ok()?.config.ack_wait)
-        })
-    };
+    let ack_wait = || job_queue(&url).map(|(_, consumer)| consumer.config.ack_wait);
     // A first worker makes the queue with a 30 s ack wait; one started later with 1 s brings it to 1 s.
     for (secs, want) in [("30", Duration::from_secs(30)), ("1", Duration::from_secs(1))] {
         let w = worker(&url, &tmp.path().join(format!("w{secs}")), secs);

@@ -15,6 +15,16 @@ fn nim_package(dir: &Path) -> PathBuf {
     assemble("nim", dir, &["nim-optimal"])
 }
 
+/// [`nim_package`] with the broken test referee, its manifest declaring `options` too (TOML tables
+/// appended to it; the referee's source says what each does).
+fn broken_nim_package(dir: &Path, options: &str) -> PathBuf {
+    let root = nim_package(dir);
+    std::fs::copy(player("nim-broken-referee"), root.join("referee.wasm")).unwrap();
+    let manifest = std::fs::read_to_string(root.join("game.toml")).unwrap();
+    std::fs::write(root.join("game.toml"), format!("{manifest}{options}")).unwrap();
+    root
+}
+
 /// A package assembled in `dir` from games/GAME and the components `make players` built.
 pub(crate) fn assemble(game: &str, dir: &Path, samples: &[&str]) -> PathBuf {
     let src = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../games").join(game);
@@ -157,8 +167,7 @@ fn packages_and_players_that_do_not_fit_are_refused_naming_the_file() {
 #[tokio::test]
 async fn a_referee_that_traps_ends_the_game_as_a_game_fault_and_nobody_is_banned() {
     let dir = tempfile::tempdir().unwrap();
-    let root = nim_package(dir.path());
-    std::fs::copy(player("nim-broken-referee"), root.join("referee.wasm")).unwrap();
+    let root = broken_nim_package(dir.path(), "");
     let pkg = Package::load(sandbox(), &root).unwrap();
     let a = seat(&pkg, "a", "nim-optimal");
     let b = seat(&pkg, "b", "nim-optimal");
@@ -425,14 +434,11 @@ fn package_options_are_declared_checked_and_reach_the_referee() {
 #[tokio::test]
 async fn a_referee_flooding_events_is_stopped_at_the_cap_with_each_event_cut() {
     let dir = tempfile::tempdir().unwrap();
-    let root = nim_package(dir.path());
-    std::fs::copy(player("nim-broken-referee"), root.join("referee.wasm")).unwrap();
-    let manifest = std::fs::read_to_string(root.join("game.toml")).unwrap();
     // Trusting mode plays Nim to its end (see the referee's source), and its events are taken then.
     let options = "\n[options.events]\ndefault = 0\nmin = 0\nmax = 1000000\n\
                    [options.event-chars]\ndefault = 1000\nmin = 0\nmax = 100000\n\
                    [options.trusting]\ndefault = 1\nmin = 0\nmax = 2\n";
-    std::fs::write(root.join("game.toml"), format!("{manifest}{options}")).unwrap();
+    let root = broken_nim_package(dir.path(), options);
     // Each event is cut to a quote: three events far longer than the cut.
     let long = arena_match::EVENT_CHARS * 5;
     let mut pkg = Package::load(sandbox(), &root).unwrap();
@@ -487,11 +493,8 @@ async fn a_referee_flooding_events_is_stopped_at_the_cap_with_each_event_cut() {
 #[tokio::test]
 async fn a_referee_that_misreports_what_it_took_ends_the_game_as_a_game_fault() {
     let dir = tempfile::tempdir().unwrap();
-    let root = nim_package(dir.path());
-    std::fs::copy(player("nim-broken-referee"), root.join("referee.wasm")).unwrap();
-    let manifest = std::fs::read_to_string(root.join("game.toml")).unwrap();
     let options = "\n[options.taken]\ndefault = 1\nmin = 0\nmax = 1000000\n";
-    std::fs::write(root.join("game.toml"), format!("{manifest}{options}")).unwrap();
+    let root = broken_nim_package(dir.path(), options);
     for taken in [0, 2, 1_000_000] {
         let mut pkg = Package::load(sandbox(), &root).unwrap();
         pkg.set_options(&[format!("taken={taken}")]).unwrap();
@@ -510,12 +513,9 @@ async fn a_referee_that_misreports_what_it_took_ends_the_game_as_a_game_fault() 
 #[tokio::test]
 async fn a_referee_handing_over_events_slowly_for_ever_is_stopped_by_the_game_budget() {
     let dir = tempfile::tempdir().unwrap();
-    let root = nim_package(dir.path());
-    std::fs::copy(player("nim-broken-referee"), root.join("referee.wasm")).unwrap();
-    let manifest = std::fs::read_to_string(root.join("game.toml")).unwrap();
     let options = "\n[options.slow-events]\ndefault = 1000000\nmin = 0\nmax = 100000000\n\
                    [options.trusting]\ndefault = 1\nmin = 0\nmax = 2\n";
-    std::fs::write(root.join("game.toml"), format!("{manifest}{options}")).unwrap();
+    let root = broken_nim_package(dir.path(), options);
     let budget = std::time::Duration::from_millis(300);
     let tight = Arc::new(Sandbox::new(Limits { game_cpu: budget, ..Limits::default() }).unwrap());
     let pkg = Package::load(tight, &root).unwrap();
@@ -530,8 +530,7 @@ async fn a_referee_handing_over_events_slowly_for_ever_is_stopped_by_the_game_bu
 #[test]
 fn referee_failures_are_shown_after_the_bans_and_blamed_on_the_package() {
     let dir = tempfile::tempdir().unwrap();
-    let root = nim_package(dir.path());
-    std::fs::copy(player("nim-broken-referee"), root.join("referee.wasm")).unwrap();
+    let root = broken_nim_package(dir.path(), "");
     let game = root.to_str().unwrap();
     let players: Vec<String> = ["a", "b", "c"].iter().map(|n| format!("{n}={}", player("nim-optimal"))).collect();
     let mut args =

@@ -79,7 +79,16 @@ pub fn cores() -> usize {
 
 /// The runtime the commands that play run on.
 pub fn runtime() -> anyhow::Result<tokio::runtime::Runtime> {
-    tokio::runtime::Builder::new_multi_thread().enable_all().build().context("starting the runtime")
+    runtime_with(None)
+}
+
+/// [`runtime`] with `threads` worker threads (by default, one a core).
+pub fn runtime_with(threads: Option<usize>) -> anyhow::Result<tokio::runtime::Runtime> {
+    let mut builder = tokio::runtime::Builder::new_multi_thread();
+    if let Some(n) = threads {
+        builder.worker_threads(n);
+    }
+    builder.enable_all().build().context("starting the runtime")
 }
 
 /// A sandbox under `limits` that compiles every component in a child process of this executable under

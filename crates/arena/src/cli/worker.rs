@@ -1,7 +1,7 @@
 //! `arena worker`: plays games for coordinators over NATS JetStream, stateless, as many as the cores.
 
 use super::flags::CacheArgs;
-use super::game::cores;
+use super::game::{cores, runtime_with};
 use anyhow::Context;
 use arena_sandbox::CompileLimits;
 use std::path::PathBuf;
@@ -44,12 +44,6 @@ pub fn execute(a: Args) -> anyhow::Result<ExitCode> {
     };
     // A thread more than the games played at once: the heartbeats and the connection to NATS always
     // have one, however long the games run without waiting.
-    let threads = cfg.jobs.max(1) + 1;
-    let runtime = tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(threads)
-        .enable_all()
-        .build()
-        .context("starting the runtime")?;
-    runtime.block_on(arena_cluster::work(cfg))?;
+    runtime_with(Some(cfg.jobs.max(1) + 1))?.block_on(arena_cluster::work(cfg))?;
     Ok(ExitCode::SUCCESS)
 }
