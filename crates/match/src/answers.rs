@@ -108,31 +108,31 @@ impl Answers<'_, '_> {
     pub(crate) async fn answer<'r>(&mut self, asked: Vec<Asked<'r>>) -> Result<Vec<Answered<'r>>, Fault> {
         match self {
             Answers::Live(seats) => {
-                let n = seats.len();
-                let order: Vec<usize> = asked.iter().map(|a| a.seat).collect();
-                let mut by_seat: Vec<Option<Asked<'r>>> = (0..n).map(|_| None).collect();
-                for a in asked {
-                    let seat = a.seat;
-                    by_seat[seat] = Some(a);
+                let call = async |i: usize, seat: &mut Seat, a: &Asked<'r>| {
+                    // Its time on the clock, instantiation included, as the guard read it.
+                    let before = seat.wall;
+                    let r = seat.answer(a.case, a.arg, a.spread, a.result).await;
+                    let micros = (seat.wall - before).as_micros().max(1) as u64;
+                    let output = seat.take_output();
+                    let reply = match r {
+                        Ok((answer, fuel)) => Reply::Answer(answer, fuel, micros, output),
+                        Err(f) => Reply::Fault(f, output),
+                    };
+                    (i, a.case, None, Some(reply))
+                };
+                // One seat asked (most steps of most games): called directly.
+                if let [a] = asked.as_slice() {
+                    let Some(seat) = seats.get_mut(a.seat) else {
+                        return Err(protocol("requests", format!("asked seat {}, which is not in the game", a.seat)));
+                    };
+                    return Ok(vec![call(a.seat, seat, a).await]);
                 }
-                let calls = seats.iter_mut().zip(by_seat).enumerate().filter_map(|(i, (seat, a))| {
-                    let a = a?;
-                    // Boxed: a call's future is large, and joining moves it.
-                    Some(Box::pin(async move {
-                        // Its time on the clock, instantiation included, as the guard read it.
-                        let before = seat.wall;
-                        let r = seat.answer(a.case, a.arg, a.spread, a.result).await;
-                        let micros = (seat.wall - before).as_micros().max(1) as u64;
-                        let output = seat.take_output();
-                        let reply = match r {
-                            Ok((answer, fuel)) => Reply::Answer(answer, fuel, micros, output),
-                            Err(f) => Reply::Fault(f, output),
-                        };
-                        (i, a.case, None, Some(reply))
-                    }))
+                let calls = seats.iter_mut().enumerate().filter_map(|(i, seat)| {
+                    let a = asked.iter().find(|a| a.seat == i)?;
+                    Some(call(i, seat, a))
                 });
                 let mut answered: Vec<Answered<'r>> = join_all(calls).await;
-                answered.sort_by_key(|(i, ..)| order.iter().position(|s| s == i));
+                answered.sort_by_key(|(i, ..)| asked.iter().position(|a| a.seat == *i));
                 Ok(answered)
             }
             // A record's replies are read as the step reaches each one: a dropped answer has none.
@@ -212,8 +212,6 @@ pub(crate) async fn ban(
     ]);
     out.log.push(CallLine::failed(i, step, fault.clone()));
     out.faults.push((i, fault));
-    match referee.call("banned", &[Val::U32(i as u32), record], 1).await?.pop() {
-        Some(next) => referee.take_next("banned", next).map(|_| ()),
-        None => Err(protocol("banned", "did not answer `next`")),
-    }
+    let next = referee.call("banned", &[Val::U32(i as u32), record]).await?;
+    referee.take_next("banned", next).map(|_| ())
 }

@@ -34,8 +34,7 @@ impl Package {
         };
         // The referee's failure here is the game's, not the player's: the call is skipped.
         let mut referee = self.referee(seed).await.ok()?;
-        let Ok(mut r) = referee.call("tournament", &[event], 1).await else { return None };
-        let Some(Val::Option(Some(request))) = r.pop() else { return None };
+        let Ok(Val::Option(Some(request))) = referee.call("tournament", &[event]).await else { return None };
         let Val::Variant(case, arg) = *request else { return None };
         let c = self.cases.iter().find(|c| c.name == case)?;
         let mut seat = Seat::new(self.sandbox.clone(), player.pre.clone(), seed);
@@ -50,8 +49,8 @@ impl Package {
         let names: Vec<String> = (0..n).map(|i| format!("seat {i}")).collect();
         let mut referee = self.referee(0).await.map_err(|f| f.to_string())?;
         let setup = self.setup(&names, 0, &MatchSoFar::default());
-        match referee.call("start", &[setup], 1).await.map_err(|f| f.to_string())?.first() {
-            Some(Val::Result(Err(why))) => Err(text(why)),
+        match referee.call("start", &[setup]).await.map_err(|f| f.to_string())? {
+            Val::Result(Err(why)) => Err(text(&why)),
             _ => Ok(()),
         }
     }

@@ -194,11 +194,11 @@ impl Package {
         let n = names.len();
         let mut banned = vec![false; n];
         let setup = self.setup(names, seed, so_far);
-        match referee.call("start", &[setup], 1).await?.pop() {
-            Some(Val::Result(Ok(Some(next)))) => {
+        match referee.call("start", &[setup]).await? {
+            Val::Result(Ok(Some(next))) => {
                 referee.take_next("start", *next)?;
             }
-            Some(Val::Result(Err(why))) => return Err(protocol("start", format!("refused to start: {}", text(&why)))),
+            Val::Result(Err(why)) => return Err(protocol("start", format!("refused to start: {}", text(&why)))),
             _ => return Err(protocol("start", "did not answer result<next, string>")),
         }
         let mut ended = false;
@@ -307,7 +307,7 @@ impl Package {
         if !ended {
             return Err(protocol("requests", format!("the game did not end within {MAX_STEPS} steps")));
         }
-        let Some(Val::Option(Some(outcome))) = referee.call("outcome", &[], 1).await?.pop() else {
+        let Val::Option(Some(outcome)) = referee.call("outcome", &[]).await? else {
             return Err(protocol("outcome", "no outcome when the game ended"));
         };
         let Val::Record(fields) = *outcome else { return Err(protocol("outcome", "not a record")) };
@@ -366,7 +366,7 @@ impl Package {
             return Ok(None);
         }
         let arg = Val::Option(seat.map(|s| Box::new(Val::U32(s))));
-        let Some(Val::Option(drawn)) = referee.call("svg", &[arg], 1).await?.pop() else {
+        let Val::Option(drawn) = referee.call("svg", &[arg]).await? else {
             return Err(protocol("svg", "did not return option<string>"));
         };
         match drawn.map(|d| *d) {
@@ -431,9 +431,7 @@ impl Hand<'_> {
             }
             let params = [Val::List(items)];
             self.referee.handed += 1;
-            let Some(next) = self.referee.call("step", &params, 1).await?.pop() else {
-                return Err(protocol("step", "did not answer `next`"));
-            };
+            let next = self.referee.call("step", &params).await?;
             let took = self.referee.take_next("step", next)?;
             let k = took.taken as usize;
             if k == 0 || k > batch.len() {

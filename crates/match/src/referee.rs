@@ -59,8 +59,9 @@ pub(crate) struct Referee {
 }
 
 impl Referee {
-    /// Calls the referee's export `name`; a fault here is the game's.
-    pub(crate) async fn call(&mut self, name: &'static str, params: &[Val], results: usize) -> Result<Vec<Val>, Fault> {
+    /// Calls the referee's export `name` (every export of the protocol has one result); a fault here is
+    /// the game's.
+    pub(crate) async fn call(&mut self, name: &'static str, params: &[Val]) -> Result<Val, Fault> {
         let func = match self.funcs.iter().find(|(n, _)| *n == name) {
             Some((_, f)) => *f,
             None => {
@@ -71,9 +72,10 @@ impl Referee {
                 f
             }
         };
-        let mut out = vec![Val::Bool(false); results];
+        let mut out = [Val::Bool(false)];
         self.guarded(name, async |store| func.call_async(store, params, &mut out).await).await?;
-        Ok(out)
+        let [value] = out;
+        Ok(value)
     }
 
     /// Runs `call` on the referee's store under its limits, counting its time and fuel towards the
@@ -84,8 +86,8 @@ impl Referee {
         call: impl AsyncFnOnce(&mut Store<PlayerState>) -> wasmtime::Result<T>,
     ) -> Result<T, Fault> {
         let guard = Guard::arm_with(&self.limits, &mut self.store, false, name).quoting_output();
-        // Boxed: a call's future is large, and the guard's timeout moves it.
-        let r = guard.run(Box::pin(call(&mut self.store))).await;
+        // Pinned in place: a call's future is large, and the guard's timeout would move it.
+        let r = guard.run(std::pin::pin!(call(&mut self.store))).await;
         self.spent += guard.spent(&self.store).1;
         let (value, fuel) = guard.finish(&mut self.store, r)?;
         self.fuel += fuel;
@@ -170,8 +172,8 @@ fn cut(text: String) -> String {
 /// The referee's view for `seat` (`None`: spectators), cut to [`VIEW_CHARS`]; empty if it is not text.
 pub(crate) async fn view(referee: &mut Referee, seat: Option<u32>) -> Result<String, Fault> {
     let seat = Val::Option(seat.map(|s| Box::new(Val::U32(s))));
-    Ok(match referee.call("view", &[seat], 1).await?.pop() {
-        Some(Val::String(v)) => quote_at(&v, VIEW_CHARS),
+    Ok(match referee.call("view", &[seat]).await? {
+        Val::String(v) => quote_at(&v, VIEW_CHARS),
         _ => String::new(),
     })
 }

@@ -114,7 +114,7 @@ async fn check(
     let Some(func) = checker.instance.get_func(&mut checker.store, served.func) else {
         wasmtime::bail!("the game's rule checker has no `{}`", served.name);
     };
-    let guard = Guard::arm_with(&limits, &mut checker.store, false, served.name.clone());
+    let guard = Guard::arm_with(&limits, &mut checker.store, false, served.name.as_str());
     // No wall-clock backstop of its own: the player's call, which this check is part of, has one.
     let r = Ok(func.call_async(&mut checker.store, params, results).await);
     match guard.finish(&mut checker.store, r) {

@@ -17,8 +17,9 @@ const HOSTCALL_FUEL_EXHAUSTED: &str = "fuel allocated for hostcalls has been exh
 
 /// One call's budget and the means to judge its result. Use as:
 /// `let g = Guard::arm(&sandbox, &mut store, first, "keep"); let r = g.run(fut).await; g.finish(&mut store, r)`.
-pub struct Guard {
-    call: Cow<'static, str>,
+/// It borrows the call's name (a fault copies it), so arming one allocates nothing.
+pub struct Guard<'n> {
+    call: Cow<'n, str>,
     /// A crash's reason quotes the last line the guest printed (a referee's, for its game's author;
     /// never a player's, whose output is its owner's alone).
     quote_output: bool,
@@ -31,15 +32,15 @@ pub struct Guard {
 /// What a successful call returns: its value and the fuel it used.
 pub type Called<T> = Result<(T, u64), Fault>;
 
-impl Guard {
+impl<'n> Guard<'n> {
     /// Sets the fuel and the CPU-time deadline for the next call (`first`: the first call of a game,
     /// which includes instantiation and gets the larger budget).
     pub fn arm(
         sandbox: &Sandbox,
         store: &mut Store<PlayerState>,
         first: bool,
-        call: impl Into<Cow<'static, str>>,
-    ) -> Guard {
+        call: impl Into<Cow<'n, str>>,
+    ) -> Guard<'n> {
         Guard::arm_with(sandbox.limits(), store, first, call)
     }
 
@@ -48,8 +49,8 @@ impl Guard {
         limits: &Limits,
         store: &mut Store<PlayerState>,
         first: bool,
-        call: impl Into<Cow<'static, str>>,
-    ) -> Guard {
+        call: impl Into<Cow<'n, str>>,
+    ) -> Guard<'n> {
         let (fuel, deadline) = limits.budget(first);
         // A store is created with fuel enabled, so setting it cannot fail.
         let _ = store.set_fuel(fuel);
@@ -70,7 +71,7 @@ impl Guard {
     }
 
     /// A crash's reason will quote the guest's last line of output (a referee's: never a player's).
-    pub fn quoting_output(mut self) -> Guard {
+    pub fn quoting_output(mut self) -> Guard<'n> {
         self.quote_output = true;
         self
     }
@@ -84,10 +85,10 @@ impl Guard {
     /// Runs the call's future under the wall-clock backstop. It can only fire while the call waits on
     /// the host (a running guest is polled to its end or to its CPU-time deadline), so it stops players
     /// blocked outside wasm and never decides a CPU-bound call on a loaded machine.
+    /// The backstop counts from the guard's arming, so it reads no clock of its own.
     pub async fn run<T>(&self, fut: impl Future<Output = wasmtime::Result<T>>) -> Result<wasmtime::Result<T>, Elapsed> {
-        tokio::time::timeout(self.deadline + self.deadline / 2 + Duration::from_millis(50), fut)
-            .await
-            .map_err(|_| Elapsed)
+        let backstop = self.deadline + self.deadline / 2 + Duration::from_millis(50);
+        tokio::time::timeout_at(tokio::time::Instant::from_std(self.started) + backstop, fut).await.map_err(|_| Elapsed)
     }
 
     /// Turns the outcome into the value and its fuel, or a `Fault` naming the call.
@@ -160,7 +161,7 @@ impl Guard {
     }
 
     fn fault(&self, kind: FaultKind, reason: impl Into<String>) -> Fault {
-        Fault::new(kind, self.call.clone(), reason)
+        Fault::new(kind, self.call.as_ref(), reason)
     }
 }
 
