@@ -26,11 +26,6 @@ macro_rules! export_referee {
             crate::bindings::Next { requests: <$game as $crate::Referee>::requests(game), taken, refused }
         }
 
-        /// What `requests` asks `seat`.
-        fn __arena_asked(requests: &[(u32, crate::bindings::Request)], seat: u32) -> Option<&crate::bindings::Request> {
-            requests.iter().find(|(s, _)| *s == seat).map(|(_, r)| r)
-        }
-
         impl crate::bindings::Guest for $glue {
             fn start(setup: crate::bindings::Setup) -> Result<crate::bindings::Next, String> {
                 let m = setup.match_state;
@@ -67,7 +62,7 @@ macro_rules! export_referee {
                     };
                     let seats: Vec<u32> = answers.iter().map(|(s, _)| *s).collect();
                     // What the seats after the first are asked, to see whether an answer changes it.
-                    let made = if seats.len() > 1 { <$game as $crate::Referee>::requests(g) } else { Vec::new() };
+                    let made: Vec<_> = seats.iter().skip(1).map(|&s| <$game as $crate::Referee>::request(g, s)).collect();
                     let mut taken = 0;
                     let mut refused = None;
                     __ARENA_EVENTS.with_borrow_mut(|events| {
@@ -77,11 +72,12 @@ macro_rules! export_referee {
                                 refused = Some(why);
                                 break;
                             }
-                            if k + 1 < seats.len() {
-                                let now = <$game as $crate::Referee>::requests(g);
-                                if seats[k + 1..].iter().any(|&s| __arena_asked(&now, s) != __arena_asked(&made, s)) {
-                                    break;
-                                }
+                            if seats[k + 1..]
+                                .iter()
+                                .zip(&made[k..])
+                                .any(|(&s, before)| <$game as $crate::Referee>::request(g, s) != *before)
+                            {
+                                break;
                             }
                         }
                     });

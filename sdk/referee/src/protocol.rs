@@ -141,6 +141,12 @@ pub trait Referee: Sized {
     /// The seats that must act now and what each is asked; none once the game is over. Called at any
     /// time: it must say exactly what is still outstanding.
     fn requests(&self) -> Vec<(u32, Self::Request)>;
+    /// What `seat` alone is asked now, if anything (a step asks it after each answer about the seats
+    /// still to answer). The default looks through [`Referee::requests`]; a game whose requests cost
+    /// something to build may answer for one seat without building the others'.
+    fn request(&self, seat: u32) -> Option<Self::Request> {
+        self.requests().into_iter().find(|(s, _)| *s == seat).map(|(_, r)| r)
+    }
     /// `seat`'s answer; an `Err` refuses it, with the reason the seat is banned for (and must change
     /// nothing).
     fn apply(&mut self, seat: u32, answer: Self::Answer, events: &mut Events) -> Result<(), String>;

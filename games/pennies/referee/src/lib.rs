@@ -47,16 +47,14 @@ impl Referee for Pennies {
     }
 
     fn requests(&self) -> Vec<(u32, Request)> {
-        if self.forfeit.is_some() || self.round > self.rounds {
-            return vec![];
+        (0..2).filter_map(|s| self.request(s).map(|r| (s, r))).collect()
+    }
+
+    fn request(&self, seat: u32) -> Option<Request> {
+        if self.forfeit.is_some() || self.round > self.rounds || self.choices.get(seat as usize)?.is_some() {
+            return None;
         }
-        (0..2u32)
-            .filter(|&s| self.choices[s as usize].is_none())
-            .map(|s| {
-                let round = Round { number: self.round, of: self.rounds, you: s, taken: self.taken.to_vec() };
-                (s, Request::Choose(round))
-            })
-            .collect()
+        Some(Request::Choose(Round { number: self.round, of: self.rounds, you: seat, taken: self.taken.to_vec() }))
     }
 
     fn apply(&mut self, seat: u32, answer: Answer, events: &mut Events) -> Result<(), String> {
@@ -66,13 +64,16 @@ impl Referee for Pennies {
             return Err(format!("seat {seat} was not asked"));
         }
         self.choices[s] = Some(heads);
-        events.seat(seat, format!("round {}: you chose {}", self.round, coin(heads)));
+        let mut n = itoa::Buffer::new();
+        let round = n.format(self.round);
+        events.seat(seat, ["round ", round, ": you chose ", coin(heads)].concat());
         if let [Some(a), Some(b)] = self.choices {
             // The players (and not the spectators) hear that the round is closed (a varicast).
-            events.seats(vec![0, 1], format!("round {}: both choices are in", self.round));
+            events.seats(vec![0, 1], ["round ", round, ": both choices are in"].concat());
             let winner = if a == b { 0 } else { 1 };
             self.taken[winner] += 1;
-            events.all(format!("round {}: {} and {}, seat {winner} takes it", self.round, coin(a), coin(b)));
+            let seat = ["seat 0", "seat 1"][winner];
+            events.all(["round ", round, ": ", coin(a), " and ", coin(b), ", ", seat, " takes it"].concat());
             self.choices = [None, None];
             self.round += 1;
         }
