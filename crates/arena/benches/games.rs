@@ -114,7 +114,11 @@ async fn main() {
         }
         return;
     }
-    compile_cache(&dir);
+    // `ARENA_BENCH_ONLY=calls` prints only the per-call figures and the decisions through a package.
+    let calls_only = std::env::var("ARENA_BENCH_ONLY").as_deref() == Ok("calls");
+    if !calls_only {
+        compile_cache(&dir);
+    }
 
     // Instantiation from InstancePre, into a fresh store each time: a player, and each game's referee.
     println!();
@@ -179,10 +183,15 @@ async fn main() {
         std::hint::black_box(yahtzee_bots::greedy::keep(std::hint::black_box(&view)));
     }
     println!("native greedy keep decision:                     {:>10.2?}", t.elapsed() / n);
-    metering(&dir.join("yahtzee-greedy.wasm"), &view).await;
+    if !calls_only {
+        metering(&dir.join("yahtzee-greedy.wasm"), &view).await;
+    }
 
     println!();
     decisions_all_in(&sandbox, &dir, guarded).await;
+    if calls_only {
+        return;
+    }
     referees_in_other_languages(&sandbox).await;
 
     // Games per second, the strong sample player against itself, through the package and natively.
