@@ -141,8 +141,9 @@ impl Seat {
             None => &[],
         };
         let mut results = vec![Val::Bool(false); usize::from(returns)];
-        // Pinned in place: the call's future is large, and boxing it cost an allocation a call.
-        let out = guard.run(std::pin::pin!(func.call_async(&mut *store, params, &mut results))).await;
+        // Boxed: the call's future is large, and the seats' calls of a step are moved when joined (a
+        // move of it cost more than the allocation).
+        let out = guard.run(Box::pin(func.call_async(&mut *store, params, &mut results))).await;
         let (wall, spent) = guard.spent(store);
         let r = guard.finish(store, out);
         self.count((wall, spent));
