@@ -96,25 +96,28 @@ impl Game {
     /// The seats to ask now, each with what it may know: every seat still in that has not bid this
     /// round; none once the game is over.
     pub fn requests(&self) -> Vec<(u32, Ask)> {
-        let Some(prize) = self.rules.prize() else { return Vec::new() };
-        self.rules
-            .waiting()
-            .into_iter()
-            .map(|s| {
-                let ask = Ask {
-                    you: s as u32,
-                    seats: self.rules.seats() as u32,
-                    round: self.rules.round() as u32,
-                    prize,
-                    carried: self.rules.carried().to_vec(),
-                    hand: self.rules.hand(s).cards(),
-                    scores: self.rules.scores().to_vec(),
-                    playing: self.rules.playing().to_vec(),
-                    history: self.rules.history().to_vec(),
-                };
-                (s as u32, ask)
-            })
-            .collect()
+        let waiting = self.rules.waiting();
+        waiting.into_iter().filter_map(|s| self.request(s as u32).map(|ask| (s as u32, ask))).collect()
+    }
+
+    /// What seat `seat` alone is asked now, if anything (without building the other seats' asks).
+    pub fn request(&self, seat: u32) -> Option<Ask> {
+        let prize = self.rules.prize()?;
+        let s = usize::try_from(seat).ok()?;
+        if !self.rules.waits_for(s) {
+            return None;
+        }
+        Some(Ask {
+            you: seat,
+            seats: self.rules.seats() as u32,
+            round: self.rules.round() as u32,
+            prize,
+            carried: self.rules.carried().to_vec(),
+            hand: self.rules.hand(s).cards(),
+            scores: self.rules.scores().to_vec(),
+            playing: self.rules.playing().to_vec(),
+            history: self.rules.history().to_vec(),
+        })
     }
 
     /// Seat `seat` bids `card`; an `Err` says why it is refused (and changes nothing).

@@ -62,6 +62,10 @@ mod component {
             Game::requests(self).into_iter().map(|(seat, a)| (seat, Request::Bid(state(a)))).collect()
         }
 
+        fn request(&self, seat: u32) -> Option<Request> {
+            Game::request(self, seat).map(|a| Request::Bid(state(a)))
+        }
+
         fn apply(&mut self, seat: u32, answer: Answer, events: &mut Events) -> Result<(), String> {
             let Answer::Bid(card) = answer;
             let applied = Game::apply(self, seat, card);

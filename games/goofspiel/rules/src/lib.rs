@@ -348,10 +348,12 @@ impl Game {
 
     /// The seats still to bid this round, ascending (none once the game is over).
     pub fn waiting(&self) -> Vec<usize> {
-        if self.is_over() {
-            return Vec::new();
-        }
-        (0..self.seats()).filter(|&s| self.playing[s] && self.bids[s].is_none()).collect()
+        (0..self.seats()).filter(|&s| self.waits_for(s)).collect()
+    }
+
+    /// Whether seat `seat` still has to bid this round.
+    pub fn waits_for(&self, seat: usize) -> bool {
+        !self.is_over() && seat < self.seats() && self.playing[seat] && self.bids[seat].is_none()
     }
 
     /// Whether seat `seat` may bid `card` now; the reason if not.
