@@ -137,7 +137,7 @@ async fn main() {
     println!();
     let noop = player(&yahtzee, "noop", "yahtzee-wat-badenum.wat");
     let (store, instance, keep, params) = ready_keep(&sandbox, &noop).await;
-    let mut noop = NoopKeep { store, instance, params, results: vec![Val::Bool(false)] };
+    let mut noop = Ready { store, instance, export: "keep", params, results: vec![Val::Bool(false)] };
     let (mut bare, mut guarded) = (vec![], vec![]);
     for _ in 0..5 {
         let n = 20_000;
@@ -356,24 +356,26 @@ async fn metering(greedy: &Path, view: &yahtzee_rules::PlayerView) {
     println!("  fuel and epochs (as Arena runs every guest)    {}", cells[3]);
 }
 
-/// The no-op `keep` of the per-call figures, ready to be called again.
-struct NoopKeep {
+/// A player's export with its arguments, ready to be called again and again (the no-op `keep` of the
+/// per-call figures, a pennies player's `choose`).
+struct Ready {
     store: wasmtime::Store<PlayerState>,
     instance: Instance,
+    export: &'static str,
     params: Vec<Val>,
     results: Vec<Val>,
 }
 
-impl NoopKeep {
+impl Ready {
     /// A guarded call as a game calls a seat (the export looked up by name, fuel, deadline and CPU
     /// clock armed, the outcome judged): the mean of `n`.
     async fn guarded(&mut self, sandbox: &Sandbox, n: u32) -> Duration {
         let t = Instant::now();
         for _ in 0..n {
-            let f = self.instance.get_func(&mut self.store, "keep").expect("keep");
-            let guard = Guard::arm(sandbox, &mut self.store, false, "keep");
+            let f = self.instance.get_func(&mut self.store, self.export).expect("the export");
+            let guard = Guard::arm(sandbox, &mut self.store, false, self.export);
             let r = guard.run(f.call_async(&mut self.store, &self.params, &mut self.results)).await;
-            guard.finish(&mut self.store, r).expect("keep answers");
+            guard.finish(&mut self.store, r).expect("an answer");
         }
         t.elapsed() / n
     }
@@ -381,7 +383,7 @@ impl NoopKeep {
 
 /// A packaged game played all-in (the referee's `step` after the step's player calls, three instances a
 /// game): Nim games per second, and one long game of matching pennies.
-async fn decisions_all_in(sandbox: &Arc<Sandbox>, dir: &Path, noop: &mut NoopKeep) {
+async fn decisions_all_in(sandbox: &Arc<Sandbox>, dir: &Path, noop: &mut Ready) {
     let (pkg, _) = package(sandbox, "nim");
     let optimal = dir.join("nim-optimal.wasm");
     let players = [pkg.load_player("a", &optimal).expect("player"), pkg.load_player("b", &optimal).expect("player")];
@@ -451,22 +453,14 @@ async fn decisions_all_in(sandbox: &Arc<Sandbox>, dir: &Path, noop: &mut NoopKee
     // than the no-op keep's turn state), so what the package adds to it shows as well.
     let mut store = sandbox.store(1);
     let instance = players[0].pre().instantiate_async(&mut store).await.expect("instantiate");
-    let choose = instance.get_func(&mut store, "choose").expect("choose");
-    let (_, ty) = choose.ty(&store).params().next().expect("choose takes a round");
+    let f = instance.get_func(&mut store, "choose").expect("choose");
+    let (_, ty) = f.ty(&store).params().next().expect("choose takes a round");
     let round = serde_json::json!({"number": 500, "of": 1000, "you": 0, "taken": [250, 249]});
-    let params = [values::from_json(&round, &ty).expect("a round")];
-    let mut results = [Val::Bool(false)];
+    let params = vec![values::from_json(&round, &ty).expect("a round")];
+    let mut choose = Ready { store, instance, export: "choose", params, results: vec![Val::Bool(false)] };
     let mut rounds = vec![];
     for _ in 0..5 {
-        let n = 20_000;
-        let t = Instant::now();
-        for _ in 0..n {
-            let f = instance.get_func(&mut store, "choose").expect("choose");
-            let guard = Guard::arm(sandbox, &mut store, false, "choose");
-            let r = guard.run(f.call_async(&mut store, &params, &mut results)).await;
-            guard.finish(&mut store, r).expect("choose answers");
-        }
-        rounds.push(t.elapsed() / n);
+        rounds.push(choose.guarded(sandbox, 20_000).await);
     }
     let same = median(rounds);
     println!(
