@@ -84,8 +84,8 @@ impl<'n> Guard<'n> {
 
     /// Runs the call's future under the wall-clock backstop. It can only fire while the call waits on
     /// the host (a running guest is polled to its end or to its CPU-time deadline), so it stops players
-    /// blocked outside wasm and never decides a CPU-bound call on a loaded machine.
-    /// The backstop counts from the guard's arming, so it reads no clock of its own.
+    /// blocked outside wasm and never decides a CPU-bound call on a loaded machine. It counts from the
+    /// guard's arming, so it reads no clock of its own.
     pub async fn run<T>(&self, fut: impl Future<Output = wasmtime::Result<T>>) -> Result<wasmtime::Result<T>, Elapsed> {
         let backstop = self.deadline + self.deadline / 2 + Duration::from_millis(50);
         tokio::time::timeout_at(tokio::time::Instant::from_std(self.started) + backstop, fut).await.map_err(|_| Elapsed)

@@ -96,8 +96,7 @@ impl Game {
     /// The seats to ask now, each with what it may know: every seat still in that has not bid this
     /// round; none once the game is over.
     pub fn requests(&self) -> Vec<(u32, Ask)> {
-        let waiting = self.rules.waiting();
-        waiting.into_iter().filter_map(|s| self.request(s as u32).map(|ask| (s as u32, ask))).collect()
+        (0..self.rules.seats() as u32).filter_map(|s| self.request(s).map(|ask| (s, ask))).collect()
     }
 
     /// What seat `seat` alone is asked now, if anything (without building the other seats' asks).
