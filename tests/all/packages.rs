@@ -488,6 +488,31 @@ async fn a_referee_flooding_events_is_stopped_at_the_cap_with_each_event_cut() {
     assert!(o.events.is_empty(), "{f}");
 }
 
+/// A referee whose events' lengths do not fit the text they come with (longer, shorter, cutting a
+/// character in two, or adding up past `u32::MAX`) breaks the protocol: a game fault naming `events`,
+/// nobody banned, and none of those events kept.
+#[tokio::test]
+async fn a_referee_whose_event_lengths_do_not_fit_their_text_ends_the_game_as_a_game_fault() {
+    let dir = tempfile::tempdir().unwrap();
+    let options = "\n[options.bad-lengths]\ndefault = 0\nmin = 0\nmax = 4\n\
+                   [options.trusting]\ndefault = 1\nmin = 0\nmax = 2\n";
+    let root = broken_nim_package(dir.path(), options);
+    for (k, why) in [
+        (1, "its events' lengths add up to more than the 3 bytes of their text"),
+        (2, "its events' lengths add up to 2 bytes, and their text has 6"),
+        (3, "an event's length cuts a character of their text in two (at byte 1)"),
+        (4, "its events' lengths add up to more than the 2 bytes of their text"),
+    ] {
+        let mut pkg = Package::load(sandbox(), &root).unwrap();
+        pkg.set_options(&[format!("bad-lengths={k}")]).unwrap();
+        let (a, b) = (seat(&pkg, "a", "nim-optimal"), seat(&pkg, "b", "nim-optimal"));
+        let o = pkg.play(&[a, b], 1, &Default::default()).await;
+        let f = o.game_fault.clone().expect("a game fault");
+        assert_eq!((f.kind.as_str(), f.call.as_str(), f.reason.as_str()), ("illegal", "events", why), "{k}");
+        assert!(o.events.is_empty() && o.faults.is_empty(), "{k}: {o:?}");
+    }
+}
+
 /// A referee whose `step` says it took none of the answers it was handed, or more than it was handed,
 /// breaks the protocol: a game fault naming `step`, nobody banned, and the game never hangs.
 #[tokio::test]
@@ -570,16 +595,30 @@ fn referee_failures_are_shown_after_the_bans_and_blamed_on_the_package() {
 /// with that reason, naming the file, before anything is played.
 #[test]
 fn a_referee_of_an_earlier_protocol_is_refused_with_the_reason() {
-    for (export, what) in [("requests", "`requests`"), ("apply", "`apply`, one call an answer")] {
+    // `events` answering a list (a string an event) is the protocol before `told`.
+    let list = r#"(component
+        (core module $m (memory (export "mem") 1) (func (export "f") (result i32) i32.const 0))
+        (core instance $i (instantiate $m))
+        (func $f (result (list u32)) (canon lift (core func $i "f") (memory (core memory $i "mem"))))
+        (export "events" (func $f)))"#;
+    for (export, what) in [
+        ("requests", "`requests`"),
+        ("apply", "`apply`, one call an answer"),
+        ("events", "`events` answering list<event>"),
+    ] {
         let dir = tempfile::tempdir().unwrap();
         let root = nim_package(dir.path());
-        let old = format!(
-            r#"(component
-            (core module $m (func (export "f")))
-            (core instance $i (instantiate $m))
-            (func $f (canon lift (core func $i "f")))
-            (export "{export}" (func $f)))"#
-        );
+        let old = if export == "events" {
+            list.to_string()
+        } else {
+            format!(
+                r#"(component
+                (core module $m (func (export "f")))
+                (core instance $i (instantiate $m))
+                (func $f (canon lift (core func $i "f")))
+                (export "{export}" (func $f)))"#
+            )
+        };
         std::fs::write(root.join("referee.wat"), old).unwrap();
         let manifest = std::fs::read_to_string(root.join("game.toml")).unwrap();
         std::fs::write(root.join("game.toml"), manifest.replace("referee.wasm", "referee.wat")).unwrap();

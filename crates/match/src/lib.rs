@@ -258,8 +258,9 @@ fn export_func(engine: &wasmtime::Engine, referee: &Component, name: &str) -> Re
 /// The referee's requests, from its component type: `start` answers `result<next, string>`, `step`
 /// takes `list<tuple<u32, answer>>` and `banned` (seat, fault), both answering `next`, where `next` is
 /// a record of `requests: list<tuple<u32, request>>`, `taken: u32` and `refused: option<string>`, and
-/// request and answer are variants with the same case names; `events` takes nothing. A referee of an
-/// earlier protocol (which exported `apply`, or `requests`) is named as such.
+/// request and answer are variants with the same case names; `events` takes nothing and answers `told`. A
+/// referee of an earlier protocol (which exported `apply`, or `requests`, or answered `events` with a
+/// list) is named as such.
 fn cases(engine: &wasmtime::Engine, referee: &Component) -> Result<Vec<Case>, String> {
     let func =
         |name: &str| export_func(engine, referee, name)?.ok_or_else(|| format!("it exports no function `{name}`"));
@@ -270,6 +271,13 @@ fn cases(engine: &wasmtime::Engine, referee: &Component) -> Result<Vec<Case>, St
                  takes a step's answers together and whose `events` hands over the events"
             ));
         }
+    }
+    if let Some(events) = export_func(engine, referee, "events")?
+        && matches!(events.results().collect::<Vec<_>>().as_slice(), [Type::List(_)])
+    {
+        return Err("it speaks an earlier protocol (`events` answering list<event>, a string an event): rebuild it \
+                    against this Arena's wit/game, whose `events` answers `told`, the texts in one string"
+            .into());
     }
     for name in ["start", "step", "banned", "events", "outcome", "view"] {
         func(name)?;
@@ -311,8 +319,14 @@ fn cases(engine: &wasmtime::Engine, referee: &Component) -> Result<Vec<Case>, St
     let Some(Type::Variant(answer)) = answer else {
         return Err("`step` must take list<tuple<u32, answer>> with `answer` a variant".into());
     };
-    if func("events")?.params().len() != 0 {
-        return Err("`events` must take nothing and answer list<event>".into());
+    let events = func("events")?;
+    match events.results().collect::<Vec<_>>().as_slice() {
+        [Type::Record(r)]
+            if events.params().len() == 0
+                && r.fields().len() == 2
+                && r.fields().any(|f| f.name == "text" && matches!(f.ty, Type::String))
+                && r.fields().any(|f| f.name == "events" && matches!(f.ty, Type::List(_))) => {}
+        _ => return Err("`events` must take nothing and answer `told` (see wit/game)".into()),
     }
     let mut out = Vec::new();
     for case in request.cases() {

@@ -22,12 +22,13 @@ pub(crate) enum Audience {
     Seats(Vec<u32>),
 }
 
-/// `arena:game`'s `event`, lifted without dynamic values.
+/// `arena:game`'s `told`, lifted without dynamic values: the texts of some events one after another,
+/// and each one's audience and length in bytes.
 #[derive(ComponentType, Lift, Debug)]
 #[component(record)]
-pub(crate) struct WitEvent {
-    to: Audience,
+pub(crate) struct Told {
     text: String,
+    events: Vec<(Audience, u32)>,
 }
 
 /// What `step` and `banned` answer besides the requests: how many answers the call took, and why it
@@ -55,7 +56,7 @@ pub(crate) struct Referee {
     /// Its exports, looked up by name once.
     pub(crate) funcs: Vec<(&'static str, wasmtime::component::Func)>,
     /// Its `events` export, typed, once looked up.
-    pub(crate) events: Option<TypedFunc<(), (Vec<WitEvent>,)>>,
+    pub(crate) events: Option<TypedFunc<(), (Told,)>>,
 }
 
 impl Referee {
@@ -117,22 +118,23 @@ impl Referee {
     }
 
     /// Takes the events the referee kept, each cut to [`EVENT_CHARS`]; more than [`MAX_EVENTS`] in a
-    /// game, or calls past the game's CPU budget, is the game's fault.
+    /// game, lengths that do not fit the text they come with, or calls past the game's CPU budget, is
+    /// the game's fault (and nothing of that call is kept).
     pub(crate) async fn take_events(&mut self) -> Result<(), Fault> {
         let func = match self.events {
             Some(f) => f,
             None => {
                 let f = self
                     .instance
-                    .get_typed_func::<(), (Vec<WitEvent>,)>(&mut self.store, "events")
-                    .map_err(|e| protocol("events", format!("not `func() -> list<event>`: {}", e.root_cause())))?;
+                    .get_typed_func::<(), (Told,)>(&mut self.store, "events")
+                    .map_err(|e| protocol("events", format!("not `func() -> told`: {}", e.root_cause())))?;
                 self.events = Some(f);
                 f
             }
         };
         loop {
             let (got,) = self.guarded("events", async |store| func.call_async(store, ()).await).await?;
-            if got.is_empty() {
+            if got.events.is_empty() && got.text.is_empty() {
                 return Ok(());
             }
             // Each call is bounded by the referee's limits, and the calls by the game's budget: a
@@ -147,26 +149,55 @@ impl Referee {
                     ),
                 ));
             }
-            let recorded = &mut self.store.data_mut().events;
-            if recorded.len() + got.len() > MAX_EVENTS {
+            let recorded = self.store.data().events.len();
+            if recorded + got.events.len() > MAX_EVENTS {
                 return Err(protocol("events", format!("emitted more than {MAX_EVENTS} events in one game")));
             }
-            recorded.extend(got.into_iter().map(|e| arena_core::Event {
-                to: match e.to {
-                    Audience::All => None,
-                    Audience::Seat(s) => Some(vec![s]),
-                    Audience::Seats(s) => Some(s),
-                },
-                text: cut(e.text),
-            }));
+            let told = split(&got)?;
+            self.store.data_mut().events.extend(told);
         }
     }
 }
 
+/// The events of one `told`, each text cut to [`EVENT_CHARS`]; lengths that do not add up to the text,
+/// or that cut a character in two, are the game's fault.
+fn split(told: &Told) -> Result<Vec<arena_core::Event>, Fault> {
+    let text = told.text.as_str();
+    let mut out = Vec::with_capacity(told.events.len());
+    let mut at = 0usize;
+    for (to, len) in &told.events {
+        let end = at.saturating_add(*len as usize);
+        let Some(t) = text.get(at..end) else {
+            return Err(protocol(
+                "events",
+                if end > text.len() {
+                    format!("its events' lengths add up to more than the {} bytes of their text", text.len())
+                } else {
+                    format!("an event's length cuts a character of their text in two (at byte {end})")
+                },
+            ));
+        };
+        let to = match to {
+            Audience::All => None,
+            Audience::Seat(s) => Some(vec![*s]),
+            Audience::Seats(s) => Some(s.clone()),
+        };
+        out.push(arena_core::Event { to, text: cut(t) });
+        at = end;
+    }
+    if at != text.len() {
+        return Err(protocol(
+            "events",
+            format!("its events' lengths add up to {at} bytes, and their text has {}", text.len()),
+        ));
+    }
+    Ok(out)
+}
+
 /// An event's text as the game's record keeps it: as it is, or cut to a quote when longer than
 /// [`EVENT_CHARS`].
-fn cut(text: String) -> String {
-    if text.len() <= EVENT_CHARS { text } else { quote_at(&text, EVENT_CHARS) }
+fn cut(text: &str) -> String {
+    if text.len() <= EVENT_CHARS { text.to_string() } else { quote_at(text, EVENT_CHARS) }
 }
 
 /// The referee's view for `seat` (`None`: spectators), cut to [`VIEW_CHARS`]; empty if it is not text.

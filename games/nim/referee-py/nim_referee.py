@@ -45,7 +45,7 @@ EVENTS = []
 
 
 def everyone(text):
-    EVENTS.append(game.Event(to=game.Audience_All(), text=text))
+    EVENTS.append((game.Audience_All(), text))
 
 
 def next_after(taken=0, refused=None):
@@ -101,9 +101,11 @@ class WitWorld(wit_world.WitWorld):
         return next_after()
 
     def events(self):
+        """The events kept so far, as one `told`: their texts in one string, and each one's audience and
+        length in UTF-8 bytes."""
         global EVENTS
         taken, EVENTS = EVENTS, []
-        return taken
+        return game.Told(text="".join(t for _, t in taken), events=[(to, len(t.encode())) for to, t in taken])
 
     def outcome(self):
         if GAME is None or GAME.winner is None:

@@ -87,10 +87,21 @@ export function banned(seat, fault) {
   return next();
 }
 
+// A text's length in UTF-8 bytes, as `told` counts it.
+function bytes(text) {
+  let n = 0;
+  for (const c of text) {
+    const p = c.codePointAt(0);
+    n += p < 0x80 ? 1 : p < 0x800 ? 2 : p < 0x10000 ? 3 : 4;
+  }
+  return n;
+}
+
+// The events kept so far, as one `told`: their texts in one string, and each one's audience and length.
 export function events() {
   const taken = kept;
   kept = [];
-  return taken;
+  return { text: taken.map((e) => e.text).join(""), events: taken.map((e) => [e.to, bytes(e.text)]) };
 }
 
 export function outcome() {

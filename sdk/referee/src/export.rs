@@ -104,20 +104,23 @@ macro_rules! export_referee {
                 })
             }
 
-            /// The events not taken yet, oldest first, a bounded number a call.
-            fn events() -> Vec<crate::bindings::arena::game::types::Event> {
-                use crate::bindings::arena::game::types::{Audience, Event};
-                __ARENA_EVENTS.with_borrow_mut(|events| events.take_first($crate::EVENTS_A_CALL))
+            /// The events not taken yet, oldest first, a bounded number a call: their texts in one string.
+            fn events() -> crate::bindings::arena::game::types::Told {
+                use crate::bindings::arena::game::types::{Audience, Told};
+                let (text, told) = __ARENA_EVENTS
+                    .with_borrow_mut(|events| events.hand_over($crate::EVENTS_A_CALL, $crate::EVENT_BYTES_A_CALL));
+                let events = told
                     .into_iter()
-                    .map(|(to, text)| Event {
-                        to: match to {
+                    .map(|(to, len)| {
+                        let to = match to {
                             $crate::To::All => Audience::All,
                             $crate::To::Seat(s) => Audience::Seat(s),
                             $crate::To::Seats(s) => Audience::Seats(s),
-                        },
-                        text,
+                        };
+                        (to, len)
                     })
-                    .collect()
+                    .collect();
+                Told { text, events }
             }
 
             fn outcome() -> Option<crate::bindings::Outcome> {

@@ -9,4 +9,7 @@ mod protocol;
 pub mod rng;
 pub mod svg;
 
-pub use protocol::{EVENTS_A_CALL, Events, Fault, FaultKind, MatchState, Outcome, Referee, Setup, To, TournamentEvent};
+pub use protocol::{
+    EVENT_BYTES_A_CALL, EVENTS_A_CALL, Events, Fault, FaultKind, MatchState, Outcome, Referee, Setup, To,
+    TournamentEvent,
+};

@@ -12,46 +12,90 @@ pub enum To {
     Seats(Vec<u32>),
 }
 
-/// The game's events, kept (in order) until the host takes them.
+/// The game's events, kept (in order) until the host takes them: their texts one after another in
+/// one buffer, and each event's audience and length, so that telling an event allocates nothing of its
+/// own and the host takes many in one string.
 #[derive(Debug, Default)]
-pub struct Events(Vec<(To, String)>);
+pub struct Events {
+    text: String,
+    told: Vec<(To, u32)>,
+}
 
 impl Events {
     /// An event for everyone, spectators included.
-    pub fn all(&mut self, text: impl Into<String>) {
-        self.0.push((To::All, text.into()));
+    pub fn all(&mut self, text: impl AsRef<str>) {
+        self.tell(To::All, &[text.as_ref()]);
     }
 
     /// An event for one seat alone.
-    pub fn seat(&mut self, seat: u32, text: impl Into<String>) {
-        self.0.push((To::Seat(seat), text.into()));
+    pub fn seat(&mut self, seat: u32, text: impl AsRef<str>) {
+        self.tell(To::Seat(seat), &[text.as_ref()]);
     }
 
     /// An event for a few seats (not spectators).
-    pub fn seats(&mut self, seats: Vec<u32>, text: impl Into<String>) {
-        self.0.push((To::Seats(seats), text.into()));
+    pub fn seats(&mut self, seats: Vec<u32>, text: impl AsRef<str>) {
+        self.tell(To::Seats(seats), &[text.as_ref()]);
     }
 
-    pub fn push(&mut self, to: To, text: impl Into<String>) {
-        self.0.push((to, text.into()));
+    pub fn push(&mut self, to: To, text: impl AsRef<str>) {
+        self.tell(to, &[text.as_ref()]);
+    }
+
+    /// An event whose text is `parts` one after another, written straight into the buffer.
+    pub fn tell(&mut self, to: To, parts: &[&str]) {
+        let before = self.text.len();
+        for part in parts {
+            self.text.push_str(part);
+        }
+        self.told.push((to, (self.text.len() - before) as u32));
+    }
+
+    /// How many events are kept.
+    pub fn len(&self) -> usize {
+        self.told.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.told.is_empty()
     }
 
     /// The events so far, oldest first, leaving none.
     pub fn take(&mut self) -> Vec<(To, String)> {
-        std::mem::take(&mut self.0)
+        let (text, told) = self.hand_over(usize::MAX, usize::MAX);
+        let mut at = 0;
+        told.into_iter()
+            .map(|(to, len)| {
+                let end = at + len as usize;
+                let t = text[at..end].to_string();
+                at = end;
+                (to, t)
+            })
+            .collect()
     }
 
-    /// The oldest `n` events (or all, when there are fewer), leaving the rest.
-    pub fn take_first(&mut self, n: usize) -> Vec<(To, String)> {
-        if self.0.len() <= n {
-            return self.take();
+    /// The oldest events, as many as `events` and as fit in `bytes` of text (always one, however
+    /// long), leaving the rest: their texts one after another, and each one's audience and length.
+    pub fn hand_over(&mut self, events: usize, bytes: usize) -> (String, Vec<(To, u32)>) {
+        let (mut n, mut end) = (0, 0usize);
+        for (_, len) in self.told.iter().take(events) {
+            let next = end + *len as usize;
+            if n > 0 && next > bytes {
+                break;
+            }
+            (n, end) = (n + 1, next);
         }
-        self.0.drain(..n).collect()
+        if n == self.told.len() {
+            return (std::mem::take(&mut self.text), std::mem::take(&mut self.told));
+        }
+        let rest = self.text.split_off(end);
+        (std::mem::replace(&mut self.text, rest), self.told.drain(..n).collect())
     }
 }
 
-/// The most events a referee hands the host in one `events()` call (it calls again for more).
-pub const EVENTS_A_CALL: usize = 256;
+/// The most events a referee hands the host in one `events()` call, and the most bytes of their texts
+/// (it calls again for more).
+pub const EVENTS_A_CALL: usize = 4096;
+pub const EVENT_BYTES_A_CALL: usize = 256 << 10;
 
 /// How a player failed, as the host classified it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -186,9 +230,14 @@ mod tests {
         for k in 0..5 {
             e.all(k.to_string());
         }
-        assert_eq!(e.take_first(3).iter().map(|(_, t)| t.as_str()).collect::<Vec<_>>(), ["0", "1", "2"]);
-        assert_eq!(e.take_first(3).iter().map(|(_, t)| t.as_str()).collect::<Vec<_>>(), ["3", "4"]);
-        assert!(e.take_first(3).is_empty());
+        e.tell(To::Seat(0), &["é", "", "5"]);
+        assert_eq!(e.hand_over(3, usize::MAX), ("012".to_string(), vec![(To::All, 1), (To::All, 1), (To::All, 1)]));
+        assert_eq!(e.len(), 3);
+        assert_eq!(e.hand_over(9, 1), ("3".to_string(), vec![(To::All, 1)]), "as many as fit in the bytes");
+        assert_eq!(e.hand_over(9, 0), ("4".to_string(), vec![(To::All, 1)]), "always one, however long");
+        assert_eq!(e.hand_over(9, 9), ("é5".to_string(), vec![(To::Seat(0), 3)]), "lengths in bytes");
+        assert_eq!(e.hand_over(9, 9), (String::new(), vec![]));
+        assert!(e.is_empty());
     }
 
     #[test]

@@ -9,7 +9,7 @@ mod bindings {
     wit_bindgen::generate!({ path: "../wit", world: "arena:pennies/referee", generate_all, additional_derives: [PartialEq] });
 }
 
-use arena_referee::{Events, Fault, Outcome, Referee, Setup};
+use arena_referee::{Events, Fault, Outcome, Referee, Setup, To};
 use bindings::arena::pennies::types::Round;
 use bindings::{Answer, Request};
 
@@ -66,14 +66,14 @@ impl Referee for Pennies {
         self.choices[s] = Some(heads);
         let mut n = itoa::Buffer::new();
         let round = n.format(self.round);
-        events.seat(seat, ["round ", round, ": you chose ", coin(heads)].concat());
+        events.tell(To::Seat(seat), &["round ", round, ": you chose ", coin(heads)]);
         if let [Some(a), Some(b)] = self.choices {
             // The players (and not the spectators) hear that the round is closed (a varicast).
-            events.seats(vec![0, 1], ["round ", round, ": both choices are in"].concat());
+            events.tell(To::Seats(vec![0, 1]), &["round ", round, ": both choices are in"]);
             let winner = if a == b { 0 } else { 1 };
             self.taken[winner] += 1;
             let seat = ["seat 0", "seat 1"][winner];
-            events.all(["round ", round, ": ", coin(a), " and ", coin(b), ", ", seat, " takes it"].concat());
+            events.tell(To::All, &["round ", round, ": ", coin(a), " and ", coin(b), ", ", seat, " takes it"]);
             self.choices = [None, None];
             self.round += 1;
         }

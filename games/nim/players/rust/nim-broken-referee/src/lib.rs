@@ -4,6 +4,8 @@
 //! option is set), all handed over by the first `events()` call: a flood of events. With `taken=N` its
 //! `step` says it took N answers, whatever it was handed (a referee that breaks the protocol). With
 //! `slow-events=N` every `events()` call spins N rounds of a loop and hands over one event, for ever.
+//! With `bad-lengths=K` its first `events()` answers with lengths that do not fit its text: longer
+//! (1), shorter (2), cutting a character in two (3), or adding up past `u32::MAX` (4).
 #![cfg(target_arch = "wasm32")]
 // The generated lowering of the setup record takes many flat arguments.
 #![allow(clippy::too_many_arguments)]
@@ -20,7 +22,7 @@ thread_local! {
     static HEAPS: RefCell<Vec<u32>> = const { RefCell::new(Vec::new()) };
     static WINNER: Cell<Option<u32>> = const { Cell::new(None) };
     static MODE: Cell<usize> = const { Cell::new(0) };
-    static EVENTS: RefCell<Vec<Event>> = const { RefCell::new(Vec::new()) };
+    static EVENTS: RefCell<Option<Told>> = const { RefCell::new(None) };
     /// What `step` says it took, when set.
     static TAKEN: Cell<Option<u32>> = const { Cell::new(None) };
     /// How long each `events()` call spins, when it hands its events over slowly.
@@ -86,7 +88,18 @@ impl Guest for Broken {
             MODE.set(mode);
             HEAPS.set(vec![3, 4, 5]);
         }
-        EVENTS.set((0..flood).map(|_| Event { to: Audience::All, text: text.clone() }).collect());
+        let len = text.len() as u32;
+        let mut told = Told { text: text.repeat(flood), events: (0..flood).map(|_| (Audience::All, len)).collect() };
+        if let Some(k) = option("bad-lengths") {
+            let (text, lengths): (&str, &[u32]) = match k {
+                1 => ("abc", &[2, 2]),
+                2 => ("abcdef", &[2]),
+                3 => ("é", &[1, 1]),
+                _ => ("ab", &[u32::MAX, 3]),
+            };
+            told = Told { text: text.into(), events: lengths.iter().map(|&l| (Audience::All, l)).collect() };
+        }
+        EVENTS.set(Some(told));
         Ok(next(0))
     }
 
@@ -117,15 +130,15 @@ impl Guest for Broken {
     }
 
     /// Every event at once, however many; or, slowly, one a call for ever.
-    fn events() -> Vec<Event> {
+    fn events() -> Told {
         if let Some(rounds) = SLOW_EVENTS.get() {
             let mut spin = 0u64;
             while std::hint::black_box(spin) < rounds {
                 spin += 1;
             }
-            return vec![Event { to: Audience::All, text: "one more".into() }];
+            return Told { text: "one more".into(), events: vec![(Audience::All, 8)] };
         }
-        EVENTS.take()
+        EVENTS.take().unwrap_or(Told { text: String::new(), events: Vec::new() })
     }
 
     fn outcome() -> Option<Outcome> {
