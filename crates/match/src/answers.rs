@@ -238,3 +238,36 @@ pub(crate) async fn ban(
     let next = referee.call("banned", &[Val::U32(i as u32), record]).await?;
     referee.take_next("banned", next).map(|_| ())
 }
+
+/// Sets `items[j]` to the step answer `(seat, case(answer))`, reusing the tuple, case name and box
+/// already there (a step's answers are refilled in place, not allocated again); `items` grows by one
+/// when `j` is its length.
+pub(crate) fn refill_answer(items: &mut Vec<Val>, j: usize, seat: u32, case: &str, answer: Option<Val>) {
+    if let Some(Val::Tuple(t)) = items.get_mut(j)
+        && let [Val::U32(s), Val::Variant(name, payload)] = t.as_mut_slice()
+    {
+        *s = seat;
+        if name != case {
+            name.clear();
+            name.push_str(case);
+        }
+        match (payload, answer) {
+            (Some(held), Some(a)) => **held = a,
+            (payload, a) => *payload = a.map(Box::new),
+        }
+        return;
+    }
+    let item = Val::Tuple(vec![Val::U32(seat), Val::Variant(case.to_string(), answer.map(Box::new))]);
+    match items.get_mut(j) {
+        Some(slot) => *slot = item,
+        None => items.push(item),
+    }
+}
+
+/// The answer a step answer `(seat, case(answer))` carries, moved out (its box stays for the next
+/// [`refill_answer`]).
+pub(crate) fn take_answer(item: &mut Val) -> Option<Val> {
+    let Val::Tuple(t) = item else { return None };
+    let Some(Val::Variant(_, Some(held))) = t.last_mut() else { return None };
+    Some(std::mem::replace(&mut **held, Val::Bool(false)))
+}

@@ -5,7 +5,7 @@
 //! referee; a referee that traps, loops, hogs memory or breaks the protocol ends the game as a game
 //! fault, and nobody is banned for it.
 
-use super::answers::{Answers, Asked, Handed, Reply, Step, ban, unfollowed};
+use super::answers::{Answers, Asked, Handed, Reply, Step, ban, refill_answer, take_answer, unfollowed};
 use super::fuzz::{Fuzz, Fuzzer};
 use super::referee::{Referee, option, protocol, text, view};
 use super::seat::Seat;
@@ -177,6 +177,7 @@ impl Package {
             steps: 0,
             handed: 0,
             outstanding: Vec::new(),
+            answers: Vec::new(),
             funcs: Vec::new(),
             events: None,
         })
@@ -417,8 +418,11 @@ impl Hand<'_> {
                 }
             }
             let start = self.out.log.len();
-            let mut items = Vec::with_capacity(batch.len());
-            for h in batch.iter_mut() {
+            // The values of the last step's answers, refilled in place (their tuples, case names and
+            // boxes are allocated once a game, not once an answer).
+            let mut items = std::mem::take(&mut self.referee.answers);
+            items.truncate(batch.len());
+            for (j, h) in batch.iter_mut().enumerate() {
                 let recorded = h.answer.as_ref().map_or(serde_json::Value::Null, values::to_json);
                 self.out.log.push(CallLine {
                     micros: h.micros,
@@ -426,8 +430,7 @@ impl Hand<'_> {
                     ..CallLine::new(h.seat, h.case.to_string(), self.step, recorded, h.fuel)
                 });
                 self.out.fuel[h.seat] += h.fuel;
-                let answer = Val::Variant(h.case.to_string(), h.answer.take().map(Box::new));
-                items.push(Val::Tuple(vec![Val::U32(h.seat as u32), answer]));
+                refill_answer(&mut items, j, h.seat as u32, h.case, h.answer.take());
             }
             let params = [Val::List(items)];
             self.referee.handed += 1;
@@ -438,15 +441,12 @@ impl Hand<'_> {
                 return Err(protocol("step", format!("took {k} of the {} answers it was handed", batch.len())));
             }
             // The answers it did not take leave the record until they are handed over again.
-            let [Val::List(items)] = params else { return Err(protocol("step", "its answers were not a list")) };
-            for (h, item) in batch.iter_mut().zip(items).skip(k) {
-                if let Val::Tuple(mut t) = item
-                    && let Some(Val::Variant(_, answer)) = t.pop()
-                {
-                    h.answer = answer.map(|a| *a);
-                }
+            let [Val::List(mut items)] = params else { return Err(protocol("step", "its answers were not a list")) };
+            for (h, item) in batch.iter_mut().zip(items.iter_mut()).skip(k) {
+                h.answer = take_answer(item);
                 self.out.fuel[h.seat] -= h.fuel;
             }
+            self.referee.answers = items;
             for (h, line) in batch.iter_mut().skip(k).zip(self.out.log.drain(start + k..)) {
                 h.output = line.output;
             }

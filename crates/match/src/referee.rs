@@ -55,6 +55,8 @@ pub(crate) struct Referee {
     pub(crate) outstanding: Vec<Val>,
     /// Its exports, looked up by name once.
     pub(crate) funcs: Vec<(&'static str, wasmtime::component::Func)>,
+    /// The values of the answers last handed to `step`, refilled in place for the next.
+    pub(crate) answers: Vec<Val>,
     /// Its `events` export, typed, once looked up.
     pub(crate) events: Option<TypedFunc<(), (Told,)>>,
 }
