@@ -130,8 +130,7 @@ impl Answers<'_, '_> {
                 // Two seats asked (simultaneous moves of two players): joined without a heap slice for
                 // their futures.
                 if let [a, b] = asked.as_slice()
-                    && a.seat != b.seat
-                    && let (Some(sa), Some(sb)) = two(seats, a.seat, b.seat)
+                    && let Ok([sa, sb]) = seats.get_disjoint_mut([a.seat, b.seat])
                 {
                     let (x, y) = futures_util::future::join(call(a.seat, sa, a), call(b.seat, sb, b)).await;
                     return Ok(vec![x, y]);
@@ -200,20 +199,6 @@ impl Answers<'_, '_> {
         if let Answers::Live(seats) = self {
             seats[i].drop_instance();
         }
-    }
-}
-
-/// Seats `a` and `b` (two different seats) of `seats`, both borrowed mutably.
-fn two(seats: &mut [Seat], a: usize, b: usize) -> (Option<&mut Seat>, Option<&mut Seat>) {
-    if a.max(b) >= seats.len() {
-        return (None, None);
-    }
-    if a < b {
-        let (left, right) = seats.split_at_mut(b);
-        (Some(&mut left[a]), Some(&mut right[0]))
-    } else {
-        let (left, right) = seats.split_at_mut(a);
-        (Some(&mut right[0]), Some(&mut left[b]))
     }
 }
 

@@ -155,7 +155,7 @@ impl Referee {
             if recorded + got.events.len() > MAX_EVENTS {
                 return Err(protocol("events", format!("emitted more than {MAX_EVENTS} events in one game")));
             }
-            let told = split(&got)?;
+            let told = split(got)?;
             self.store.data_mut().events.extend(told);
         }
     }
@@ -163,12 +163,12 @@ impl Referee {
 
 /// The events of one `told`, each text cut to [`EVENT_CHARS`]; lengths that do not add up to the text,
 /// or that cut a character in two, are the game's fault.
-fn split(told: &Told) -> Result<Vec<arena_core::Event>, Fault> {
-    let text = told.text.as_str();
-    let mut out = Vec::with_capacity(told.events.len());
+fn split(told: Told) -> Result<Vec<arena_core::Event>, Fault> {
+    let Told { text, events } = told;
+    let mut out = Vec::with_capacity(events.len());
     let mut at = 0usize;
-    for (to, len) in &told.events {
-        let end = at.saturating_add(*len as usize);
+    for (to, len) in events {
+        let end = at.saturating_add(len as usize);
         let Some(t) = text.get(at..end) else {
             return Err(protocol(
                 "events",
@@ -181,8 +181,8 @@ fn split(told: &Told) -> Result<Vec<arena_core::Event>, Fault> {
         };
         let to = match to {
             Audience::All => None,
-            Audience::Seat(s) => Some(vec![*s]),
-            Audience::Seats(s) => Some(s.clone()),
+            Audience::Seat(s) => Some(vec![s]),
+            Audience::Seats(s) => Some(s),
         };
         out.push(arena_core::Event { to, text: cut(t) });
         at = end;
