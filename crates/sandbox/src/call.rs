@@ -7,6 +7,7 @@ use super::{Limits, PlayerState, Sandbox};
 use arena_core::bytes_text;
 use arena_core::{Fault, FaultKind};
 use std::borrow::Cow;
+use std::task::Poll;
 use std::time::Duration;
 use wasmtime::component::ResourceTableError;
 use wasmtime::{Store, Trap};
@@ -85,10 +86,21 @@ impl<'n> Guard<'n> {
     /// Runs the call's future under the wall-clock backstop. It can only fire while the call waits on
     /// the host (a running guest is polled to its end or to its CPU-time deadline), so it stops players
     /// blocked outside wasm and never decides a CPU-bound call on a loaded machine. It counts from the
-    /// guard's arming, so it reads no clock of its own.
+    /// guard's arming, so it reads no clock of its own. Its timer is set only once the call has to wait
+    /// (most calls end in their first poll: no timer to register, nor its runtime handle to clone).
     pub async fn run<T>(&self, fut: impl Future<Output = wasmtime::Result<T>>) -> Result<wasmtime::Result<T>, Elapsed> {
         let backstop = self.deadline + self.deadline / 2 + Duration::from_millis(50);
-        tokio::time::timeout_at(tokio::time::Instant::from_std(self.started) + backstop, fut).await.map_err(|_| Elapsed)
+        let at = tokio::time::Instant::from_std(self.started) + backstop;
+        let mut fut = std::pin::pin!(fut);
+        let mut timer: Option<std::pin::Pin<Box<tokio::time::Sleep>>> = None;
+        std::future::poll_fn(|cx| {
+            if let Poll::Ready(out) = fut.as_mut().poll(cx) {
+                return Poll::Ready(Ok(out));
+            }
+            let timer = timer.get_or_insert_with(|| Box::pin(tokio::time::sleep_until(at)));
+            timer.as_mut().poll(cx).map(|()| Err(Elapsed))
+        })
+        .await
     }
 
     /// Turns the outcome into the value and its fuel, or a `Fault` naming the call.
