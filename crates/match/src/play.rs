@@ -454,7 +454,16 @@ impl Hand<'_> {
             this.change();
             if let (Some(why), Some((seat, case))) = (took.refused, last) {
                 answers.refused(seat);
-                ban(self.referee, answers, self.banned, self.out, (seat, self.step), Fault::illegal(case, why)).await?;
+                // Boxed: a refusal is rare, and its future would make every step's larger.
+                Box::pin(ban(
+                    self.referee,
+                    answers,
+                    self.banned,
+                    self.out,
+                    (seat, self.step),
+                    Fault::illegal(case, why),
+                ))
+                .await?;
             }
         }
         Ok(())

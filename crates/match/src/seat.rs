@@ -127,7 +127,8 @@ impl Seat {
         spread: bool,
         returns: bool,
     ) -> Result<(Option<Val>, u64), Fault> {
-        let (setup, first) = self.ready().await?;
+        // Instantiated on the first call only: the later ones neither build nor move its future.
+        let (setup, first) = if self.live.is_some() { (0, false) } else { Box::pin(self.ready()).await? };
         let Some((store, instance)) = self.live.as_mut() else {
             return Err(Fault::new(FaultKind::Crash, name, "no instance"));
         };
@@ -140,15 +141,19 @@ impl Seat {
             Some(arg) => std::slice::from_ref(arg),
             None => &[],
         };
-        let mut results = vec![Val::Bool(false); usize::from(returns)];
+        // The result's slot, on the stack (an export without a result fills none of it).
+        let mut result = [Val::Bool(false)];
         // Boxed: the call's future is large, and the seats' calls of a step are moved when joined (a
         // move of it cost more than the allocation).
-        let out = guard.run(Box::pin(func.call_async(&mut *store, params, &mut results))).await;
+        let out = guard.run(Box::pin(func.call_async(&mut *store, params, &mut result[..usize::from(returns)]))).await;
         let (wall, spent) = guard.spent(store);
         let r = guard.finish(store, out);
         self.count((wall, spent));
         match r {
-            Ok(((), fuel)) => Ok((results.pop(), fuel + setup)),
+            Ok(((), fuel)) => {
+                let [value] = result;
+                Ok((returns.then_some(value), fuel + setup))
+            }
             Err(f) => {
                 self.drop_instance();
                 Err(f)
