@@ -60,22 +60,24 @@ macro_rules! export_referee {
                             refused: Some("the game has not started".into()),
                         };
                     };
-                    let seats: Vec<u32> = answers.iter().map(|(s, _)| *s).collect();
                     // What the seats after the first are asked, to see whether an answer changes it.
-                    let made: Vec<_> = seats.iter().skip(1).map(|&s| <$game as $crate::Referee>::request(g, s)).collect();
+                    let made: Vec<_> = answers.iter().skip(1).map(|(s, _)| <$game as $crate::Referee>::request(g, *s)).collect();
                     let mut taken = 0;
                     let mut refused = None;
                     __ARENA_EVENTS.with_borrow_mut(|events| {
-                        for (k, (seat, answer)) in answers.into_iter().enumerate() {
+                        let mut rest = answers.into_iter();
+                        while let Some((seat, answer)) = rest.next() {
                             taken += 1;
                             if let Err(why) = <$game as $crate::Referee>::apply(g, seat, answer, events) {
                                 refused = Some(why);
                                 break;
                             }
-                            if seats[k + 1..]
+                            // The answers still to apply, and what their seats were asked.
+                            let later = rest.as_slice();
+                            if later
                                 .iter()
-                                .zip(&made[k..])
-                                .any(|(&s, before)| <$game as $crate::Referee>::request(g, s) != *before)
+                                .zip(&made[made.len() - later.len()..])
+                                .any(|((s, _), before)| <$game as $crate::Referee>::request(g, *s) != *before)
                             {
                                 break;
                             }
