@@ -5,7 +5,10 @@
 use std::path::Path;
 
 fn main() {
-    let games = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../games");
+    // Read when the script runs, not when it is compiled: a target directory shared by two checkouts
+    // reuses one compiled script, which must list the games of the checkout being built.
+    let manifest_dir = std::env::var("CARGO_MANIFEST_DIR").expect("cargo sets CARGO_MANIFEST_DIR");
+    let games = Path::new(&manifest_dir).join("../../games");
     println!("cargo:rerun-if-changed={}", games.display());
     let mut dirs: Vec<_> = std::fs::read_dir(&games)
         .map(|entries| entries.filter_map(|e| e.ok().map(|e| e.path())).collect())
