@@ -245,9 +245,9 @@ async fn simultaneous_requests_ask_both_seats_in_one_step_and_private_events_sta
     // Each choice is told only to its chooser, and the reveal to everyone only once both are in.
     for round in 1..=5 {
         let mine = |seat: u32| {
-            o.events
-                .iter()
-                .position(|e| e.to == Some(vec![seat]) && e.text.starts_with(&format!("round {round}: you chose")))
+            o.events.iter().position(|e| {
+                e.to.as_deref() == Some(&[seat][..]) && e.text.starts_with(&format!("round {round}: you chose"))
+            })
         };
         let reveal = o.events.iter().position(|e| e.to.is_none() && e.text.starts_with(&format!("round {round}: ")));
         let (a, b, r) = (mine(0).unwrap(), mine(1).unwrap(), reveal.unwrap());
@@ -257,7 +257,7 @@ async fn simultaneous_requests_ask_both_seats_in_one_step_and_private_events_sta
     // Both players, and only they, hear that a round is closed (a varicast), before the reveal.
     let closed: Vec<&arena_core::Event> = o.events.iter().filter(|e| e.text.ends_with("both choices are in")).collect();
     assert_eq!(closed.len(), 5);
-    assert!(closed.iter().all(|e| e.to == Some(vec![0, 1])));
+    assert!(closed.iter().all(|e| e.to.as_deref() == Some(&[0, 1][..])));
     // What spectators get from the CLI holds no private event.
     let root = pennies_package(dir.path());
     let v = run_json(&[

@@ -1,10 +1,14 @@
 //! What a referee emits during a game, and for whom: every seat, some seats, or spectators too.
 
+/// The seats an event is for: one or two held in place (most private events are for one seat), so
+/// that keeping such an event allocates nothing for its audience. Serialized as a list.
+pub type Seats = smallvec::SmallVec<[u32; 2]>;
+
 /// An event a referee emitted, for an audience of seats (`None`: everyone).
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Event {
     /// The seats it is for; `None` for everyone (spectators included).
-    pub to: Option<Vec<u32>>,
+    pub to: Option<Seats>,
     pub text: String,
 }
 

@@ -15,7 +15,7 @@ pub mod seed;
 
 pub use clock::{duration_secs, unix_now};
 pub use data_dir::DataDir;
-pub use event::Event;
+pub use event::{Event, Seats};
 pub use fault::{Fault, FaultKind, PlayerFault};
 pub use files::{secret, sha256_hex, write_atomically};
 pub use game::{CallLine, Entry, Frame, Game, GameOutcome, GameSetup, MatchSoFar, TournamentInfo};

@@ -181,8 +181,8 @@ fn split(told: Told) -> Result<Vec<arena_core::Event>, Fault> {
         };
         let to = match to {
             Audience::All => None,
-            Audience::Seat(s) => Some(vec![s]),
-            Audience::Seats(s) => Some(s),
+            Audience::Seat(s) => Some(arena_core::Seats::from_slice(&[s])),
+            Audience::Seats(s) => Some(arena_core::Seats::from_vec(s)),
         };
         out.push(arena_core::Event { to, text: cut(t) });
         at = end;

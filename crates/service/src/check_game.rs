@@ -223,7 +223,7 @@ fn private_stays_private(o: &GameOutcome, seats: usize) -> Result<(), String> {
         })
         .collect();
     // Each private event once, in order (a text told again to the same seats is the same secret).
-    let mut checked: HashSet<(&Option<Vec<u32>>, &str)> = HashSet::new();
+    let mut checked: HashSet<(&Option<arena_core::Seats>, &str)> = HashSet::new();
     for e in o.events.iter().filter(|e| e.to.is_some() && e.text.chars().count() >= PRIVATE_CHARS) {
         if !checked.insert((&e.to, e.text.as_str())) {
             continue;
@@ -310,7 +310,7 @@ mod tests {
     use arena_core::Event;
 
     fn event(to: Option<Vec<u32>>, text: &str) -> Event {
-        Event { to, text: text.to_string() }
+        Event { to: to.map(Into::into), text: text.to_string() }
     }
 
     fn game() -> GameOutcome {
