@@ -33,8 +33,12 @@ async fn all_bid_at_once_each_sees_only_its_own_hand_and_no_bid_is_shown_before_
     }
     // Each seat's hand is told to it alone; spectators see no hand and no bid before its reveal.
     for seat in 0..3u32 {
-        let hands: Vec<_> =
-            o.events.iter().filter(|e| e.text.contains("your hand")).filter(|e| e.to.as_deref() == Some(&[seat][..])).collect();
+        let hands: Vec<_> = o
+            .events
+            .iter()
+            .filter(|e| e.text.contains("your hand"))
+            .filter(|e| e.to.as_deref() == Some(&[seat][..]))
+            .collect();
         assert_eq!(hands.len(), 1, "seat {seat}");
     }
     let public: Vec<&str> = o.events_for(None).map(|e| e.text.as_str()).collect();
@@ -46,7 +50,8 @@ async fn all_bid_at_once_each_sees_only_its_own_hand_and_no_bid_is_shown_before_
                 .unwrap();
         for seat in 0..3u32 {
             let mine =
-                at(&|e| e.to.as_deref() == Some(&[seat][..]) && e.text.starts_with(&format!("round {round}: you bid"))).unwrap();
+                at(&|e| e.to.as_deref() == Some(&[seat][..]) && e.text.starts_with(&format!("round {round}: you bid")))
+                    .unwrap();
             assert!(
                 mine < reveal,
                 "round {round}: seat {seat}'s bid is told to it before the reveal, and to no one else"
