@@ -75,11 +75,9 @@ impl Seat {
         }
     }
 
-    /// Instantiates on first use; returns the fuel instantiation used and whether this is the first call.
+    /// Instantiates the player, for the seat's first call (a seat with a live instance is not asked);
+    /// returns the fuel instantiation used, and that this is the first call.
     async fn ready(&mut self) -> Result<(u64, bool), Fault> {
-        if self.live.is_some() {
-            return Ok((0, false));
-        }
         if self.instantiated {
             return Err(Fault::new(FaultKind::Crash, "instantiate", "called again after a fault"));
         }
