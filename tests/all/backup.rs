@@ -17,7 +17,7 @@ fn games_in(dir: &Path) -> i64 {
 }
 
 fn arena_in(dir: &Path, args: &[&str]) -> Output {
-    arena().args(args).args(["--data", dir.to_str().unwrap()]).output().unwrap()
+    arena().args(args).args(["--data", dir.to_str().unwrap()]).bounded()
 }
 
 fn ok_json(out: Output) -> serde_json::Value {
@@ -70,7 +70,7 @@ fn a_backup_taken_mid_tournament_restores_to_a_store_that_resumes_and_replays_ev
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("exists already"));
 
-    let out = arena().args(["restore", file.to_str().unwrap(), "--data", restored.to_str().unwrap()]).output().unwrap();
+    let out = arena().args(["restore", file.to_str().unwrap(), "--data", restored.to_str().unwrap()]).bounded();
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let kept = games_in(&restored);
     assert!((30..total).contains(&kept), "taken mid-way: {kept} of {total} games");
@@ -90,7 +90,7 @@ fn a_backup_taken_mid_tournament_restores_to_a_store_that_resumes_and_replays_ev
     assert_eq!(games_in(&restored), total);
 
     // Restoring never writes over a store.
-    let out = arena().args(["restore", file.to_str().unwrap(), "--data", restored.to_str().unwrap()]).output().unwrap();
+    let out = arena().args(["restore", file.to_str().unwrap(), "--data", restored.to_str().unwrap()]).bounded();
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("not empty"));
     assert_eq!(games_in(&restored), total, "nothing lost");
@@ -119,7 +119,7 @@ fn a_backup_taken_mid_tournament_restores_to_a_store_that_resumes_and_replays_ev
     }
     for (what, f, says) in [("cut", &cut, "nothing was restored"), ("tampered", &tampered, "has other bytes")] {
         let into = tmp.path().join(format!("from-{what}"));
-        let out = arena().args(["restore", f.to_str().unwrap(), "--data", into.to_str().unwrap()]).output().unwrap();
+        let out = arena().args(["restore", f.to_str().unwrap(), "--data", into.to_str().unwrap()]).bounded();
         let err = String::from_utf8_lossy(&out.stderr);
         assert_eq!(out.status.code(), Some(2), "{what}: {err}");
         assert!(err.contains(says) && err.contains("nothing was restored"), "{what}: {err}");

@@ -7,7 +7,7 @@ fn refused(file: &Path, want: &str) {
     for cmd in [&["check", "--game", "yahtzee"][..], &["play", "--game", "yahtzee", "builtin:greedy"][..]] {
         let mut args: Vec<String> = cmd.iter().map(|s| s.to_string()).collect();
         args.push(file.display().to_string());
-        let out = arena().args(&args).output().unwrap();
+        let out = arena().args(&args).bounded();
         let err = String::from_utf8_lossy(&out.stderr);
         assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
         assert!(err.contains(&file.display().to_string()), "the error names the file: {err}");

@@ -4,7 +4,7 @@
 use super::*;
 
 fn check_line(dir: &std::path::Path, file: &str) -> String {
-    let out = arena().env("ARENA_CACHE_DIR", dir).args(["check", "--game", "yahtzee", file]).output().unwrap();
+    let out = arena().env("ARENA_CACHE_DIR", dir).args(["check", "--game", "yahtzee", file]).bounded();
     let text = String::from_utf8_lossy(&out.stdout).to_string();
     assert!(out.status.success(), "{text}{}", String::from_utf8_lossy(&out.stderr));
     text.lines().find(|l| l.contains("compile")).unwrap_or_else(|| panic!("no compile line in {text}")).to_string()
@@ -40,8 +40,7 @@ fn no_cache_compiles_and_keeps_nothing() {
     let out = arena()
         .env("ARENA_CACHE_DIR", dir.path())
         .args(["check", "--game", "yahtzee", "--no-cache", &player("yahtzee-greedy")])
-        .output()
-        .unwrap();
+        .bounded();
     assert!(String::from_utf8_lossy(&out.stdout).contains("compiled in"));
     assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
 }

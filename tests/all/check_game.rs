@@ -14,7 +14,7 @@ use std::sync::Arc;
 use wasmtime::component::Val;
 
 fn check_game(args: &[&str]) -> (bool, String) {
-    let out = arena().arg("check-game").args(args).output().unwrap();
+    let out = arena().arg("check-game").args(args).bounded();
     let text = format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
     (out.status.success(), text)
 }

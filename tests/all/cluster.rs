@@ -217,9 +217,31 @@ fn a_workers_ack_wait_holds_even_when_an_earlier_worker_made_the_queue_with_anot
     }
 }
 
+/// A loopback port that refuses every connection for as long as the returned socket lives: the socket
+/// is bound but never listens, so no server of another test can take the port meanwhile (as one could
+/// take a port that [`free_port`] has let go of) and no connection's own end can be given it.
+fn closed_port() -> (std::os::fd::OwnedFd, u16) {
+    use std::os::fd::FromRawFd;
+    // SAFETY: plain socket calls on a socket this function owns from its creation; every pointer
+    // passed points to a live local of the size passed with it.
+    unsafe {
+        let fd = libc::socket(libc::AF_INET, libc::SOCK_STREAM | libc::SOCK_CLOEXEC, 0);
+        assert!(fd >= 0, "socket: {}", std::io::Error::last_os_error());
+        let fd = std::os::fd::OwnedFd::from_raw_fd(fd);
+        let mut addr: libc::sockaddr_in = std::mem::zeroed();
+        addr.sin_family = libc::AF_INET as libc::sa_family_t;
+        addr.sin_addr.s_addr = u32::from(std::net::Ipv4Addr::LOCALHOST).to_be();
+        let mut len = std::mem::size_of::<libc::sockaddr_in>() as libc::socklen_t;
+        let raw = std::os::fd::AsRawFd::as_raw_fd(&fd);
+        assert_eq!(libc::bind(raw, (&raw const addr).cast(), len), 0, "bind: {}", std::io::Error::last_os_error());
+        assert_eq!(libc::getsockname(raw, (&raw mut addr).cast(), &mut len), 0);
+        (fd, u16::from_be(addr.sin_port))
+    }
+}
+
 #[test]
 fn nats_that_is_not_there_is_a_clear_error() {
-    let port = free_port();
+    let (_reserved, port) = closed_port();
     let url = format!("nats://127.0.0.1:{port}");
     let out = run(&["tournament", "--game", "nim", "--nats", &url, "builtin:nim-optimal", "builtin:nim-optimal"]);
     assert_eq!(out.status.code(), Some(2));

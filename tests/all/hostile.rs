@@ -47,8 +47,7 @@ pub fn run_measured(args: &[&str]) -> Measured {
         .args(["-c", WAIT, report.to_str().unwrap(), env!("CARGO_BIN_EXE_arena")])
         .args(args)
         .env("ARENA_CACHE_DIR", players_dir().with_file_name("test-compile-cache"))
-        .output()
-        .unwrap();
+        .bounded();
     let peak_kib = std::fs::read_to_string(&report).unwrap().trim().parse().unwrap();
     Measured {
         code: out.status.code(),
@@ -154,8 +153,7 @@ fn a_compile_bomb_is_refused_before_compiling_and_nothing_is_stored_or_cached() 
     let bomb = write(dir.path(), "bomb.wat", &yahtzee_wat(body, &long_function(400_000)));
     let cache = dir.path().join("cache");
     let data = dir.path().join("data");
-    let out =
-        arena().args(["check", "--game", "yahtzee", "--cache-dir", cache.to_str().unwrap(), &bomb]).output().unwrap();
+    let out = arena().args(["check", "--game", "yahtzee", "--cache-dir", cache.to_str().unwrap(), &bomb]).bounded();
     let err = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(2), "{err}");
     assert!(err.contains(&format!("{bomb}: too costly to compile (function")), "{err}");
@@ -182,8 +180,7 @@ fn a_compile_over_its_cpu_or_memory_limit_is_stopped_and_nothing_is_cached() {
     ] {
         let out = arena()
             .args(["check", "--game", "yahtzee", "--cache-dir", dir.path().to_str().unwrap(), flag, value, &py])
-            .output()
-            .unwrap();
+            .bounded();
         let err = String::from_utf8_lossy(&out.stderr);
         assert_eq!(out.status.code(), Some(2), "{err}");
         assert!(err.contains(&format!("{py}: too costly to compile ({why})")), "{err}");

@@ -57,8 +57,7 @@ fn the_python_component_is_compiled_once_then_loaded_from_the_cache() {
         let out = arena()
             .env("ARENA_CACHE_DIR", dir.path())
             .args(["check", "--game", "yahtzee", &player("yahtzee-py")])
-            .output()
-            .unwrap();
+            .bounded();
         assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
         String::from_utf8_lossy(&out.stdout).to_string()
     };

@@ -32,8 +32,10 @@ mod web;
 // Each game's own tests, from its folder (games/<name>/tests.rs; see crates/arena/build.rs).
 include!(concat!(env!("OUT_DIR"), "/game_tests.rs"));
 
+use std::io::Read;
 use std::path::PathBuf;
-use std::process::{Command, Output};
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
 
 /// Yahtzee sample players, the two good ones among every kind of misbehaviour.
 pub const YAHTZEE_LINEUP: [&str; 9] = [
@@ -77,7 +79,82 @@ pub fn fixture(name: &str) -> PathBuf {
 }
 
 pub fn run(args: &[&str]) -> Output {
-    arena().args(args).output().expect("run arena")
+    arena().args(args).bounded()
+}
+
+/// How long one command of a test may run before it is killed and its test fails: a command that
+/// hangs fails its own test, with what it printed, instead of holding up the whole suite.
+pub const COMMAND_LIMIT: Duration = Duration::from_secs(600);
+
+/// [`Command::output`] within [`COMMAND_LIMIT`].
+pub trait Bounded {
+    /// Runs to the end and returns what it printed; panics, naming the command, if it cannot start
+    /// or is still running after [`COMMAND_LIMIT`] (then it is killed).
+    fn bounded(&mut self) -> Output {
+        self.bounded_within(COMMAND_LIMIT)
+    }
+
+    /// [`Bounded::bounded`] within `limit`.
+    fn bounded_within(&mut self, limit: Duration) -> Output;
+}
+
+impl Bounded for Command {
+    fn bounded_within(&mut self, limit: Duration) -> Output {
+        let what = format!("{:?}", self);
+        let mut child = self
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap_or_else(|e| panic!("cannot start {what}: {e}"));
+        // Each stream is read on a thread of its own; what it read comes back on a channel, so that a
+        // grandchild still holding a pipe cannot hold up the report of a killed command.
+        let drain = |mut r: Box<dyn Read + Send>| {
+            let (tx, rx) = std::sync::mpsc::channel();
+            std::thread::spawn(move || {
+                let mut bytes = Vec::new();
+                let _ = r.read_to_end(&mut bytes);
+                let _ = tx.send(bytes);
+            });
+            rx
+        };
+        let stdout = drain(Box::new(child.stdout.take().expect("piped")));
+        let stderr = drain(Box::new(child.stderr.take().expect("piped")));
+        let (start, mut pause) = (Instant::now(), Duration::from_millis(1));
+        let status = loop {
+            if let Some(status) = child.try_wait().expect("waiting for a child") {
+                break status;
+            }
+            if start.elapsed() > limit {
+                let _ = child.kill();
+                let _ = child.wait();
+                let read = |rx: std::sync::mpsc::Receiver<Vec<u8>>| {
+                    rx.recv_timeout(Duration::from_secs(5)).unwrap_or_default()
+                };
+                let (out, err) = (read(stdout), read(stderr));
+                panic!(
+                    "{what} was still running after {} s and was killed; its output:\n{}\n{}",
+                    limit.as_secs(),
+                    String::from_utf8_lossy(&out),
+                    String::from_utf8_lossy(&err)
+                );
+            }
+            std::thread::sleep(pause);
+            pause = (pause * 2).min(Duration::from_millis(20));
+        };
+        Output { status, stdout: stdout.recv().unwrap_or_default(), stderr: stderr.recv().unwrap_or_default() }
+    }
+}
+
+#[test]
+fn a_test_command_past_its_limit_is_killed_and_fails_its_test_with_its_output() {
+    let start = Instant::now();
+    let hung = std::panic::catch_unwind(|| {
+        Command::new("sh").args(["-c", "echo started; exec sleep 60"]).bounded_within(Duration::from_secs(1))
+    });
+    let message = *hung.expect_err("a command past its limit fails").downcast::<String>().unwrap();
+    assert!(message.contains("sleep 60") && message.contains("killed") && message.contains("started"), "{message}");
+    assert!(start.elapsed() < Duration::from_secs(30), "it was not killed at its limit");
 }
 
 /// Runs arena, insists on success, and parses its stdout as JSON.

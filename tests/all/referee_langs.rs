@@ -76,7 +76,7 @@ fn referees_in_python_and_javascript_pass_the_check() {
         std::fs::copy(player(referee), root.join("referee.wasm")).unwrap();
         let wit = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../games").join(game).join("wit");
         copy_dir(&wit, &root.join("wit"));
-        let out = arena().args(["check-game", root.to_str().unwrap(), "--seeds", "4"]).output().unwrap();
+        let out = arena().args(["check-game", root.to_str().unwrap(), "--seeds", "4"]).bounded();
         let text = String::from_utf8_lossy(&out.stdout);
         assert!(out.status.success(), "{referee}: {text}{}", String::from_utf8_lossy(&out.stderr));
         assert!(text.contains(&format!("ok: {game} passes the check")), "{text}");

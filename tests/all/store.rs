@@ -10,7 +10,7 @@ fn data_args(dir: &Path) -> Vec<String> {
 
 /// Runs arena with `--data DIR` appended to `args`.
 fn in_store(dir: &Path, args: &[&str]) -> Output {
-    arena().args(args).args(data_args(dir)).output().expect("run arena")
+    arena().args(args).args(data_args(dir)).bounded()
 }
 
 fn in_store_json(dir: &Path, args: &[&str]) -> serde_json::Value {
@@ -518,8 +518,7 @@ fn a_read_only_store_refuses_writes_clearly_and_stays_as_it_was() {
             .args(args)
             .args(data_args(&dir))
             .env("ARENA_CACHE_DIR", tmp.path().join("no-cache"))
-            .output()
-            .unwrap()
+            .bounded()
     } else {
         in_store(&dir, &args)
     };
@@ -532,8 +531,7 @@ fn a_read_only_store_refuses_writes_clearly_and_stays_as_it_was() {
             .args(["--reuid=65534", "--regid=65534", "--clear-groups", env!("CARGO_BIN_EXE_arena")])
             .args(["leaderboard", "--game", "yahtzee", "--json"])
             .args(data_args(&dir))
-            .output()
-            .unwrap();
+            .bounded();
         assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
         let board: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
         assert_eq!(board[0]["name"], "alice");
