@@ -18,35 +18,51 @@ impl Drop for Killed {
     }
 }
 
-pub fn free_port() -> u16 {
-    std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port()
-}
-
 /// `nats-server -js` on a free loopback port, storing in `dir`; its URL.
 pub fn nats(dir: &Path) -> (Killed, String) {
     nats_with(dir, None)
 }
 
-/// [`nats`], with the server's configuration file `config` (its flags still win).
+/// [`nats`], with the server's configuration file `config` (its flags still win). The server picks
+/// its own port and writes it to a ports file, so that no other test's server can take the port
+/// between its choice and its use.
 fn nats_with(dir: &Path, config: Option<&Path>) -> (Killed, String) {
-    let port = free_port();
+    let ports = dir.with_extension("ports");
+    std::fs::create_dir_all(&ports).unwrap();
     let mut c = std::process::Command::new("nats-server");
     if let Some(file) = config {
         c.arg("-c").arg(file);
     }
     let child = c
-        .args(["-js", "-a", "127.0.0.1", "-p", &port.to_string(), "-sd"])
+        .args(["-js", "-a", "127.0.0.1", "-p", "-1", "--ports_file_dir"])
+        .arg(&ports)
+        .arg("-sd")
         .arg(dir)
         .stdout(Stdio::null())
         .stderr(Stdio::null())
         .spawn()
         .expect("nats-server is not installed (apt-get install nats-server; `make test` installs it)");
+    let mut server = Killed(child);
+    let file = ports.join(format!("nats-server_{}.ports", server.0.id()));
     let until = Instant::now() + Duration::from_secs(10);
-    while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
+    let url = loop {
+        let written: Option<serde_json::Value> =
+            std::fs::read(&file).ok().and_then(|bytes| serde_json::from_slice(&bytes).ok());
+        if let Some(url) = written.as_ref().and_then(|v| v["nats"][0].as_str()) {
+            break url.to_string();
+        }
+        if let Some(status) = server.0.try_wait().unwrap() {
+            panic!("nats-server ended ({status}) before it listened");
+        }
         assert!(Instant::now() < until, "nats-server did not start");
-        std::thread::sleep(Duration::from_millis(50));
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    let addr = url.trim_start_matches("nats://").to_string();
+    while std::net::TcpStream::connect(&addr).is_err() {
+        assert!(Instant::now() < until, "nats-server did not answer on {url}");
+        std::thread::sleep(Duration::from_millis(20));
     }
-    (Killed(child), format!("nats://127.0.0.1:{port}"))
+    (server, url)
 }
 
 pub fn worker(url: &str, dir: &Path, ack_wait: &str) -> Killed {
@@ -219,8 +235,8 @@ fn a_workers_ack_wait_holds_even_when_an_earlier_worker_made_the_queue_with_anot
 
 /// A loopback port that refuses every connection for as long as the returned socket lives: the socket
 /// is bound but never listens, so no server of another test can take the port meanwhile (as one could
-/// take a port that [`free_port`] has let go of) and no connection's own end can be given it.
-fn closed_port() -> (std::os::fd::OwnedFd, u16) {
+/// take a port that was picked free and let go of) and no connection's own end can be given it.
+pub fn closed_port() -> (std::os::fd::OwnedFd, u16) {
     use std::os::fd::FromRawFd;
     // SAFETY: plain socket calls on a socket this function owns from its creation; every pointer
     // passed points to a live local of the size passed with it.

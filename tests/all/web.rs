@@ -499,7 +499,7 @@ fn replay_html_is_one_file_that_plays_offline_and_keeps_secrets() {
 
 #[test]
 fn tournaments_started_on_the_web_are_played_by_workers_with_nats() {
-    use super::cluster::{free_port, nats, worker};
+    use super::cluster::{nats, worker};
     let tmp = tempfile::tempdir().unwrap();
     let (_server, url) = nats(&tmp.path().join("nats"));
     let _worker = worker(&url, &tmp.path().join("w0"), "30");
@@ -553,7 +553,8 @@ fn tournaments_started_on_the_web_are_played_by_workers_with_nats() {
     assert_eq!(fetched, 3);
     // A server that is not there: a clear error at start.
     let d = tempfile::tempdir().unwrap();
-    let dead = format!("nats://127.0.0.1:{}", free_port());
+    let (_reserved, port) = super::cluster::closed_port();
+    let dead = format!("nats://127.0.0.1:{port}");
     let out = run(&["serve", "--data", &d.path().display().to_string(), "--listen", "127.0.0.1:0", "--nats", &dead]);
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("NATS is unreachable"));
