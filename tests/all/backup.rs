@@ -61,7 +61,7 @@ fn a_backup_taken_mid_tournament_restores_to_a_store_that_resumes_and_replays_ev
         "greedy and greedy2 are one file"
     );
     // The tournament went on, undisturbed.
-    let finished = child.wait_with_output().unwrap();
+    let finished = super::finish(child);
     assert!(finished.status.success());
     assert_eq!(serde_json::from_slice::<serde_json::Value>(&finished.stdout).unwrap(), expected);
 

@@ -156,7 +156,7 @@ fn a_worker_killed_mid_game_has_its_game_played_by_another_and_the_result_is_the
     first.0.kill().unwrap();
     let _ = first.0.wait();
     let _second = worker(&url, &tmp.path().join("w1"), "2");
-    let there = coordinator.wait_with_output().unwrap();
+    let there = super::finish(coordinator);
     assert!(there.status.success(), "{}", String::from_utf8_lossy(&there.stderr));
     assert_eq!(String::from_utf8_lossy(&here.stdout), String::from_utf8_lossy(&there.stdout));
     let v: serde_json::Value = serde_json::from_slice(&there.stdout).unwrap();
@@ -356,7 +356,7 @@ fn nats_restarted_mid_tournament_loses_nothing_and_counts_nothing_twice() {
         .spawn()
         .unwrap();
     let _server = Killed(child);
-    let there = c.wait_with_output().unwrap();
+    let there = super::finish(c);
     assert!(there.status.success(), "{}", String::from_utf8_lossy(&there.stderr));
     assert_eq!(String::from_utf8_lossy(&here.stdout), String::from_utf8_lossy(&there.stdout));
     assert_eq!(recorded(&remote), 6);

@@ -129,7 +129,7 @@ fn a_new_version_enters_a_running_ladder_and_ctrl_c_stops_it_cleanly() {
         assert!(Instant::now() < until, "the ladder did not stop on Ctrl-C");
         std::thread::sleep(Duration::from_millis(50));
     }
-    let out = ladder.wait_with_output().unwrap();
+    let out = super::finish(ladder);
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(out.status.success(), "{err}");
     assert!(err.contains("interrupted") && err.contains("flaky version 2 enters the ladder"), "{err}");

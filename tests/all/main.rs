@@ -101,49 +101,62 @@ pub trait Bounded {
 impl Bounded for Command {
     fn bounded_within(&mut self, limit: Duration) -> Output {
         let what = format!("{:?}", self);
-        let mut child = self
+        let child = self
             .stdin(Stdio::null())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
             .spawn()
             .unwrap_or_else(|e| panic!("cannot start {what}: {e}"));
-        // Each stream is read on a thread of its own; what it read comes back on a channel, so that a
-        // grandchild still holding a pipe cannot hold up the report of a killed command.
-        let drain = |mut r: Box<dyn Read + Send>| {
-            let (tx, rx) = std::sync::mpsc::channel();
-            std::thread::spawn(move || {
-                let mut bytes = Vec::new();
-                let _ = r.read_to_end(&mut bytes);
-                let _ = tx.send(bytes);
-            });
-            rx
-        };
-        let stdout = drain(Box::new(child.stdout.take().expect("piped")));
-        let stderr = drain(Box::new(child.stderr.take().expect("piped")));
-        let (start, mut pause) = (Instant::now(), Duration::from_millis(1));
-        let status = loop {
-            if let Some(status) = child.try_wait().expect("waiting for a child") {
-                break status;
-            }
-            if start.elapsed() > limit {
-                let _ = child.kill();
-                let _ = child.wait();
-                let read = |rx: std::sync::mpsc::Receiver<Vec<u8>>| {
-                    rx.recv_timeout(Duration::from_secs(5)).unwrap_or_default()
-                };
-                let (out, err) = (read(stdout), read(stderr));
-                panic!(
-                    "{what} was still running after {} s and was killed; its output:\n{}\n{}",
-                    limit.as_secs(),
-                    String::from_utf8_lossy(&out),
-                    String::from_utf8_lossy(&err)
-                );
-            }
-            std::thread::sleep(pause);
-            pause = (pause * 2).min(Duration::from_millis(20));
-        };
-        Output { status, stdout: stdout.recv().unwrap_or_default(), stderr: stderr.recv().unwrap_or_default() }
+        finish_within(child, &what, limit)
     }
+}
+
+/// [`std::process::Child::wait_with_output`] within [`COMMAND_LIMIT`] (see [`finish_within`]).
+pub fn finish(child: std::process::Child) -> Output {
+    let what = format!("process {}", child.id());
+    finish_within(child, &what, COMMAND_LIMIT)
+}
+
+/// Waits for `child` (called `what`) to end and returns what it printed on the streams that were
+/// piped; panics with that output if it is still running after `limit` (then it is killed).
+pub fn finish_within(mut child: std::process::Child, what: &str, limit: Duration) -> Output {
+    // Each stream is read on a thread of its own; what it read comes back on a channel, so that a
+    // grandchild still holding a pipe cannot hold up the report of a killed command.
+    let drain = |r: Option<Box<dyn Read + Send>>| {
+        let (tx, rx) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            let mut bytes = Vec::new();
+            if let Some(mut r) = r {
+                let _ = r.read_to_end(&mut bytes);
+            }
+            let _ = tx.send(bytes);
+        });
+        rx
+    };
+    let stdout = drain(child.stdout.take().map(|s| Box::new(s) as Box<dyn Read + Send>));
+    let stderr = drain(child.stderr.take().map(|s| Box::new(s) as Box<dyn Read + Send>));
+    let (start, mut pause) = (Instant::now(), Duration::from_millis(1));
+    let status = loop {
+        if let Some(status) = child.try_wait().expect("waiting for a child") {
+            break status;
+        }
+        if start.elapsed() > limit {
+            let _ = child.kill();
+            let _ = child.wait();
+            let read =
+                |rx: std::sync::mpsc::Receiver<Vec<u8>>| rx.recv_timeout(Duration::from_secs(5)).unwrap_or_default();
+            let (out, err) = (read(stdout), read(stderr));
+            panic!(
+                "{what} was still running after {} s and was killed; its output:\n{}\n{}",
+                limit.as_secs(),
+                String::from_utf8_lossy(&out),
+                String::from_utf8_lossy(&err)
+            );
+        }
+        std::thread::sleep(pause);
+        pause = (pause * 2).min(Duration::from_millis(20));
+    };
+    Output { status, stdout: stdout.recv().unwrap_or_default(), stderr: stderr.recv().unwrap_or_default() }
 }
 
 #[test]

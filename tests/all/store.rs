@@ -579,7 +579,7 @@ fn ctrl_c_keeps_what_finished_and_resume_ends_it() {
     }
     let kill = Command::new("kill").args(["-INT", &child.id().to_string()]).status().unwrap();
     assert!(kill.success());
-    let out = child.wait_with_output().unwrap();
+    let out = super::finish(child);
     let err = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(130), "{err}");
     assert!(err.contains("arena resume") && err.contains(" 1` finishes tournament 1"), "{err}");

@@ -20,8 +20,8 @@ Playwright drives the system chromium (/usr/bin/chromium, see scripts/setup-brow
 
 import contextlib
 import os
+import re
 import shutil
-import socket
 import subprocess
 import sys
 import tempfile
@@ -64,13 +64,6 @@ def arena_binary():
     return arena
 
 
-def free_port():
-    """A loopback port that is free now (the OS picks it when binding port 0)."""
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 def add_user(arena, data, name, admin=False):
     """Runs `arena user add --data DATA NAME [--admin]` and returns the token it prints."""
     cmd = [arena, "user", "add", "--data", str(data), name] + (["--admin"] if admin else [])
@@ -106,10 +99,10 @@ class Server:
         return add_user(self.arena, self.data, name, admin)
 
     def __enter__(self):
-        self.port = free_port()
-        self.url = f"http://127.0.0.1:{self.port}"
+        # The server binds port 0 and says where it listens on its first line: no other server can
+        # take the port between its choice and its use.
         self._stderr = tempfile.TemporaryFile()
-        cmd = [self.arena, "serve", "--data", str(self.data), "--listen", f"127.0.0.1:{self.port}"]
+        cmd = [self.arena, "serve", "--data", str(self.data), "--listen", "127.0.0.1:0"]
         self.proc = subprocess.Popen(cmd + self.extra_args, stdout=subprocess.DEVNULL, stderr=self._stderr)
         self._thread = threading.current_thread()
         _live_servers.add(self)
@@ -118,13 +111,21 @@ class Server:
             if self.proc.poll() is not None:
                 self._stop(failed=True)
                 raise RuntimeError(f"arena serve exited with {self.proc.returncode} before answering")
-            try:
-                with urllib.request.urlopen(self.url + "/", timeout=2):
-                    break
-            except urllib.error.HTTPError:
-                break  # it answers, even if with an error status
-            except (urllib.error.URLError, OSError):
-                pass
+            if self.url is None:
+                # pread: the server writes through the same file offset, which a seek would move.
+                head = os.pread(self._stderr.fileno(), 4096, 0).decode("utf-8", "replace")
+                found = re.search(r"http://127\.0\.0\.1:(\d+)/", head)
+                if found:
+                    self.port = int(found.group(1))
+                    self.url = f"http://127.0.0.1:{self.port}"
+            if self.url is not None:
+                try:
+                    with urllib.request.urlopen(self.url + "/", timeout=2):
+                        break
+                except urllib.error.HTTPError:
+                    break  # it answers, even if with an error status
+                except (urllib.error.URLError, OSError):
+                    pass
             if time.monotonic() > deadline:
                 self._stop(failed=True)
                 raise RuntimeError(f"arena serve did not answer GET / within {SERVER_START_TIMEOUT:.0f} s")
