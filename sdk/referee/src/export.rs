@@ -60,8 +60,13 @@ macro_rules! export_referee {
                             refused: Some("the game has not started".into()),
                         };
                     };
-                    // What the seats after the first are asked, to see whether an answer changes it.
-                    let made: Vec<_> = answers.iter().skip(1).map(|(s, _)| <$game as $crate::Referee>::request(g, *s)).collect();
+                    // What the seats after the first are asked, to see whether an answer changes it;
+                    // nothing to build when the game stamps what its seats are asked.
+                    let stamp = <$game as $crate::Referee>::asked_stamp(g);
+                    let made: Vec<_> = match stamp {
+                        Some(_) => Vec::new(),
+                        None => answers.iter().skip(1).map(|(s, _)| <$game as $crate::Referee>::request(g, *s)).collect(),
+                    };
                     let mut taken = 0;
                     let mut refused = None;
                     __ARENA_EVENTS.with_borrow_mut(|events| {
@@ -74,11 +79,14 @@ macro_rules! export_referee {
                             }
                             // The answers still to apply, and what their seats were asked.
                             let later = rest.as_slice();
-                            if later
-                                .iter()
-                                .zip(&made[made.len() - later.len()..])
-                                .any(|((s, _), before)| <$game as $crate::Referee>::request(g, *s) != *before)
-                            {
+                            let changed = match stamp {
+                                Some(_) => !later.is_empty() && <$game as $crate::Referee>::asked_stamp(g) != stamp,
+                                None => later
+                                    .iter()
+                                    .zip(&made[made.len() - later.len()..])
+                                    .any(|((s, _), before)| <$game as $crate::Referee>::request(g, *s) != *before),
+                            };
+                            if changed {
                                 break;
                             }
                         }

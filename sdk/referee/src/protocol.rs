@@ -191,6 +191,15 @@ pub trait Referee: Sized {
     fn request(&self, seat: u32) -> Option<Self::Request> {
         self.requests().into_iter().find(|(s, _)| *s == seat).map(|(_, r)| r)
     }
+    /// A number that changes whenever an answer may have changed what another seat is asked, or
+    /// `None` (the default): then a step builds the requests of the seats still to answer before and
+    /// after each answer, to compare them. A game whose seats answer at once without seeing each
+    /// other's answers (secret bids, simultaneous moves) can give the round, so that a step builds no
+    /// request to compare. It may change more often than needed (the host then hands the remaining
+    /// answers back in another step), never less.
+    fn asked_stamp(&self) -> Option<u64> {
+        None
+    }
     /// `seat`'s answer; an `Err` refuses it, with the reason the seat is banned for (and must change
     /// nothing).
     fn apply(&mut self, seat: u32, answer: Self::Answer, events: &mut Events) -> Result<(), String>;

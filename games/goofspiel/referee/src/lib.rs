@@ -66,6 +66,13 @@ mod component {
             Game::request(self, seat).map(|a| Request::Bid(state(a)))
         }
 
+        /// Bids are secret until the round is resolved: a bid changes only its own seat's hand, and
+        /// only a resolved round (or a ban, which comes through `banned`, not a step) changes what
+        /// the other seats are asked.
+        fn asked_stamp(&self) -> Option<u64> {
+            Some(self.rules.round() as u64)
+        }
+
         fn apply(&mut self, seat: u32, answer: Answer, events: &mut Events) -> Result<(), String> {
             let Answer::Bid(card) = answer;
             let applied = Game::apply(self, seat, card);

@@ -57,6 +57,12 @@ impl Referee for Pennies {
         Some(Request::Choose(Round { number: self.round, of: self.rounds, you: seat, taken: self.taken.to_vec() }))
     }
 
+    /// A choice is secret until the round closes: only a new round (or a forfeit, which comes
+    /// through `banned`, not a step) changes what the other seat is asked.
+    fn asked_stamp(&self) -> Option<u64> {
+        Some(u64::from(self.round))
+    }
+
     fn apply(&mut self, seat: u32, answer: Answer, events: &mut Events) -> Result<(), String> {
         let Answer::Choose(heads) = answer;
         let s = seat as usize;
