@@ -112,9 +112,7 @@ class Server:
                 self._stop(failed=True)
                 raise RuntimeError(f"arena serve exited with {self.proc.returncode} before answering")
             if self.url is None:
-                # pread: the server writes through the same file offset, which a seek would move.
-                head = os.pread(self._stderr.fileno(), 4096, 0).decode("utf-8", "replace")
-                found = re.search(r"http://127\.0\.0\.1:(\d+)/", head)
+                found = re.search(r"http://127\.0\.0\.1:(\d+)/", self.stderr())
                 if found:
                     self.port = int(found.group(1))
                     self.url = f"http://127.0.0.1:{self.port}"
@@ -133,11 +131,12 @@ class Server:
         return self
 
     def stderr(self):
-        """What the server wrote to stderr so far."""
+        """What the server wrote to stderr so far (safe while it runs: read with pread, because the
+        server writes through the same file offset, which a seek would move)."""
         if self._stderr is None:
             return ""
-        self._stderr.seek(0)
-        return self._stderr.read().decode("utf-8", "replace")
+        fd = self._stderr.fileno()
+        return os.pread(fd, os.fstat(fd).st_size, 0).decode("utf-8", "replace")
 
     def _stop(self, failed):
         if self._stopped:
