@@ -21,7 +21,8 @@ async fn all_bid_at_once_each_sees_only_its_own_hand_and_no_bid_is_shown_before_
     let smart = pkg.load_player("smart", std::path::Path::new(&player("goofspiel-smart"))).unwrap();
     let random = pkg.load_player("random", std::path::Path::new(&player("goofspiel-random"))).unwrap();
     let py = pkg.load_player("py", std::path::Path::new(&player("goofspiel-py"))).unwrap();
-    let o = pkg.play(&[smart, random, py], 11, &Default::default()).await;
+    let players = [smart, random, py];
+    let o = pkg.play(&players, 11, &Default::default()).await;
     assert!(o.game_fault.is_none() && o.faults.is_empty(), "{o:?}");
     // 13 rounds; in each, the three seats were asked in one step (at once), before any answer was applied.
     let mut steps: Vec<u32> = o.log.iter().map(|c| c.turn).collect();
@@ -69,6 +70,11 @@ async fn all_bid_at_once_each_sees_only_its_own_hand_and_no_bid_is_shown_before_
         assert!(mine.contains(&format!("your hand ({letter})")), "{mine}");
         assert_eq!(mine.matches("your hand").count(), 1, "its own hand only");
     }
+    // As a tournament plays it, the same game keeps the spectators' view and drawing, and no seat's.
+    let names = ["smart", "random", "py"].map(String::from);
+    let seen = pkg.play_as(&players, &names, 11, &Default::default(), arena_core::Finals::Spectators).await;
+    assert_eq!((&seen.scores, &seen.log.len(), &seen.view, &seen.svg), (&o.scores, &o.log.len(), &o.view, &o.svg));
+    assert!(seen.seat_views.is_empty() && seen.seat_svgs.is_empty(), "{:?}", seen.seat_views);
 }
 
 #[test]

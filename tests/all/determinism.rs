@@ -5,7 +5,7 @@
 
 use super::players_dir;
 use arena_core::Limits;
-use arena_core::{Entry, Game, GameSetup, MatchSoFar};
+use arena_core::{Entry, Finals, Game, GameSetup, MatchSoFar};
 use arena_match::{Package, PackageGame};
 use arena_sandbox::Sandbox;
 use std::sync::Arc;
@@ -37,7 +37,8 @@ fn outcomes(game: &str, players: [&str; 2], storm: bool) -> Vec<(Vec<i64>, Vec<u
         let mut out = vec![];
         for seed in 0..4 {
             let so_far = MatchSoFar { game: 1, games_in_match: 1, wins: vec![0, 0], ..Default::default() };
-            let setup = GameSetup { id: format!("g{seed}"), seed, players: entries.clone(), so_far };
+            let setup =
+                GameSetup { id: format!("g{seed}"), seed, players: entries.clone(), so_far, finals: Finals::EverySeat };
             let o = game.play(setup).await;
             assert!(o.faults.is_empty() && o.game_fault.is_none(), "{:?} {:?}", o.faults, o.game_fault);
             out.push((o.scores, o.fuel));

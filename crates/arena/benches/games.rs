@@ -28,7 +28,7 @@
 //!
 //! Each figure is the median of several rounds; run it on a quiet machine.
 
-use arena_core::{Entry, Game, Limits, MatchSoFar};
+use arena_core::{Entry, Finals, Game, GameOutcome, Limits, MatchSoFar};
 use arena_match::{LoadPlayers, Package, PackageGame, PackagePlayer, values};
 use arena_sandbox::Sandbox;
 use arena_sandbox::{Guard, PlayerState, WorldSpec};
@@ -76,6 +76,12 @@ fn entry<P>(name: &str, p: P) -> Arc<Entry<P>> {
     Arc::new(Entry { name: name.into(), source: name.into(), hash: None, player: p })
 }
 
+/// One game of `pkg` as a tournament plays it (keeping the spectators' final view and drawing only).
+async fn play(pkg: &Package, players: &[Arc<PackagePlayer>], seed: u64, so_far: &MatchSoFar) -> GameOutcome {
+    let names: Vec<String> = players.iter().map(|p| p.name.clone()).collect();
+    pkg.play_as(players, &names, seed, so_far, Finals::Spectators).await
+}
+
 /// The first and only game of a match.
 fn one_game() -> MatchSoFar {
     MatchSoFar { game: 1, games_in_match: 1, wins: vec![0, 0], ..Default::default() }
@@ -114,8 +120,13 @@ async fn main() {
         }
         return;
     }
-    // `ARENA_BENCH_ONLY=calls` prints only the per-call figures and the decisions through a package.
-    let calls_only = std::env::var("ARENA_BENCH_ONLY").as_deref() == Ok("calls");
+    // `ARENA_BENCH_ONLY=calls` prints only the per-call figures and the decisions through a package;
+    // `ARENA_BENCH_ONLY=games` only the games per second.
+    let only = std::env::var("ARENA_BENCH_ONLY");
+    if only.as_deref() == Ok("games") {
+        return games_per_second(&sandbox, &yahtzee, &santorini, &fish, greedy).await;
+    }
+    let calls_only = only.as_deref() == Ok("calls");
     if !calls_only {
         compile_cache(&dir);
     }
@@ -185,31 +196,39 @@ async fn main() {
     }
     referees_in_other_languages(&sandbox).await;
 
-    // Games per second, the strong sample player against itself, through the package and natively.
+    games_per_second(&sandbox, &yahtzee, &santorini, &fish, greedy).await;
+    fuel_prices(&sandbox, &yahtzee, &dir).await;
+    compile_in_child(&dir);
+    store_overhead(&sandbox, &dir).await;
+}
+
+/// Games per second, the strong sample player against itself, through the package and natively.
+async fn games_per_second(
+    sandbox: &Arc<Sandbox>,
+    yahtzee: &Package,
+    santorini: &Package,
+    fish: &Package,
+    greedy: Arc<PackagePlayer>,
+) {
     println!();
     println!(
         "{:<10} {:>14} {:>16} {:>8} {:>14} {:>10} {:>12}",
         "game", "wasm games/s", "native games/s", "ratio", "fuel per game", "decisions", "a decision"
     );
-    let players = [greedy.clone(), player(&yahtzee, "b", "yahtzee-greedy.wasm")];
-    compare(&yahtzee, &players, &yahtzee_native, 20).await;
-    let players =
-        [player(&santorini, "a", "santorini-minimax.wasm"), player(&santorini, "b", "santorini-minimax.wasm")];
-    compare(&santorini, &players, &santorini_native, 10).await;
-    let players = [player(&fish, "a", "fish-greedy.wasm"), player(&fish, "b", "fish-greedy.wasm")];
+    let players = [greedy.clone(), player(yahtzee, "b", "yahtzee-greedy.wasm")];
+    compare(yahtzee, &players, &yahtzee_native, 20).await;
+    let players = [player(santorini, "a", "santorini-minimax.wasm"), player(santorini, "b", "santorini-minimax.wasm")];
+    compare(santorini, &players, &santorini_native, 10).await;
+    let players = [player(fish, "a", "fish-greedy.wasm"), player(fish, "b", "fish-greedy.wasm")];
     let options: Vec<(String, String)> = fish.options().iter().map(|(k, v)| (k.clone(), v.to_string())).collect();
-    compare(&fish, &players, &|seed| fish_native(seed, &options), 20).await;
-    let (goofspiel, _) = package(&sandbox, "goofspiel");
+    compare(fish, &players, &|seed| fish_native(seed, &options), 20).await;
+    let (goofspiel, _) = package(sandbox, "goofspiel");
     let players = [player(&goofspiel, "a", "goofspiel-smart.wasm"), player(&goofspiel, "b", "goofspiel-smart.wasm")];
     compare(&goofspiel, &players, &goofspiel_native, 50).await;
     println!(
         "(ratio: native games/s over wasm games/s, goal within 1.5x for each game; a decision: the wasm \
          game's time over its answered calls; the native games score as the packaged ones, seed for seed)"
     );
-
-    fuel_prices(&sandbox, &yahtzee, &dir).await;
-    compile_in_child(&dir);
-    store_overhead(&sandbox, &dir).await;
 }
 
 /// Loading a player through a package on a sandbox with an on-disk compile cache: cold (an empty cache
@@ -393,7 +412,7 @@ async fn decisions_all_in(sandbox: &Arc<Sandbox>, dir: &Path, noop: &mut Ready) 
         decisions = 0;
         let t = Instant::now();
         for seed in 0..games {
-            let o = pkg.play(&players, seed, &Default::default()).await;
+            let o = play(&pkg, &players, seed, &Default::default()).await;
             assert!(o.game_fault.is_none() && o.faults.is_empty());
             decisions += o.calls().len() as u32;
         }
@@ -422,7 +441,7 @@ async fn decisions_all_in(sandbox: &Arc<Sandbox>, dir: &Path, noop: &mut Ready) 
         let until = Instant::now() + std::time::Duration::from_secs(20);
         while Instant::now() < until {
             let t = Instant::now();
-            let o = pkg.play(&players, 1, &Default::default()).await;
+            let o = play(&pkg, &players, 1, &Default::default()).await;
             println!("pennies: {:.2?} a decision", t.elapsed() / o.calls().len() as u32);
         }
         std::process::exit(0);
@@ -434,7 +453,7 @@ async fn decisions_all_in(sandbox: &Arc<Sandbox>, dir: &Path, noop: &mut Ready) 
     for seed in 0..11 {
         let guarded = noop.guarded(sandbox, 4_000).await;
         let t = Instant::now();
-        let o = pkg.play(&players, seed, &Default::default()).await;
+        let o = play(&pkg, &players, seed, &Default::default()).await;
         let decision = t.elapsed() / o.calls().len() as u32;
         assert!(o.game_fault.is_none() && o.faults.is_empty());
         if seed >= 2 {
@@ -491,7 +510,7 @@ async fn decision_time(pkg: &mut Package, players: [&str; 2], options: &[String]
     let mut rounds = vec![];
     for seed in 0..seeds.max(3) {
         let t = Instant::now();
-        let o = pkg.play(&seated, seed, &Default::default()).await;
+        let o = play(pkg, &seated, seed, &Default::default()).await;
         assert!(o.game_fault.is_none() && o.faults.is_empty(), "{:?}", o.game_fault);
         rounds.push(t.elapsed() / o.calls().len().max(1) as u32);
     }
@@ -540,7 +559,7 @@ async fn compare(pkg: &Package, players: &[Arc<PackagePlayer>], native: &dyn Fn(
         let (mut scores, t) = (vec![], Instant::now());
         (fuel, calls) = (0, 0);
         for seed in 0..games {
-            let o = pkg.play(players, seed, &one_game()).await;
+            let o = play(pkg, players, seed, &one_game()).await;
             assert!(o.game_fault.is_none() && o.faults.is_empty(), "{name}: {:?} {:?}", o.game_fault, o.faults);
             fuel += o.fuel.iter().sum::<u64>();
             calls += o.calls().len() as u64;

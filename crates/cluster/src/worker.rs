@@ -6,7 +6,7 @@
 
 use super::job::{Done, Job, component_key, package_key};
 use super::{BUSY_SUBJECT, ClusterError, Fetch, JOBS, Nats, WORKERS};
-use arena_core::{DataDir, Entry, Game, GameSetup};
+use arena_core::{DataDir, Entry, Finals, Game, GameSetup};
 use arena_match::{LoadPlayers, Package, PackageGame, PackagePlayer};
 use arena_sandbox::{CompileLimits, Sandbox};
 use futures_util::StreamExt;
@@ -237,7 +237,13 @@ async fn play(
             player,
         }));
     }
-    let setup = GameSetup { id: job.game.clone(), seed: job.seed, players: entries, so_far: job.so_far.clone() };
+    let setup = GameSetup {
+        id: job.game.clone(),
+        seed: job.seed,
+        players: entries,
+        so_far: job.so_far.clone(),
+        finals: Finals::Spectators,
+    };
     Ok(game.play(setup).await)
 }
 

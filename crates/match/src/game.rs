@@ -134,7 +134,7 @@ impl Game for PackageGame {
     async fn play(&self, setup: GameSetup<Self::Player>) -> GameOutcome {
         let players: Vec<Arc<PackagePlayer>> = setup.players.iter().map(|e| e.player.clone()).collect();
         let names: Vec<String> = setup.players.iter().map(|e| e.name.clone()).collect();
-        let o = self.pkg.play_as(&players, &names, setup.seed, &setup.so_far).await;
+        let o = self.pkg.play_as(&players, &names, setup.seed, &setup.so_far, setup.finals).await;
         let n = players.len();
         GameOutcome {
             scores: if o.scores.len() == n { o.scores } else { vec![0; n] },

@@ -10,7 +10,7 @@ use super::fuzz::{Fuzz, Fuzzer};
 use super::referee::{Referee, option, protocol, text, view};
 use super::seat::Seat;
 use super::{Package, PackagePlayer, values};
-use arena_core::{CallLine, MatchSoFar};
+use arena_core::{CallLine, Finals, MatchSoFar};
 use arena_core::{Fault, FaultKind};
 use arena_core::{Frame, GameOutcome};
 use arena_sandbox::Guard;
@@ -31,21 +31,24 @@ pub struct RefereeCost {
 pub const MAX_STEPS: usize = 100_000;
 
 impl Package {
-    /// Plays one game between `players` (in seat order) from `seed`, in a match `so_far`.
+    /// Plays one game between `players` (in seat order) from `seed`, in a match `so_far`, keeping what
+    /// every seat saw at the end too ([`Finals::EverySeat`]).
     pub async fn play(&self, players: &[Arc<PackagePlayer>], seed: u64, so_far: &MatchSoFar) -> GameOutcome {
         let names: Vec<String> = players.iter().map(|p| p.name.clone()).collect();
-        self.play_as(players, &names, seed, so_far).await
+        self.play_as(players, &names, seed, so_far, Finals::EverySeat).await
     }
 
-    /// [`Package::play`], the players known to the referee by `names` (a tournament's names for them).
+    /// [`Package::play`], the players known to the referee by `names` (a tournament's names for them),
+    /// keeping `finals` of the last position.
     pub async fn play_as(
         &self,
         players: &[Arc<PackagePlayer>],
         names: &[String],
         seed: u64,
         so_far: &MatchSoFar,
+        finals: Finals,
     ) -> GameOutcome {
-        self.play_seats(players, names, seed, so_far, None).await.0
+        self.play_seats(players, names, seed, so_far, None, finals).await.0
     }
 
     /// [`Package::play`] with one seat fuzzed (see [`Fuzz`]), and what refereeing the game cost: the
@@ -57,7 +60,7 @@ impl Package {
         fuzz: Option<Fuzz>,
     ) -> (GameOutcome, RefereeCost) {
         let names: Vec<String> = players.iter().map(|p| p.name.clone()).collect();
-        self.play_seats(players, &names, seed, &MatchSoFar::default(), fuzz).await
+        self.play_seats(players, &names, seed, &MatchSoFar::default(), fuzz, Finals::EverySeat).await
     }
 
     async fn play_seats(
@@ -67,6 +70,7 @@ impl Package {
         seed: u64,
         so_far: &MatchSoFar,
         fuzz: Option<Fuzz>,
+        finals: Finals,
     ) -> (GameOutcome, RefereeCost) {
         let n = players.len();
         let mut out = GameOutcome { fuel: vec![0; n], ..Default::default() };
@@ -93,7 +97,7 @@ impl Package {
             let limit = usize::try_from(self.sandbox.limits().answer_bytes).unwrap_or(usize::MAX);
             seat.fuzzer = Some(Fuzzer::new(f.every, arena_core::seed::derive(seed, &[f.seat as u64, 0xf022]), limit));
         }
-        let (mut out, cost) = self.run(Answers::Live(&mut seats), names, seed, so_far).await;
+        let (mut out, cost) = self.run(Answers::Live(&mut seats), names, seed, so_far, finals).await;
         out.logs = seats.iter().map(Seat::log).collect();
         (out, cost)
     }
@@ -106,12 +110,16 @@ impl Package {
         names: &[String],
         seed: u64,
         so_far: &MatchSoFar,
+        finals: Finals,
     ) -> (GameOutcome, RefereeCost) {
         let mut out = GameOutcome { fuel: vec![0; names.len()], ..Default::default() };
         let mut cost = RefereeCost::default();
         match self.referee(seed).await {
             Ok(mut referee) => {
-                let played = self.drive(&mut referee, answers, names, seed, so_far, &mut out).await;
+                let played = match self.drive(&mut referee, answers, names, seed, so_far, &mut out).await {
+                    Ok(()) => self.conclude(&mut referee, names.len(), finals, &mut out).await,
+                    Err(f) => Err(f),
+                };
                 // The events the referee kept (one that trapped can tell none; its fault stands).
                 let told = referee.take_events().await;
                 if let Err(f) = played.and(told) {
@@ -132,9 +140,10 @@ impl Package {
 
     /// Re-runs the referee on the record of a game (`log`, from [`GameOutcome::log`]) instead of
     /// calling players: the events, the view and the outcome are the referee's own again, so a replay
-    /// can never disagree with the rules. A record that does not follow the referee is a game fault.
+    /// can never disagree with the rules. A record that does not follow the referee is a game fault. It
+    /// shows the game as spectators see it ([`Finals::Spectators`]).
     pub async fn replay(&self, names: &[String], seed: u64, so_far: &MatchSoFar, log: &[CallLine]) -> GameOutcome {
-        self.run(Answers::Recorded(log.iter().peekable()), names, seed, so_far).await.0
+        self.run(Answers::Recorded(log.iter().peekable()), names, seed, so_far, Finals::Spectators).await.0
     }
 
     /// What the referee's `start` is given.
@@ -308,6 +317,18 @@ impl Package {
         if !ended {
             return Err(protocol("requests", format!("the game did not end within {MAX_STEPS} steps")));
         }
+        Ok(())
+    }
+
+    /// What a game that ended keeps of its end: the outcome, the spectators' final view and drawing,
+    /// and each seat's if `finals` asks for them.
+    async fn conclude(
+        &self,
+        referee: &mut Referee,
+        n: usize,
+        finals: Finals,
+        out: &mut GameOutcome,
+    ) -> Result<(), Fault> {
         let Val::Option(Some(outcome)) = referee.call("outcome", &[]).await? else {
             return Err(protocol("outcome", "no outcome when the game ended"));
         };
@@ -332,14 +353,16 @@ impl Package {
             return Err(protocol("outcome", format!("{} scores for {n} seats", out.scores.len())));
         }
         out.view = view(referee, None).await?;
-        for seat in 0..n {
-            out.seat_views.push(view(referee, Some(seat as u32)).await?);
-        }
-        if self.svg {
-            out.svg = self.svg(referee, None).await?;
+        out.svg = self.svg(referee, None).await?;
+        if finals == Finals::EverySeat {
             for seat in 0..n {
-                let drawn = self.svg(referee, Some(seat as u32)).await?;
-                out.seat_svgs.push(drawn);
+                out.seat_views.push(view(referee, Some(seat as u32)).await?);
+            }
+            if self.svg {
+                for seat in 0..n {
+                    let drawn = self.svg(referee, Some(seat as u32)).await?;
+                    out.seat_svgs.push(drawn);
+                }
             }
         }
         Ok(())

@@ -10,7 +10,7 @@ use arena_tournament::pairing;
 
 use arena_core::PlayerFault;
 use arena_core::seed::derive;
-use arena_core::{Entry, GameSetup, MatchSoFar};
+use arena_core::{Entry, Finals, GameSetup, MatchSoFar};
 use arena_match::LoadPlayers;
 use arena_store::{Store, Version};
 use arena_tournament::ratings::{Ratings, System};
@@ -191,7 +191,9 @@ impl<G: LoadPlayers> Ladder<'_, G> {
                         match_no: n,
                         matches: 0,
                     };
-                    let outcome = game.play(GameSetup { id: id.clone(), seed, players, so_far }).await;
+                    let outcome = game
+                        .play(GameSetup { id: id.clone(), seed, players, so_far, finals: Finals::Spectators })
+                        .await;
                     (seated, GameRecord::new(id, (1, n, 1), names, seed, outcome))
                 });
                 number += 1;

@@ -4,7 +4,7 @@
 //! its version stored (under the name's owner, for an account).
 
 use arena_core::Fault;
-use arena_core::{Entry, Game, GameSetup, MatchSoFar};
+use arena_core::{Entry, Finals, Game, GameSetup, MatchSoFar};
 use arena_match::LoadPlayers;
 use arena_store::{Store, StoreError, Submitted, User, check_name};
 use arena_tournament::GameRecord;
@@ -130,13 +130,15 @@ fn strip_label(error: &str, label: &str) -> String {
     error.strip_prefix(&format!("{label}: ")).unwrap_or(error).replace(label, "the file")
 }
 
-/// One game of the players in the order given.
+/// One game of the players in the order given, keeping what each seat saw at the end (`arena play
+/// --seat` shows it).
 pub async fn one_game<G: Game>(game: &G, seed: u64, entries: Vec<Arc<Entry<G::Player>>>) -> GameRecord {
     let n = entries.len();
     let names = entries.iter().map(|e| e.name.clone()).collect();
     let so_far =
         MatchSoFar { game: 1, games_in_match: 1, wins: vec![0; n], match_no: 1, matches: 1, ..Default::default() };
-    let outcome = game.play(GameSetup { id: "game".into(), seed, players: entries, so_far }).await;
+    let outcome =
+        game.play(GameSetup { id: "game".into(), seed, players: entries, so_far, finals: Finals::EverySeat }).await;
     GameRecord::new("game".into(), (1, 1, 1), names, seed, outcome)
 }
 

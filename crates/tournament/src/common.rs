@@ -3,7 +3,7 @@
 
 use super::{Ban, GameRecord, Journal, Lifecycle, Observer, PlayerInfo, Progress, Settings, TournamentResult};
 use arena_core::seed::derive;
-use arena_core::{Entry, Game, GameSetup, MatchSoFar, TournamentInfo};
+use arena_core::{Entry, Finals, Game, GameSetup, MatchSoFar, TournamentInfo};
 use arena_core::{Fault, PlayerFault};
 use std::sync::Arc;
 use tokio::sync::Semaphore;
@@ -54,7 +54,7 @@ impl<G: Game> Table<G> {
         let seed = derive(self.seed, &[u64::from(round), u64::from(m), u64::from(number)]);
         let outcome = {
             let _permit = self.permits.acquire().await;
-            self.game.play(GameSetup { id: id.clone(), seed, players, so_far }).await
+            self.game.play(GameSetup { id: id.clone(), seed, players, so_far, finals: Finals::Spectators }).await
         };
         let mut record = GameRecord::new(id, (round, m, number), names, seed, outcome);
         if let Some(j) = &self.journal {
