@@ -574,10 +574,10 @@ fn a_job_stream_made_with_other_settings_is_refused_with_what_to_do() {
 #[test]
 fn an_outcome_too_large_for_the_server_fails_its_game_instead_of_hanging() {
     let tmp = tempfile::tempdir().unwrap();
-    // A server that takes 16 KiB a message: packages go up in smaller chunks, a job fits, a Yahtzee
-    // game's outcome (its whole call log) does not.
+    // A server that takes 8 KiB a message: packages go up in smaller chunks, a job fits, a Yahtzee
+    // game's outcome (its whole call log and events) does not.
     let conf = tmp.path().join("nats.conf");
-    std::fs::write(&conf, "max_payload: 16384\n").unwrap();
+    std::fs::write(&conf, "max_payload: 8192\n").unwrap();
     let (_server, url) = nats_with(&tmp.path().join("nats"), Some(&conf));
     let _worker = worker(&url, &tmp.path().join("w0"), "30");
     let out = run(&[

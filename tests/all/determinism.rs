@@ -38,7 +38,7 @@ fn outcomes(game: &str, players: [&str; 2], storm: bool) -> Vec<(Vec<i64>, Vec<u
         for seed in 0..4 {
             let so_far = MatchSoFar { game: 1, games_in_match: 1, wins: vec![0, 0], ..Default::default() };
             let setup =
-                GameSetup { id: format!("g{seed}"), seed, players: entries.clone(), so_far, finals: Finals::EverySeat };
+                GameSetup { id: format!("g{seed}"), seed, players: entries.clone(), so_far, finals: Finals::All };
             let o = game.play(setup).await;
             assert!(o.faults.is_empty() && o.game_fault.is_none(), "{:?} {:?}", o.faults, o.game_fault);
             out.push((o.scores, o.fuel));

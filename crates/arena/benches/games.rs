@@ -79,7 +79,7 @@ fn entry<P>(name: &str, p: P) -> Arc<Entry<P>> {
 /// One game of `pkg` as a tournament plays it (keeping the spectators' final view and drawing only).
 async fn play(pkg: &Package, players: &[Arc<PackagePlayer>], seed: u64, so_far: &MatchSoFar) -> GameOutcome {
     let names: Vec<String> = players.iter().map(|p| p.name.clone()).collect();
-    pkg.play_as(players, &names, seed, so_far, Finals::Spectators).await
+    pkg.play_as(players, &names, seed, so_far, Finals::Board).await
 }
 
 /// The first and only game of a match.
@@ -202,6 +202,9 @@ async fn main() {
     store_overhead(&sandbox, &dir).await;
 }
 
+/// The games whose games per second the bench compares with native.
+const GAMES: [&str; 4] = ["yahtzee", "santorini", "fish", "goofspiel"];
+
 /// Games per second, the strong sample player against itself, through the package and natively.
 async fn games_per_second(
     sandbox: &Arc<Sandbox>,
@@ -215,16 +218,30 @@ async fn games_per_second(
         "{:<10} {:>14} {:>16} {:>8} {:>14} {:>10} {:>12}",
         "game", "wasm games/s", "native games/s", "ratio", "fuel per game", "decisions", "a decision"
     );
-    let players = [greedy.clone(), player(yahtzee, "b", "yahtzee-greedy.wasm")];
-    compare(yahtzee, &players, &yahtzee_native, 20).await;
-    let players = [player(santorini, "a", "santorini-minimax.wasm"), player(santorini, "b", "santorini-minimax.wasm")];
-    compare(santorini, &players, &santorini_native, 10).await;
-    let players = [player(fish, "a", "fish-greedy.wasm"), player(fish, "b", "fish-greedy.wasm")];
-    let options: Vec<(String, String)> = fish.options().iter().map(|(k, v)| (k.clone(), v.to_string())).collect();
-    compare(fish, &players, &|seed| fish_native(seed, &options), 20).await;
-    let (goofspiel, _) = package(sandbox, "goofspiel");
-    let players = [player(&goofspiel, "a", "goofspiel-smart.wasm"), player(&goofspiel, "b", "goofspiel-smart.wasm")];
-    compare(&goofspiel, &players, &goofspiel_native, 50).await;
+    // `ARENA_BENCH_PROFILE=<game>` (with `ARENA_BENCH_ONLY=games`) plays only that game's wasm games,
+    // for 20 s (to profile with perf).
+    let profiled = std::env::var("ARENA_BENCH_PROFILE").ok();
+    let wanted = |game: &str| profiled.as_deref().is_none_or(|p| p == game || !GAMES.contains(&p));
+    if wanted("yahtzee") {
+        let players = [greedy, player(yahtzee, "b", "yahtzee-greedy.wasm")];
+        compare(yahtzee, &players, &yahtzee_native, 20).await;
+    }
+    if wanted("santorini") {
+        let players =
+            [player(santorini, "a", "santorini-minimax.wasm"), player(santorini, "b", "santorini-minimax.wasm")];
+        compare(santorini, &players, &santorini_native, 10).await;
+    }
+    if wanted("fish") {
+        let players = [player(fish, "a", "fish-greedy.wasm"), player(fish, "b", "fish-greedy.wasm")];
+        let options: Vec<(String, String)> = fish.options().iter().map(|(k, v)| (k.clone(), v.to_string())).collect();
+        compare(fish, &players, &|seed| fish_native(seed, &options), 20).await;
+    }
+    if wanted("goofspiel") {
+        let (goofspiel, _) = package(sandbox, "goofspiel");
+        let players =
+            [player(&goofspiel, "a", "goofspiel-smart.wasm"), player(&goofspiel, "b", "goofspiel-smart.wasm")];
+        compare(&goofspiel, &players, &goofspiel_native, 50).await;
+    }
     println!(
         "(ratio: native games/s over wasm games/s, goal within 1.5x for each game; a decision: the wasm \
          game's time over its answered calls; the native games score as the packaged ones, seed for seed)"
@@ -554,6 +571,14 @@ async fn referees_in_other_languages(sandbox: &Arc<Sandbox>) {
 /// must score as the packaged ones do, seed for seed.
 async fn compare(pkg: &Package, players: &[Arc<PackagePlayer>], native: &dyn Fn(u64) -> Vec<i64>, games: u64) {
     let name = &pkg.manifest.name;
+    if std::env::var("ARENA_BENCH_PROFILE").as_deref() == Ok(name.as_str()) {
+        let (until, mut played) = (Instant::now() + Duration::from_secs(20), 0);
+        while Instant::now() < until {
+            std::hint::black_box(play(pkg, players, played % games, &one_game()).await);
+            played += 1;
+        }
+        return println!("{name}: {played} games in 20 s");
+    }
     let (mut w, mut n, mut fuel, mut calls) = (vec![], vec![], 0, 0);
     for round in 0..3 {
         let (mut scores, t) = (vec![], Instant::now());

@@ -242,7 +242,7 @@ async fn play(
         seed: job.seed,
         players: entries,
         so_far: job.so_far.clone(),
-        finals: Finals::Spectators,
+        finals: Finals::Board,
     };
     Ok(game.play(setup).await)
 }

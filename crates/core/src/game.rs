@@ -40,19 +40,21 @@ pub struct GameSetup<P> {
     /// In seat order; seat 0 moves first.
     pub players: Vec<Arc<Entry<P>>>,
     pub so_far: MatchSoFar,
-    /// What the game keeps of its final position besides the spectators' view and drawing.
+    /// What the game keeps of its final position.
     pub finals: Finals,
 }
 
-/// What a game keeps of its final position besides the scores and the spectators' view and drawing.
+/// What a game keeps of its final position besides its outcome.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub enum Finals {
-    /// Nothing more: what tournaments keep, so that no game asks its referee for drawings nobody sees.
+    /// The spectators' final view (the game's board) only: what tournaments, ladders and workers
+    /// record, so that no game asks its referee for drawings and views nobody is shown (a replay draws
+    /// every step again when it is watched).
     #[default]
-    Spectators,
-    /// Each seat's final view and drawing too, for showing one game as a seat saw it (`arena play
-    /// --seat`, `arena check-game`).
-    EverySeat,
+    Board,
+    /// Also the spectators' final drawing, and each seat's final view and drawing: for showing one game
+    /// (`arena play --seat`/`--svg`, `arena check-game`).
+    All,
 }
 
 /// One call as the replay records it.
@@ -149,14 +151,14 @@ pub struct GameOutcome {
     /// What the referee emitted, with its audience.
     pub events: Vec<Event>,
     /// The referee's view of the final position for each seat (it may show what that seat alone sees);
-    /// empty unless the game was played for [`Finals::EverySeat`].
+    /// empty unless the game was played for [`Finals::All`].
     pub seat_views: Vec<String>,
     /// The referee failed: the game has no result, and nobody is banned for it.
     pub game_fault: Option<Fault>,
     /// The match the game was played in, as the referee was told (a replay tells it again).
     pub so_far: MatchSoFar,
-    /// The referee's drawing of the final position for spectators, and for each seat (as `seat_views`),
-    /// if it draws.
+    /// The referee's drawing of the final position for spectators, and for each seat, if it draws and
+    /// the game was played for [`Finals::All`].
     pub svg: Option<String>,
     pub seat_svgs: Vec<Option<String>>,
     /// A replay's course: after each step, what it handed the referee, the events it caused and the

@@ -31,11 +31,11 @@ pub struct RefereeCost {
 pub const MAX_STEPS: usize = 100_000;
 
 impl Package {
-    /// Plays one game between `players` (in seat order) from `seed`, in a match `so_far`, keeping what
-    /// every seat saw at the end too ([`Finals::EverySeat`]).
+    /// Plays one game between `players` (in seat order) from `seed`, in a match `so_far`, keeping the
+    /// final drawings and what every seat saw at the end too ([`Finals::All`]).
     pub async fn play(&self, players: &[Arc<PackagePlayer>], seed: u64, so_far: &MatchSoFar) -> GameOutcome {
         let names: Vec<String> = players.iter().map(|p| p.name.clone()).collect();
-        self.play_as(players, &names, seed, so_far, Finals::EverySeat).await
+        self.play_as(players, &names, seed, so_far, Finals::All).await
     }
 
     /// [`Package::play`], the players known to the referee by `names` (a tournament's names for them),
@@ -60,7 +60,7 @@ impl Package {
         fuzz: Option<Fuzz>,
     ) -> (GameOutcome, RefereeCost) {
         let names: Vec<String> = players.iter().map(|p| p.name.clone()).collect();
-        self.play_seats(players, &names, seed, &MatchSoFar::default(), fuzz, Finals::EverySeat).await
+        self.play_seats(players, &names, seed, &MatchSoFar::default(), fuzz, Finals::All).await
     }
 
     async fn play_seats(
@@ -141,9 +141,9 @@ impl Package {
     /// Re-runs the referee on the record of a game (`log`, from [`GameOutcome::log`]) instead of
     /// calling players: the events, the view and the outcome are the referee's own again, so a replay
     /// can never disagree with the rules. A record that does not follow the referee is a game fault. It
-    /// shows the game as spectators see it ([`Finals::Spectators`]).
+    /// shows the game as spectators see it ([`Finals::Board`]).
     pub async fn replay(&self, names: &[String], seed: u64, so_far: &MatchSoFar, log: &[CallLine]) -> GameOutcome {
-        self.run(Answers::Recorded(log.iter().peekable()), names, seed, so_far, Finals::Spectators).await.0
+        self.run(Answers::Recorded(log.iter().peekable()), names, seed, so_far, Finals::Board).await.0
     }
 
     /// What the referee's `start` is given.
@@ -320,8 +320,8 @@ impl Package {
         Ok(())
     }
 
-    /// What a game that ended keeps of its end: the outcome, the spectators' final view and drawing,
-    /// and each seat's if `finals` asks for them.
+    /// What a game that ended keeps of its end: the outcome and the spectators' final view, and the
+    /// drawings and each seat's view if `finals` asks for them.
     async fn conclude(
         &self,
         referee: &mut Referee,
@@ -353,8 +353,8 @@ impl Package {
             return Err(protocol("outcome", format!("{} scores for {n} seats", out.scores.len())));
         }
         out.view = view(referee, None).await?;
-        out.svg = self.svg(referee, None).await?;
-        if finals == Finals::EverySeat {
+        if finals == Finals::All {
+            out.svg = self.svg(referee, None).await?;
             for seat in 0..n {
                 out.seat_views.push(view(referee, Some(seat as u32)).await?);
             }

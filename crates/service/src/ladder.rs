@@ -191,9 +191,8 @@ impl<G: LoadPlayers> Ladder<'_, G> {
                         match_no: n,
                         matches: 0,
                     };
-                    let outcome = game
-                        .play(GameSetup { id: id.clone(), seed, players, so_far, finals: Finals::Spectators })
-                        .await;
+                    let outcome =
+                        game.play(GameSetup { id: id.clone(), seed, players, so_far, finals: Finals::Board }).await;
                     (seated, GameRecord::new(id, (1, n, 1), names, seed, outcome))
                 });
                 number += 1;

@@ -137,8 +137,7 @@ pub async fn one_game<G: Game>(game: &G, seed: u64, entries: Vec<Arc<Entry<G::Pl
     let names = entries.iter().map(|e| e.name.clone()).collect();
     let so_far =
         MatchSoFar { game: 1, games_in_match: 1, wins: vec![0; n], match_no: 1, matches: 1, ..Default::default() };
-    let outcome =
-        game.play(GameSetup { id: "game".into(), seed, players: entries, so_far, finals: Finals::EverySeat }).await;
+    let outcome = game.play(GameSetup { id: "game".into(), seed, players: entries, so_far, finals: Finals::All }).await;
     GameRecord::new("game".into(), (1, 1, 1), names, seed, outcome)
 }
 

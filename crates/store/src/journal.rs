@@ -24,7 +24,8 @@ struct Replay {
     /// What the referee emitted, with its audience.
     #[serde(default)]
     events: Vec<arena_core::Event>,
-    /// The referee's drawing of the final position, if it draws.
+    /// The referee's drawing of the final position, if the record has one (a tournament's games have
+    /// none since their replays draw every step: see `arena_core::Finals`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     svg: Option<String>,
 }

@@ -54,7 +54,7 @@ impl<G: Game> Table<G> {
         let seed = derive(self.seed, &[u64::from(round), u64::from(m), u64::from(number)]);
         let outcome = {
             let _permit = self.permits.acquire().await;
-            self.game.play(GameSetup { id: id.clone(), seed, players, so_far, finals: Finals::Spectators }).await
+            self.game.play(GameSetup { id: id.clone(), seed, players, so_far, finals: Finals::Board }).await
         };
         let mut record = GameRecord::new(id, (round, m, number), names, seed, outcome);
         if let Some(j) = &self.journal {

@@ -192,7 +192,8 @@ pub struct GameRecord {
     /// The match the game was played in, as the referee was told (a replay tells it again).
     #[serde(skip)]
     pub so_far: MatchSoFar,
-    /// The referee's drawing of the final position for spectators, and for each seat, if it draws.
+    /// The referee's drawing of the final position for spectators, and for each seat, if it draws (a
+    /// tournament's games keep none: see [`arena_core::Finals`]).
     #[serde(skip)]
     pub svg: Option<String>,
     #[serde(skip)]
