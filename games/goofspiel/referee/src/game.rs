@@ -57,9 +57,17 @@ pub struct Game {
     events: Vec<Event>,
 }
 
-/// `seat 1 (B)`.
-fn who(seat: usize) -> String {
-    format!("seat {seat} ({})", seat_letter(seat))
+/// `seat 1 (B)`, written where it is shown.
+struct Who(usize);
+
+impl std::fmt::Display for Who {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "seat {} ({})", self.0, seat_letter(self.0))
+    }
+}
+
+fn who(seat: usize) -> Who {
+    Who(seat)
 }
 
 impl Game {
@@ -161,22 +169,23 @@ impl Game {
 
     /// The public reveal of a finished round.
     fn reveal(&mut self, r: &Round) {
-        let result = match r.winner {
-            Some(w) => format!("{} takes {}", who(w), r.prize_text()),
+        use std::fmt::Write as _;
+        let mut text = format!("round {}: {}: ", r.number, rules::Bids(&r.bids));
+        let _ = match r.winner {
+            Some(w) => write!(text, "{} takes {}", who(w), r.prize_shown()),
             None if r.number == ROUNDS => {
-                format!("tied at {}: {} goes to nobody", r.high().unwrap_or(0), r.prize_text())
+                write!(text, "tied at {}: {} goes to nobody", r.high().unwrap_or(0), r.prize_shown())
             }
-            None => format!("tied at {}: {} carried over", r.high().unwrap_or(0), r.prize_text()),
+            None => write!(text, "tied at {}: {} carried over", r.high().unwrap_or(0), r.prize_shown()),
         };
-        self.all(format!("round {}: {}: {result}", r.number, rules::bids_text(&r.bids)));
+        self.all(text);
     }
 
     /// After a round: the next prize turned up, or the end.
     fn prize_up(&mut self) {
         match self.rules.prize() {
             Some(p) => {
-                let text =
-                    format!("round {}: prize {}", self.rules.round(), rules::prize_text(p, self.rules.carried()));
+                let text = format!("round {}: prize {}", self.rules.round(), rules::Prize(p, self.rules.carried()));
                 self.all(text);
             }
             None => self.game_over(),

@@ -125,12 +125,10 @@ impl fmt::Display for Hand {
         if self.is_empty() {
             return f.write_str("no cards");
         }
-        let mut first = true;
-        for c in self.cards() {
-            if !first {
+        for (i, c) in (1..=CARDS).filter(|&c| self.contains(c)).enumerate() {
+            if i > 0 {
                 f.write_str(" ")?;
             }
-            first = false;
             write!(f, "{c}")?;
         }
         Ok(())
@@ -172,13 +170,18 @@ impl Round {
     pub fn prize_text(&self) -> String {
         prize_text(self.prize, &self.carried)
     }
+
+    /// [`Round::prize_text`], written where it is displayed.
+    pub fn prize_shown(&self) -> Prize<'_> {
+        Prize(self.prize, &self.carried)
+    }
 }
 
 impl fmt::Display for Round {
     /// `round 3: prize 9 (+3 carried): A 5, B 7, C out: B takes 12` (or `tied at 7: carried over`, or
     /// in the last round `tied at 7: discarded`).
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "round {}: prize {}: {}: ", self.number, self.prize_text(), bids_text(&self.bids))?;
+        write!(f, "round {}: prize {}: {}: ", self.number, self.prize_shown(), Bids(&self.bids))?;
         match self.winner {
             Some(w) => write!(f, "{} takes {}", seat_letter(w), self.value()),
             None if self.number == ROUNDS => write!(f, "tied at {}: discarded", self.high().unwrap_or(0)),
@@ -189,25 +192,48 @@ impl fmt::Display for Round {
 
 /// A prize with the carried ones: `9` or `9 (+3 +5 carried)`.
 pub fn prize_text(prize: u8, carried: &[u8]) -> String {
-    if carried.is_empty() {
-        prize.to_string()
-    } else {
-        let c: Vec<String> = carried.iter().map(|c| format!("+{c}")).collect();
-        format!("{prize} ({} carried)", c.join(" "))
+    Prize(prize, carried).to_string()
+}
+
+/// A prize and the carried ones, displayed as [`prize_text`] says, written straight where it is shown
+/// (a referee formats it every round: no string of its own, no list of parts).
+pub struct Prize<'a>(pub u8, pub &'a [u8]);
+
+impl fmt::Display for Prize<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.0)?;
+        if let Some((first, rest)) = self.1.split_first() {
+            write!(f, " (+{first}")?;
+            for c in rest {
+                write!(f, " +{c}")?;
+            }
+            f.write_str(" carried)")?;
+        }
+        Ok(())
     }
 }
 
 /// Bids in seat order: `A 5, B 7, C out`.
 pub fn bids_text(bids: &[Option<u8>]) -> String {
-    let each: Vec<String> = bids
-        .iter()
-        .enumerate()
-        .map(|(s, b)| match b {
-            Some(b) => format!("{} {b}", seat_letter(s)),
-            None => format!("{} out", seat_letter(s)),
-        })
-        .collect();
-    each.join(", ")
+    Bids(bids).to_string()
+}
+
+/// Bids displayed as [`bids_text`] says, written straight where they are shown.
+pub struct Bids<'a>(pub &'a [Option<u8>]);
+
+impl fmt::Display for Bids<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (s, b) in self.0.iter().enumerate() {
+            if s > 0 {
+                f.write_str(", ")?;
+            }
+            match b {
+                Some(b) => write!(f, "{} {b}", seat_letter(s))?,
+                None => write!(f, "{} out", seat_letter(s))?,
+            }
+        }
+        Ok(())
+    }
 }
 
 /// Why a call was refused.
@@ -470,7 +496,7 @@ impl Game {
                 out,
                 "Goofspiel, {n} seats: round {} of {ROUNDS}, prize {}",
                 self.round(),
-                prize_text(prize, &self.carried)
+                Prize(prize, &self.carried)
             );
         } else {
             let played = self.history.len();
