@@ -76,7 +76,7 @@ fn entry<P>(name: &str, p: P) -> Arc<Entry<P>> {
     Arc::new(Entry { name: name.into(), source: name.into(), hash: None, player: p })
 }
 
-/// One game of `pkg` as a tournament plays it (keeping the spectators' final view and drawing only).
+/// One game of `pkg` as a tournament plays it (keeping the spectators' final view only).
 async fn play(pkg: &Package, players: &[Arc<PackagePlayer>], seed: u64, so_far: &MatchSoFar) -> GameOutcome {
     let names: Vec<String> = players.iter().map(|p| p.name.clone()).collect();
     pkg.play_as(players, &names, seed, so_far, Finals::Board).await

@@ -66,10 +66,6 @@ impl std::fmt::Display for Who {
     }
 }
 
-fn who(seat: usize) -> Who {
-    Who(seat)
-}
-
 impl Game {
     /// A game for `names` (2 to 6 seats) with the prize deck shuffled from `seed`; Goofspiel takes no
     /// options. Each seat is told its hand, and the first prize is turned up.
@@ -82,7 +78,7 @@ impl Game {
         let seats: Vec<String> = g.names.iter().enumerate().map(|(s, n)| format!("{} {n}", seat_letter(s))).collect();
         g.all(format!("Goofspiel, {} seats, {ROUNDS} rounds: {}", g.names.len(), seats.join(", ")));
         for s in 0..g.names.len() {
-            g.tell(s, format!("you are {}; your hand: {}", who(s), g.rules.hand(s)));
+            g.tell(s, format!("you are {}; your hand: {}", Who(s), g.rules.hand(s)));
         }
         g.prize_up();
         Ok(g)
@@ -150,7 +146,7 @@ impl Game {
         if self.rules.is_over() || !self.rules.is_playing(s) {
             return;
         }
-        self.all(format!("{} is out: {reason}", who(s)));
+        self.all(format!("{} is out: {reason}", Who(s)));
         let resolved = self.rules.remove(s);
         if let Some(r) = &resolved {
             self.reveal(r);
@@ -158,7 +154,7 @@ impl Game {
         if self.rules.is_over() && self.rules.history().len() < ROUNDS {
             let left: Vec<usize> = (0..self.rules.seats()).filter(|&s| self.rules.is_playing(s)).collect();
             match left.as_slice() {
-                [one] => self.all(format!("only {} is left: the game ends", who(*one))),
+                [one] => self.all(format!("only {} is left: the game ends", Who(*one))),
                 _ => self.all("nobody is left: the game ends".to_string()),
             }
             self.game_over();
@@ -172,11 +168,11 @@ impl Game {
         use std::fmt::Write as _;
         let mut text = format!("round {}: {}: ", r.number, rules::Bids(&r.bids));
         let _ = match r.winner {
-            Some(w) => write!(text, "{} takes {}", who(w), r.prize_shown()),
+            Some(w) => write!(text, "{} takes {}", Who(w), r.prize_text()),
             None if r.number == ROUNDS => {
-                write!(text, "tied at {}: {} goes to nobody", r.high().unwrap_or(0), r.prize_shown())
+                write!(text, "tied at {}: {} goes to nobody", r.high().unwrap_or(0), r.prize_text())
             }
-            None => write!(text, "tied at {}: {} carried over", r.high().unwrap_or(0), r.prize_shown()),
+            None => write!(text, "tied at {}: {} carried over", r.high().unwrap_or(0), r.prize_text()),
         };
         self.all(text);
     }

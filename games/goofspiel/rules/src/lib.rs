@@ -107,7 +107,12 @@ impl Hand {
 
     /// The cards, ascending.
     pub fn cards(self) -> Vec<u8> {
-        (1..=CARDS).filter(|&c| self.contains(c)).collect()
+        self.iter().collect()
+    }
+
+    /// The cards, ascending, one by one.
+    pub fn iter(self) -> impl Iterator<Item = u8> {
+        (1..=CARDS).filter(move |&c| self.contains(c))
     }
 
     pub fn len(self) -> usize {
@@ -125,7 +130,7 @@ impl fmt::Display for Hand {
         if self.is_empty() {
             return f.write_str("no cards");
         }
-        for (i, c) in (1..=CARDS).filter(|&c| self.contains(c)).enumerate() {
+        for (i, c) in self.iter().enumerate() {
             if i > 0 {
                 f.write_str(" ")?;
             }
@@ -167,12 +172,7 @@ impl Round {
     }
 
     /// The prize with what was carried to it: `9` or `9 (+3 +5 carried)`.
-    pub fn prize_text(&self) -> String {
-        prize_text(self.prize, &self.carried)
-    }
-
-    /// [`Round::prize_text`], written where it is displayed.
-    pub fn prize_shown(&self) -> Prize<'_> {
+    pub fn prize_text(&self) -> Prize<'_> {
         Prize(self.prize, &self.carried)
     }
 }
@@ -181,7 +181,7 @@ impl fmt::Display for Round {
     /// `round 3: prize 9 (+3 carried): A 5, B 7, C out: B takes 12` (or `tied at 7: carried over`, or
     /// in the last round `tied at 7: discarded`).
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "round {}: prize {}: {}: ", self.number, self.prize_shown(), Bids(&self.bids))?;
+        write!(f, "round {}: prize {}: {}: ", self.number, self.prize_text(), Bids(&self.bids))?;
         match self.winner {
             Some(w) => write!(f, "{} takes {}", seat_letter(w), self.value()),
             None if self.number == ROUNDS => write!(f, "tied at {}: discarded", self.high().unwrap_or(0)),
@@ -190,13 +190,8 @@ impl fmt::Display for Round {
     }
 }
 
-/// A prize with the carried ones: `9` or `9 (+3 +5 carried)`.
-pub fn prize_text(prize: u8, carried: &[u8]) -> String {
-    Prize(prize, carried).to_string()
-}
-
-/// A prize and the carried ones, displayed as [`prize_text`] says, written straight where it is shown
-/// (a referee formats it every round: no string of its own, no list of parts).
+/// A prize with the carried ones, `9` or `9 (+3 +5 carried)`, written straight where it is shown (a
+/// referee formats it every round: no string of its own, no list of parts).
 pub struct Prize<'a>(pub u8, pub &'a [u8]);
 
 impl fmt::Display for Prize<'_> {
@@ -213,12 +208,7 @@ impl fmt::Display for Prize<'_> {
     }
 }
 
-/// Bids in seat order: `A 5, B 7, C out`.
-pub fn bids_text(bids: &[Option<u8>]) -> String {
-    Bids(bids).to_string()
-}
-
-/// Bids displayed as [`bids_text`] says, written straight where they are shown.
+/// Bids in seat order, `A 5, B 7, C out`, written straight where they are shown.
 pub struct Bids<'a>(pub &'a [Option<u8>]);
 
 impl fmt::Display for Bids<'_> {
