@@ -450,6 +450,11 @@ impl Game for RemoteGame {
     fn referee_hash(&self) -> Option<String> {
         self.local.referee_hash()
     }
+    /// A game played by a worker holds only its job and a waiting task here: four times the local
+    /// limit, so that batches of [`BATCH_GAMES`] keep every worker of a few busy.
+    fn games_in_flight(&self) -> usize {
+        4 * arena_core::GAMES_IN_FLIGHT
+    }
 
     async fn tournament_start(&self, p: &Entry<Self::Player>, info: &TournamentInfo, seed: u64) -> Option<Fault> {
         self.local.tournament_start(p, info, seed).await

@@ -206,6 +206,11 @@ pub struct TournamentInfo {
     pub games_per_match: u32,
 }
 
+/// Games (and lifecycle calls) a tournament plays here at once: enough to keep every core busy, few
+/// enough that the pooling allocator always has room, so a big tournament never makes a player fail for
+/// the host's sake.
+pub const GAMES_IN_FLIGHT: usize = 64;
+
 /// A game the tournaments can run.
 pub trait Game: Send + Sync + 'static {
     /// The game's handle to one player (a pre-instantiated component, or a native bot).
@@ -237,6 +242,11 @@ pub trait Game: Send + Sync + 'static {
     /// are at it, and what to do when none is); `None` for games played here.
     fn status(&self) -> Option<String> {
         None
+    }
+    /// How many of its games a tournament keeps under way at once: [`GAMES_IN_FLIGHT`] for games
+    /// played here; more for games played elsewhere, which hold no instance here.
+    fn games_in_flight(&self) -> usize {
+        GAMES_IN_FLIGHT
     }
     fn tournament_start(
         &self,

@@ -18,6 +18,8 @@ pub use data_dir::DataDir;
 pub use event::{Event, Seats};
 pub use fault::{Fault, FaultKind, PlayerFault};
 pub use files::{secret, sha256_hex, write_atomically};
-pub use game::{CallLine, Entry, Finals, Frame, Game, GameOutcome, GameSetup, MatchSoFar, TournamentInfo};
+pub use game::{
+    CallLine, Entry, Finals, Frame, GAMES_IN_FLIGHT, Game, GameOutcome, GameSetup, MatchSoFar, TournamentInfo,
+};
 pub use limits::Limits;
 pub use quote::{QUOTE_CHARS, bytes_text, quote, quote_at, quote_json};

@@ -8,15 +8,14 @@ use arena_core::{Fault, PlayerFault};
 use std::sync::Arc;
 use tokio::sync::Semaphore;
 
-/// Games (and lifecycle calls) in flight at once: enough to keep every core busy, few enough that the
-/// pooling allocator always has room, so a big tournament never makes a player fail for the host's sake.
-pub const GAMES_IN_FLIGHT: usize = 64;
+pub use arena_core::GAMES_IN_FLIGHT;
 
 /// What playing a game needs, cheap to clone into tasks.
 pub struct Table<G: Game> {
     pub game: Arc<G>,
     pub entries: Arc<Vec<Arc<Entry<G::Player>>>>,
     pub names: Arc<Vec<String>>,
+    /// Games under way at once (the game's [`Game::games_in_flight`]).
     pub permits: Arc<Semaphore>,
     pub seed: u64,
     pub progress: Option<Observer>,
@@ -128,12 +127,13 @@ pub struct Roster<G: Game> {
 impl<G: Game> Roster<G> {
     pub fn new(game: Arc<G>, entries: Vec<Arc<Entry<G::Player>>>, s: &Settings) -> Roster<G> {
         let names: Vec<String> = entries.iter().map(|e| e.name.clone()).collect();
+        let in_flight = game.games_in_flight().max(1);
         Roster {
             table: Table {
                 game,
                 entries: Arc::new(entries),
                 names: Arc::new(names.clone()),
-                permits: Arc::new(Semaphore::new(GAMES_IN_FLIGHT)),
+                permits: Arc::new(Semaphore::new(in_flight)),
                 seed: s.seed,
                 progress: s.progress.clone(),
                 journal: s.journal.clone(),
@@ -159,9 +159,11 @@ impl<G: Game> Roster<G> {
     /// `tournament-start` to everyone at once; failures are bans, in entry order.
     pub async fn start(&mut self, games_per_match: u32) {
         let t = &self.table;
+        // Lifecycle calls are made here, wherever the games are played.
+        let permits = Arc::new(Semaphore::new(GAMES_IN_FLIGHT));
         let starts: Vec<_> = (0..self.names.len())
             .map(|i| {
-                let (g, e, permits) = (t.game.clone(), t.entries[i].clone(), t.permits.clone());
+                let (g, e, permits) = (t.game.clone(), t.entries[i].clone(), permits.clone());
                 let info = TournamentInfo { you: self.names[i].clone(), players: self.names.clone(), games_per_match };
                 let seed = derive(t.seed, &[0, i as u64]);
                 let journal = t.journal.clone();
@@ -184,11 +186,12 @@ impl<G: Game> Roster<G> {
     /// `tournament-end(won)` to every player in good standing; failures are bans.
     pub async fn end(&mut self, won: impl Fn(usize) -> bool) {
         let t = &self.table;
+        let permits = Arc::new(Semaphore::new(GAMES_IN_FLIGHT));
         let ends: Vec<_> = self
             .alive()
             .into_iter()
             .map(|i| {
-                let (g, e, permits) = (t.game.clone(), t.entries[i].clone(), t.permits.clone());
+                let (g, e, permits) = (t.game.clone(), t.entries[i].clone(), permits.clone());
                 let seed = derive(t.seed, &[u64::MAX, i as u64]);
                 let won = won(i);
                 let journal = t.journal.clone();
