@@ -574,10 +574,10 @@ fn a_job_stream_made_with_other_settings_is_refused_with_what_to_do() {
 #[test]
 fn an_outcome_too_large_for_the_server_fails_its_game_instead_of_hanging() {
     let tmp = tempfile::tempdir().unwrap();
-    // A server that takes 8 KiB a message: packages go up in smaller chunks, a job fits, a Yahtzee
-    // game's outcome (its whole call log and events) does not.
+    // A server that takes 2 KiB a message: packages go up in smaller chunks, a job fits, a Yahtzee
+    // game's outcome (its whole call log and events: about 18 KB of JSON, 4.6 KB packed) does not.
     let conf = tmp.path().join("nats.conf");
-    std::fs::write(&conf, "max_payload: 8192\n").unwrap();
+    std::fs::write(&conf, "max_payload: 2048\n").unwrap();
     let (_server, url) = nats_with(&tmp.path().join("nats"), Some(&conf));
     let _worker = worker(&url, &tmp.path().join("w0"), "30");
     let out = run(&[
@@ -618,10 +618,15 @@ fn a_worker_refuses_jobs_that_reach_outside_their_package_or_are_not_jobs() {
     let outcome = rt.block_on(job_outcome_with(&url, &hash, Some(&good), unnamed));
     let why = outcome["Err"].as_str().unwrap_or_else(|| panic!("{outcome}"));
     assert!(why.contains("is not a package's sha256"), "{why}");
-    // Not a job at all, nor a batch of none (terminated, no outcome), then a megabyte of one name: the worker goes on.
+    // Not a job at all, nor a batch of none, nor packed bytes that lie (terminated, no outcome), then a
+    // megabyte of one name: the worker goes on.
     rt.block_on(async {
         let engine = arena_cluster::Nats::connect(&url).await.unwrap();
-        for junk in ["not json", "[]"] {
+        // Packed lies too: a length past any bound, and a block that does not unpack.
+        let mut junk: Vec<Vec<u8>> = vec![b"not json".to_vec(), b"[]".to_vec()];
+        junk.push([b"\0lz4".as_slice(), &u32::MAX.to_le_bytes(), b"\xff\xff\xff"].concat());
+        junk.push([b"\0lz4".as_slice(), &4096u32.to_le_bytes(), &[0xf0; 64]].concat());
+        for junk in junk {
             engine.js.publish(arena_cluster::JOBS_SUBJECT, junk.into()).await.unwrap().await.unwrap();
         }
     });

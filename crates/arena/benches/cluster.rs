@@ -152,7 +152,7 @@ async fn responder(url: String) {
         // Each message answered in a task of its own, so that the responder never waits on one.
         tokio::spawn(async move {
             // The jobs and their outcomes in the very types a worker uses, so the bench speaks the current
-            // format: one job, or a batch answered in one message.
+            // format: one job, or a batch answered in one message, packed as a worker packs it.
             let jobs = arena_cluster::jobs_in(&m.payload).unwrap();
             let dones: Vec<arena_cluster::Done> = jobs
                 .iter()
@@ -174,8 +174,8 @@ async fn responder(url: String) {
                 })
                 .collect();
             let _ = client.publish(arena_cluster::BUSY_SUBJECT, "no-op".into()).await;
-            let payload = if dones.len() == 1 { serde_json::to_vec(&dones[0]) } else { serde_json::to_vec(&dones) };
-            js.publish(jobs[0].reply.clone(), payload.unwrap().into()).await.unwrap().await.unwrap();
+            let payload = arena_cluster::dones_message(&dones).unwrap();
+            js.publish(jobs[0].reply.clone(), payload.into()).await.unwrap().await.unwrap();
             m.ack().await.unwrap();
         });
     }

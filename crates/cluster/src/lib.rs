@@ -10,7 +10,9 @@ mod remote;
 mod worker;
 mod workers;
 
-pub use job::{BATCH_GAMES, Done, Job, JobPlayer, MAX_BATCH, dones_in, jobs_in};
+pub use job::{
+    BATCH_GAMES, Done, Job, JobPlayer, MAX_BATCH, MAX_JSON, dones_in, dones_message, jobs_in, jobs_message, pack,
+};
 pub use remote::RemoteGame;
 use std::time::Duration;
 pub use worker::{WorkerConfig, work};

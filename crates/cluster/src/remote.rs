@@ -364,7 +364,8 @@ async fn publishing(
 /// sender whether the stream has it.
 async fn publish_batch(nats: &Nats, nonce: &str, batch: Vec<Outgoing>, fits: usize, flow: &Flow) {
     let together = (batch.len() > 1)
-        .then(|| serde_json::to_vec(&batch.iter().map(|(j, _)| j).collect::<Vec<_>>()).unwrap_or_default())
+        .then(|| super::jobs_message(&batch.iter().map(|(j, _)| j).collect::<Vec<_>>()).ok())
+        .flatten()
         .filter(|payload| payload.len() <= fits);
     match together {
         Some(payload) => {
@@ -383,10 +384,16 @@ async fn publish_batch(nats: &Nats, nonce: &str, batch: Vec<Outgoing>, fits: usi
         }
         None => {
             for (job, tx) in batch {
-                let payload: bytes::Bytes = serde_json::to_vec(&job).unwrap_or_default().into();
+                let payload = match super::jobs_message(&[&job]) {
+                    Ok(payload) => payload,
+                    Err(e) => {
+                        let _ = tx.send(Err(format!("the game's job: {e}")));
+                        continue;
+                    }
+                };
                 let id = format!("{}/{}/{nonce}", job.reply, job.game);
                 flow.sent(1);
-                let r = nats.publish_stored(JOBS_SUBJECT, &id, payload).await;
+                let r = nats.publish_stored(JOBS_SUBJECT, &id, payload.into()).await;
                 if r.is_err() {
                     flow.unsent(1);
                 }

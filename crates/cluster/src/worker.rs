@@ -161,7 +161,6 @@ fn heartbeat(
 /// else each on its own; an outcome too large for the server goes back as that game's failure, which
 /// always fits.
 async fn publish_outcomes(nats: &Nats, jobs: &[Job], dones: Vec<Done>, sequence: u64) {
-    let single = |d: &Done| bytes::Bytes::from(serde_json::to_vec(d).unwrap_or_default());
     // By reply subject, in the batch's order (a coordinator's batch has one).
     let mut by_reply: Vec<(&str, Vec<Done>)> = vec![];
     for (job, done) in jobs.iter().zip(dones) {
@@ -173,16 +172,22 @@ async fn publish_outcomes(nats: &Nats, jobs: &[Job], dones: Vec<Done>, sequence:
     for (reply, group) in by_reply {
         if group.len() > 1 {
             let id = format!("{reply}/{}/{sequence}/{}", group[0].game, group.len());
-            let payload = bytes::Bytes::from(serde_json::to_vec(&group).unwrap_or_default());
-            if nats.publish_stored(reply, &id, payload).await.is_ok() {
+            if let Ok(payload) = super::dones_message(&group)
+                && nats.publish_stored(reply, &id, payload.into()).await.is_ok()
+            {
                 continue;
             }
         }
         for mut done in group {
             let id = format!("{reply}/{}/{sequence}", done.game);
-            if let Err(why) = nats.publish_stored(reply, &id, single(&done)).await {
+            let sent = match super::dones_message(std::slice::from_ref(&done)) {
+                Ok(payload) => nats.publish_stored(reply, &id, payload.into()).await,
+                Err(why) => Err(why),
+            };
+            if let Err(why) = sent {
                 done.outcome = Err(format!("its outcome could not be sent back: {why}"));
-                let _ = nats.publish_stored(reply, &id, single(&done)).await;
+                let payload = super::dones_message(std::slice::from_ref(&done)).unwrap_or_default();
+                let _ = nats.publish_stored(reply, &id, payload.into()).await;
             }
         }
     }
