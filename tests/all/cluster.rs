@@ -124,6 +124,60 @@ fn three_workers_play_a_registered_round_robin_exactly_as_one_process_does() {
 }
 
 #[test]
+fn a_tournament_nobody_replays_has_the_same_result_and_one_with_replay_files_the_same_replays() {
+    // Without a store or replay files, games hand back their results only (in-process and from workers
+    // alike); the result must not change with it, nor must replay files, asked for, lose anything.
+    let tmp = tempfile::tempdir().unwrap();
+    let (_server, url) = nats(&tmp.path().join("nats"));
+    let _workers: Vec<Killed> = (0..2).map(|i| worker(&url, &tmp.path().join(format!("w{i}")), "30")).collect();
+    let (optimal, cheat) = (player("nim-optimal"), player("nim-cheat"));
+    let lineup = [format!("a={optimal}"), format!("b={optimal}"), format!("cheat={cheat}"), format!("c={optimal}")];
+    let play = |nats: bool, replays: Option<&Path>| {
+        let mut args = vec!["tournament", "--game", "nim", "--format", "round-robin", "--seed", "5", "--json"];
+        args.extend(["--games-per-match", "3"]);
+        if nats {
+            args.extend(["--nats", &url]);
+        }
+        let dir = replays.map(|d| d.display().to_string());
+        if let Some(d) = &dir {
+            args.extend(["--replay-dir", d]);
+        }
+        args.extend(lineup.iter().map(String::as_str));
+        let out = run(&args);
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let (here_dir, there_dir) = (tmp.path().join("here"), tmp.path().join("there"));
+    let results = [play(false, None), play(true, None), play(false, Some(&here_dir)), play(true, Some(&there_dir))];
+    let v: serde_json::Value = serde_json::from_str(&results[0]).unwrap();
+    assert!(v["games"].as_array().unwrap().iter().any(|g| !g["faults"].as_array().unwrap().is_empty()), "{v}");
+    for r in &results[1..] {
+        assert_eq!(&results[0], r);
+    }
+    // The replays from workers are those played here, call for call (the calls' times aside).
+    let read = |dir: &Path| -> Vec<(String, serde_json::Value)> {
+        let mut files: Vec<_> = std::fs::read_dir(dir).unwrap().map(|e| e.unwrap().path()).collect();
+        files.sort();
+        let untimed = |mut line: serde_json::Value| {
+            if let Some(o) = line.as_object_mut() {
+                o.remove("micros");
+            }
+            line
+        };
+        let lines = |f: &Path| -> serde_json::Value {
+            let text = std::fs::read_to_string(f).unwrap();
+            text.lines().map(|l| untimed(serde_json::from_str(l).unwrap())).collect()
+        };
+        files.iter().map(|f| (f.file_name().unwrap().to_string_lossy().to_string(), lines(f))).collect()
+    };
+    let (here, there) = (read(&here_dir), read(&there_dir));
+    assert_eq!(here.len(), v["games"].as_array().unwrap().len());
+    assert_eq!(here, there);
+    let text = std::fs::read_to_string(there_dir.join(&there[0].0)).unwrap();
+    assert!(text.contains("\"answer\":{") && text.contains("\"events\""), "{text}");
+}
+
+#[test]
 fn a_worker_killed_mid_game_has_its_game_played_by_another_and_the_result_is_the_same() {
     let tmp = tempfile::tempdir().unwrap();
     let (_server, url) = nats(&tmp.path().join("nats"));
@@ -575,7 +629,8 @@ fn a_job_stream_made_with_other_settings_is_refused_with_what_to_do() {
 fn an_outcome_too_large_for_the_server_fails_its_game_instead_of_hanging() {
     let tmp = tempfile::tempdir().unwrap();
     // A server that takes 2 KiB a message: packages go up in smaller chunks, a job fits, a Yahtzee
-    // game's outcome (its whole call log and events: about 18 KB of JSON, 4.6 KB packed) does not.
+    // game's outcome with its course (its whole call log and events, for the replay files: about 18 KB
+    // of JSON, 4.6 KB packed) does not.
     let conf = tmp.path().join("nats.conf");
     std::fs::write(&conf, "max_payload: 2048\n").unwrap();
     let (_server, url) = nats_with(&tmp.path().join("nats"), Some(&conf));
@@ -593,6 +648,8 @@ fn an_outcome_too_large_for_the_server_fails_its_game_instead_of_hanging() {
         "--json",
         "--nats",
         &url,
+        "--replay-dir",
+        &tmp.path().join("replays").display().to_string(),
         "builtin:greedy",
         "builtin:random",
     ]);

@@ -4,7 +4,7 @@
 //! travels LZ4-compressed ([`pack`]).
 
 use arena_core::Limits;
-use arena_core::{GameOutcome, MatchSoFar};
+use arena_core::{Finals, GameOutcome, MatchSoFar};
 use serde::{Deserialize, Serialize};
 
 /// One game to play.
@@ -25,6 +25,10 @@ pub struct Job {
     pub seed: u64,
     pub limits: Limits,
     pub so_far: MatchSoFar,
+    /// What the outcome keeps besides the result: a tournament nobody replays asks for the result
+    /// only, and its outcomes travel without the game's course.
+    #[serde(default)]
+    pub finals: Finals,
 }
 
 impl Job {
@@ -190,6 +194,7 @@ mod tests {
             seed,
             limits: Limits::default(),
             so_far: MatchSoFar::default(),
+            finals: Finals::Board,
         }
     }
 

@@ -108,6 +108,8 @@ pub struct RemoteGame {
     /// Where each loaded component came from, by sha256 (uploaded when a game first needs it).
     paths: Mutex<HashMap<String, Source>>,
     uploaded: tokio::sync::Mutex<std::collections::HashSet<String>>,
+    /// The package's files are all in the object store (a game's job then checks its seats only).
+    package_uploaded: std::sync::atomic::AtomicBool,
     mailbox: Arc<Mutex<Mailbox>>,
     /// When each worker last said it took or was playing a job.
     busy: Arc<Mutex<HashMap<String, std::time::Instant>>>,
@@ -187,6 +189,7 @@ impl RemoteGame {
             reading: tokio::sync::OnceCell::new(),
             paths: Mutex::default(),
             uploaded: tokio::sync::Mutex::default(),
+            package_uploaded: Default::default(),
             mailbox: Arc::default(),
             busy: Arc::default(),
             outbox,
@@ -279,8 +282,11 @@ impl RemoteGame {
 
     async fn job(&self, setup: &GameSetup<Arc<PackagePlayer>>) -> Result<Job, String> {
         let hash = self.local.referee_hash().unwrap_or_default();
-        for f in &self.package_files {
-            self.upload(package_key(&hash, f), &Source::File(self.dir.join(f))).await?;
+        if !self.package_uploaded.load(std::sync::atomic::Ordering::Acquire) {
+            for f in &self.package_files {
+                self.upload(package_key(&hash, f), &Source::File(self.dir.join(f))).await?;
+            }
+            self.package_uploaded.store(true, std::sync::atomic::Ordering::Release);
         }
         let mut players = vec![];
         for e in &setup.players {
@@ -303,6 +309,7 @@ impl RemoteGame {
             seed: setup.seed,
             limits: self.limits,
             so_far: setup.so_far.clone(),
+            finals: setup.finals,
         })
     }
 

@@ -247,7 +247,8 @@ async fn play(
         seed: job.seed,
         players: entries,
         so_far: job.so_far.clone(),
-        finals: Finals::Board,
+        // Never the drawings and seats' views: nobody is shown a remote game's end as it is played.
+        finals: if job.finals == Finals::Result { Finals::Result } else { Finals::Board },
     };
     Ok(game.play(setup).await)
 }

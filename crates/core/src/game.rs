@@ -44,12 +44,20 @@ pub struct GameSetup<P> {
     pub finals: Finals,
 }
 
-/// What a game keeps of its final position besides its outcome.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+/// What a game keeps besides its result (scores, winners, faults, fuel, and each call's seat, name,
+/// turn, fuel and fault).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
 pub enum Finals {
-    /// The spectators' final view (the game's board) only: what tournaments, ladders and workers
-    /// record, so that no game asks its referee for drawings and views nobody is shown (a replay draws
-    /// every step again when it is watched).
+    /// Nothing more: no answers, output, events or final view, for a game nobody will replay or show
+    /// (a tournament with no store and no replay files). It is played exactly as the others, every
+    /// referee call included; only what it hands back is smaller (a worker's outcome travels and is
+    /// read at a fraction of the cost).
+    Result,
+    /// The course of the game (the answers, output and events: its replay) and the spectators' final
+    /// view (the game's board): what stored tournaments and ladders keep, so that no game asks its
+    /// referee for drawings and views nobody is shown (a replay draws every step again when it is
+    /// watched).
     #[default]
     Board,
     /// Also the spectators' final drawing, and each seat's final view and drawing: for showing one game
@@ -165,12 +173,51 @@ pub struct GameOutcome {
     /// view that followed (empty when the game was played live).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub frames: Vec<Frame>,
+    /// Per seat, the answered calls that `log` no longer lists: a game kept for its result only
+    /// ([`Finals::Result`]) drops its log and keeps this count of it.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub unlisted_calls: Vec<u32>,
 }
 
 impl GameOutcome {
     /// The events `seat` may see (`None`: a spectator, who sees public events only).
     pub fn events_for(&self, seat: Option<usize>) -> impl Iterator<Item = &Event> {
         self.events.iter().filter(move |e| e.seen_by(seat))
+    }
+
+    /// Keeps only what a result needs ([`Finals::Result`]): the log goes (the number of answered
+    /// calls of each seat stays, in `unlisted_calls`), and so do the players' logs, the events, and
+    /// the final views and drawings.
+    pub fn keep_result_only(&mut self) {
+        let mut calls = std::mem::take(&mut self.unlisted_calls);
+        for line in std::mem::take(&mut self.log).iter().filter(|l| l.fault.is_none()) {
+            if calls.len() <= line.seat {
+                calls.resize(line.seat + 1, 0);
+            }
+            calls[line.seat] += 1;
+        }
+        self.unlisted_calls = calls;
+        self.view = String::new();
+        self.logs = Vec::new();
+        self.events = Vec::new();
+        self.seat_views = Vec::new();
+        self.svg = None;
+        self.seat_svgs = Vec::new();
+        self.frames = Vec::new();
+    }
+
+    /// How many calls each of `seats` answered (those the log lists and those it no longer does).
+    pub fn answered_calls(&self, seats: usize) -> Vec<u32> {
+        let mut calls = vec![0u32; seats];
+        for c in self.log.iter().filter(|c| c.fault.is_none()) {
+            if let Some(n) = calls.get_mut(c.seat) {
+                *n += 1;
+            }
+        }
+        for (n, more) in calls.iter_mut().zip(&self.unlisted_calls) {
+            *n += more;
+        }
+        calls
     }
 
     /// Every answered call: (seat, call, fuel).
@@ -261,4 +308,33 @@ pub trait Game: Send + Sync + 'static {
         won: bool,
         seed: u64,
     ) -> impl Future<Output = Option<Fault>> + Send;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_outcome_kept_for_its_result_only_still_counts_each_seats_answered_calls() {
+        let mut o = GameOutcome { scores: vec![1, 0], fuel: vec![5, 7], view: "board".into(), ..Default::default() };
+        o.logs = vec!["said".into(), String::new()];
+        o.events = vec![Event { to: None, text: "moved".into() }];
+        for (seat, turn) in [(0, 1), (1, 2), (0, 3), (1, 4)] {
+            o.log.push(CallLine::new(seat, "take-turn", turn, serde_json::json!({"n": turn}), 10));
+        }
+        // The last call failed: a fault, not an answer.
+        o.log[3].fault = Some(Fault::new(crate::FaultKind::Illegal, "take-turn", "no such heap"));
+        let before = o.answered_calls(2);
+        assert_eq!(before, [2, 1]);
+        o.keep_result_only();
+        assert!(o.log.is_empty() && o.logs.is_empty() && o.events.is_empty() && o.view.is_empty());
+        assert_eq!(o.answered_calls(2), before);
+        assert_eq!((o.scores.clone(), o.fuel.clone()), (vec![1, 0], vec![5, 7]));
+        // Twice is once; and through JSON, as a worker's outcome travels.
+        o.keep_result_only();
+        let back: GameOutcome = serde_json::from_str(&serde_json::to_string(&o).unwrap()).unwrap();
+        assert_eq!(back.answered_calls(2), before);
+        // A seat past the list counts nothing rather than panicking.
+        assert_eq!(back.answered_calls(1), [2]);
+    }
 }

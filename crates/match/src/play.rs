@@ -98,7 +98,11 @@ impl Package {
             seat.fuzzer = Some(Fuzzer::new(f.every, arena_core::seed::derive(seed, &[f.seat as u64, 0xf022]), limit));
         }
         let (mut out, cost) = self.run(Answers::Live(&mut seats), names, seed, so_far, finals).await;
-        out.logs = seats.iter().map(Seat::log).collect();
+        if finals == Finals::Result {
+            out.keep_result_only();
+        } else {
+            out.logs = seats.iter().map(Seat::log).collect();
+        }
         (out, cost)
     }
 

@@ -20,6 +20,9 @@ pub struct Table<G: Game> {
     pub seed: u64,
     pub progress: Option<Observer>,
     pub journal: Option<Arc<dyn Journal>>,
+    /// What each game keeps besides its result: the course and the board when a journal or an
+    /// observer reads them ([`Settings::course`]), else nothing.
+    pub finals: Finals,
 }
 
 impl<G: Game> Clone for Table<G> {
@@ -32,6 +35,7 @@ impl<G: Game> Clone for Table<G> {
             seed: self.seed,
             progress: self.progress.clone(),
             journal: self.journal.clone(),
+            finals: self.finals,
         }
     }
 }
@@ -53,7 +57,7 @@ impl<G: Game> Table<G> {
         let seed = derive(self.seed, &[u64::from(round), u64::from(m), u64::from(number)]);
         let outcome = {
             let _permit = self.permits.acquire().await;
-            self.game.play(GameSetup { id: id.clone(), seed, players, so_far, finals: Finals::Board }).await
+            self.game.play(GameSetup { id: id.clone(), seed, players, so_far, finals: self.finals }).await
         };
         let mut record = GameRecord::new(id, (round, m, number), names, seed, outcome);
         if let Some(j) = &self.journal {
@@ -137,6 +141,7 @@ impl<G: Game> Roster<G> {
                 seed: s.seed,
                 progress: s.progress.clone(),
                 journal: s.journal.clone(),
+                finals: if s.course || s.journal.is_some() { Finals::Board } else { Finals::Result },
             },
             is_banned: vec![false; names.len()],
             names,

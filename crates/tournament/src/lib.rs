@@ -71,11 +71,15 @@ pub struct Settings {
     /// Keeps every game and lifecycle call as it finishes, and gives back what an earlier, interrupted
     /// run of the same tournament already played.
     pub journal: Option<Arc<dyn Journal>>,
+    /// Whether the observers read the course of each game (its answers, output, events and final
+    /// view: they write replays). A tournament with neither this nor a journal plays its games for
+    /// their results only ([`arena_core::Finals::Result`]). True unless said otherwise.
+    pub course: bool,
 }
 
 impl Settings {
     pub fn new(format: Format, games_per_match: u32, seed: u64) -> Settings {
-        Settings { format, games_per_match, seed, progress: None, journal: None }
+        Settings { format, games_per_match, seed, progress: None, journal: None, course: true }
     }
 }
 
@@ -215,11 +219,8 @@ impl GameRecord {
         seed: u64,
         o: GameOutcome,
     ) -> GameRecord {
-        let mut calls = vec![0u32; players.len()];
+        let calls = o.answered_calls(players.len());
         let board = o.board();
-        for c in o.log.iter().filter(|c| c.fault.is_none()) {
-            calls[c.seat] += 1;
-        }
         GameRecord {
             id,
             round,

@@ -110,6 +110,8 @@ async fn run_tournament<G: LoadPlayers>(
     let _watch = watch(&game, &bar);
     let (observe, failed) = writing_replays(observe, replay_dir, (game.name(), limits, game.options()))?;
     settings.progress = Some(observe);
+    // Nobody reads a game's course but the replay files: without them, games keep their results only.
+    settings.course = replay_dir.is_some();
     let result = arena_tournament::run(game, entries, limits, &settings).await;
     bar.finish_and_clear();
     replays_written(&failed)?;
