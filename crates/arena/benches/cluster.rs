@@ -29,19 +29,34 @@ impl Drop for Killed {
     }
 }
 
+/// `nats-server -js` on a port of its own choosing (`-p -1`), read from the ports file it writes, so
+/// that no other process can take the port between its choosing and its use.
 fn nats(dir: &Path) -> (Killed, String) {
-    let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+    let ports = dir.with_extension("ports");
+    std::fs::create_dir_all(&ports).unwrap();
     let child = Command::new("nats-server")
-        .args(["-js", "-a", "127.0.0.1", "-p", &port.to_string(), "-sd"])
+        .args(["-js", "-a", "127.0.0.1", "-p", "-1", "--ports_file_dir"])
+        .arg(&ports)
+        .arg("-sd")
         .arg(dir)
         .stdout(Stdio::null())
         .stderr(Stdio::null())
         .spawn()
         .expect("nats-server is not installed (scripts/setup-nats.sh)");
-    while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
-        std::thread::sleep(Duration::from_millis(50));
+    let mut server = Killed(child);
+    let file = ports.join(format!("nats-server_{}.ports", server.0.id()));
+    let until = Instant::now() + Duration::from_secs(10);
+    loop {
+        let written: Option<serde_json::Value> =
+            std::fs::read(&file).ok().and_then(|bytes| serde_json::from_slice(&bytes).ok());
+        if let Some(url) = written.as_ref().and_then(|v| v["nats"][0].as_str()) {
+            let url = url.to_string();
+            return (server, url);
+        }
+        assert!(server.0.try_wait().unwrap().is_none(), "nats-server exited at start");
+        assert!(Instant::now() < until, "nats-server wrote no ports file in 10 s");
+        std::thread::sleep(Duration::from_millis(20));
     }
-    (Killed(child), format!("nats://127.0.0.1:{port}"))
 }
 
 fn workers(url: &str, dirs: &Path, n: usize) -> Vec<Killed> {
