@@ -29,7 +29,11 @@ pub const MAX_RESOURCES: usize = 1_000;
 
 /// The data of one player's `Store`.
 pub struct PlayerState {
-    wasi: WasiCtx,
+    /// Made on the guest's first WASI call ([`WasiView::ctx`]): many instances make none (a game's
+    /// players that print nothing and draw no random numbers), and building one is about a twentieth
+    /// of an instantiation. Its randomness comes from `seed` whenever it is made.
+    wasi: Option<WasiCtx>,
+    seed: u64,
     table: ResourceTable,
     pub(crate) limiter: Limiter,
     log: BoundedLog,
@@ -49,25 +53,11 @@ impl PlayerState {
         // One write may carry no more than the store lets a host call lift.
         let chunk = usize::try_from(limits.answer_bytes).unwrap_or(usize::MAX).min(64 * 1024);
         let log = BoundedLog::new(LOG_CAPACITY, chunk, meter.wasi_bytes.clone());
-        let random = |seed| MeteredRng { rng: ChaCha8Rng::seed_from_u64(seed), metered: meter.wasi_bytes.clone() };
-        let mut b = WasiCtx::builder();
-        // The builder's defaults already give no env, no args, no preopens, closed stdin and denied
-        // sockets; what remains is made virtual here.
-        b.stdout(log.clone())
-            .stderr(log.clone())
-            .secure_random(random(seed))
-            .insecure_random(random(seed ^ 0x5eed_5eed_5eed_5eed))
-            .insecure_random_seed(u128::from(seed))
-            .max_random_size(MAX_RANDOM_BYTES)
-            .wall_clock(VirtualClock::default())
-            .monotonic_clock(VirtualClock::default())
-            .allow_ip_name_lookup(false)
-            .allow_tcp(false)
-            .allow_udp(false);
         let mut table = ResourceTable::new();
         table.set_max_capacity(MAX_RESOURCES);
         PlayerState {
-            wasi: b.build(),
+            wasi: None,
+            seed,
             table,
             limiter: Limiter::new(limits),
             log,
@@ -92,8 +82,28 @@ impl PlayerState {
 
 impl WasiView for PlayerState {
     fn ctx(&mut self) -> WasiCtxView<'_> {
-        WasiCtxView { ctx: &mut self.wasi, table: &mut self.table }
+        let ctx = self.wasi.get_or_insert_with(|| wasi_ctx(self.seed, &self.log, &self.meter));
+        WasiCtxView { ctx, table: &mut self.table }
     }
+}
+
+/// A player's WASI context: the log for stdout and stderr, randomness from `seed`, virtual clocks; the
+/// builder's defaults already give no env, no args, no preopens, closed stdin and denied sockets.
+fn wasi_ctx(seed: u64, log: &BoundedLog, meter: &Meter) -> WasiCtx {
+    let random = |seed| MeteredRng { rng: ChaCha8Rng::seed_from_u64(seed), metered: meter.wasi_bytes.clone() };
+    let mut b = WasiCtx::builder();
+    b.stdout(log.clone())
+        .stderr(log.clone())
+        .secure_random(random(seed))
+        .insecure_random(random(seed ^ 0x5eed_5eed_5eed_5eed))
+        .insecure_random_seed(u128::from(seed))
+        .max_random_size(MAX_RANDOM_BYTES)
+        .wall_clock(VirtualClock::default())
+        .monotonic_clock(VirtualClock::default())
+        .allow_ip_name_lookup(false)
+        .allow_tcp(false)
+        .allow_udp(false);
+    b.build()
 }
 
 /// Enforces the memory, table and instance caps, and remembers the first refusal so that the trap a
