@@ -189,14 +189,9 @@ impl GameOutcome {
     /// calls of each seat stays, in `unlisted_calls`), and so do the players' logs, the events, and
     /// the final views and drawings.
     pub fn keep_result_only(&mut self) {
-        let mut calls = std::mem::take(&mut self.unlisted_calls);
-        for line in std::mem::take(&mut self.log).iter().filter(|l| l.fault.is_none()) {
-            if calls.len() <= line.seat {
-                calls.resize(line.seat + 1, 0);
-            }
-            calls[line.seat] += 1;
-        }
-        self.unlisted_calls = calls;
+        let seats = self.log.iter().map(|l| l.seat + 1).max().unwrap_or(0).max(self.unlisted_calls.len());
+        self.unlisted_calls = self.answered_calls(seats);
+        self.log = Vec::new();
         self.view = String::new();
         self.logs = Vec::new();
         self.events = Vec::new();
