@@ -24,8 +24,25 @@ pub fn quote_json(v: serde_json::Value) -> serde_json::Value {
     if matches!(v, serde_json::Value::Null | serde_json::Value::Bool(_) | serde_json::Value::Number(_)) {
         return v;
     }
-    let text = v.to_string();
-    if text.len() <= QUOTE_CHARS { v } else { serde_json::Value::String(quote(&text)) }
+    // Measured without being written out: most answers are short, and are kept as they are.
+    let mut fits = Fits(QUOTE_CHARS);
+    if serde_json::to_writer(&mut fits, &v).is_ok() {
+        return v;
+    }
+    serde_json::Value::String(quote(&v.to_string()))
+}
+
+/// A writer that takes at most its count of bytes, and fails past it.
+struct Fits(usize);
+
+impl std::io::Write for Fits {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.0 = self.0.checked_sub(buf.len()).ok_or(std::io::ErrorKind::WriteZero)?;
+        Ok(buf.len())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
 }
 
 /// `64 KiB`, `3 MiB`, `512 bytes`.
@@ -54,6 +71,11 @@ mod tests {
         let cut = quote_json(big);
         assert!(cut.as_str().unwrap().len() < QUOTE_CHARS + 40);
         assert_eq!(quote_json(serde_json::json!([1, 2])), serde_json::json!([1, 2]));
+        // A string whose JSON text is exactly the bound stays as it is; one byte more is cut.
+        let at = serde_json::json!("a".repeat(QUOTE_CHARS - 2));
+        assert_eq!(quote_json(at.clone()), at);
+        let past = serde_json::json!("a".repeat(QUOTE_CHARS - 1));
+        assert_eq!(quote_json(past.clone()), serde_json::Value::String(quote(&past.to_string())));
         assert_eq!(bytes_text(64 << 10), "64 KiB");
         assert_eq!(bytes_text(100), "100 bytes");
     }

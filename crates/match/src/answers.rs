@@ -1,6 +1,7 @@
 //! Where a step's answers come from (the seats themselves, or a game's record when it is replayed),
 //! the rule that a seat answers only for itself, and a ban told to the referee.
 
+use super::Case;
 use super::referee::{Referee, protocol};
 use super::seat::Seat;
 use super::values;
@@ -21,9 +22,13 @@ pub(crate) enum Reply {
     Missing,
 }
 
-/// A seat's reply to a request: (seat, call, the answer's type, the reply; `None` when it is read from
-/// a record only as the step reaches it).
-pub(crate) type Answered<'r> = (usize, &'r str, Option<&'r wasmtime::component::types::Type>, Option<Reply>);
+/// A seat's reply to a request: (seat, the request's case, the reply; `None` when it is read from a
+/// record only as the step reaches it).
+pub(crate) type Answered<'r> = (usize, &'r Case, Option<Reply>);
+
+/// A step's requests, or its replies, or its answers: one or two in most steps of most games, kept
+/// without a heap allocation.
+pub(crate) type PerStep<T> = smallvec::SmallVec<[T; 2]>;
 
 /// A replay's record holds an answer the referee did not take, or lacks one it did.
 pub(crate) fn unfollowed(seat: usize, case: &str) -> Fault {
@@ -76,20 +81,18 @@ impl<'r> Step<'r> {
     }
 }
 
-/// One request of a step: the seat, the export it names, its argument, and the answer's type.
+/// One request of a step: the seat, the case (the export it names, the answer's type), its argument.
 pub(crate) struct Asked<'r> {
     pub(crate) seat: usize,
-    pub(crate) case: &'r str,
+    pub(crate) case: &'r Case,
     pub(crate) arg: Option<&'r Val>,
-    pub(crate) spread: bool,
-    pub(crate) result: Option<&'r wasmtime::component::types::Type>,
 }
 
 /// An answer waiting to be handed to the referee's `step`: the seat, the case, the answer, its fuel,
 /// its time on the clock and what the seat printed.
 pub(crate) struct Handed<'r> {
     pub(crate) seat: usize,
-    pub(crate) case: &'r str,
+    pub(crate) case: &'r Case,
     pub(crate) answer: Option<Val>,
     pub(crate) fuel: u64,
     pub(crate) micros: u64,
@@ -105,27 +108,28 @@ pub(crate) enum Answers<'s, 'l> {
 impl Answers<'_, '_> {
     /// Every asked seat's answer (or fault), in the order the referee asked. Live seats are called
     /// concurrently.
-    pub(crate) async fn answer<'r>(&mut self, asked: Vec<Asked<'r>>) -> Result<Vec<Answered<'r>>, Fault> {
+    pub(crate) async fn answer<'r>(&mut self, asked: PerStep<Asked<'r>>) -> Result<PerStep<Answered<'r>>, Fault> {
         match self {
             Answers::Live(seats) => {
                 let call = async |i: usize, seat: &mut Seat, a: &Asked<'r>| {
                     // Its time on the clock, instantiation included, as the guard read it.
                     let before = seat.wall;
-                    let r = seat.answer(a.case, a.arg, a.spread, a.result).await;
+                    let c = a.case;
+                    let r = seat.answer(&c.name, a.arg, c.spread(), c.result.as_ref()).await;
                     let micros = (seat.wall - before).as_micros().max(1) as u64;
                     let output = seat.take_output();
                     let reply = match r {
                         Ok((answer, fuel)) => Reply::Answer(answer, fuel, micros, output),
                         Err(f) => Reply::Fault(f, output),
                     };
-                    (i, a.case, None, Some(reply))
+                    (i, a.case, Some(reply))
                 };
                 // One seat asked (most steps of most games): called directly.
                 if let [a] = asked.as_slice() {
                     let Some(seat) = seats.get_mut(a.seat) else {
                         return Err(protocol("requests", format!("asked seat {}, which is not in the game", a.seat)));
                     };
-                    return Ok(vec![call(a.seat, seat, a).await]);
+                    return Ok(smallvec::smallvec![call(a.seat, seat, a).await]);
                 }
                 // Two seats asked (simultaneous moves of two players): joined without a heap slice for
                 // their futures.
@@ -133,7 +137,7 @@ impl Answers<'_, '_> {
                     && let Ok([sa, sb]) = seats.get_disjoint_mut([a.seat, b.seat])
                 {
                     let (x, y) = futures_util::future::join(call(a.seat, sa, a), call(b.seat, sb, b)).await;
-                    return Ok(vec![x, y]);
+                    return Ok(smallvec::smallvec![x, y]);
                 }
                 let calls = seats.iter_mut().enumerate().filter_map(|(i, seat)| {
                     let a = asked.iter().find(|a| a.seat == i)?;
@@ -141,10 +145,10 @@ impl Answers<'_, '_> {
                 });
                 let mut answered: Vec<Answered<'r>> = join_all(calls).await;
                 answered.sort_by_key(|(i, ..)| asked.iter().position(|a| a.seat == *i));
-                Ok(answered)
+                Ok(answered.into())
             }
             // A record's replies are read as the step reaches each one: a dropped answer has none.
-            Answers::Recorded(_) => Ok(asked.into_iter().map(|a| (a.seat, a.case, a.result, None)).collect()),
+            Answers::Recorded(_) => Ok(asked.into_iter().map(|a| (a.seat, a.case, None)).collect()),
         }
     }
 

@@ -5,7 +5,7 @@
 //! referee; a referee that traps, loops, hogs memory or breaks the protocol ends the game as a game
 //! fault, and nobody is banned for it.
 
-use super::answers::{Answers, Asked, Handed, Reply, Step, ban, refill_answer, take_answer, unfollowed};
+use super::answers::{Answers, Asked, Handed, PerStep, Reply, Step, ban, refill_answer, take_answer, unfollowed};
 use super::fuzz::{Fuzz, Fuzzer};
 use super::referee::{Referee, option, protocol, text, view};
 use super::seat::Seat;
@@ -231,7 +231,7 @@ impl Package {
                 break;
             }
             // Who is asked what, in the referee's order; each seat once a step.
-            let mut asked: Vec<Asked<'_>> = Vec::new();
+            let mut asked: PerStep<Asked<'_>> = PerStep::new();
             for r in &requests {
                 let Val::Tuple(t) = r else { return Err(protocol("requests", "a request is not a tuple")) };
                 let [Val::U32(seat), Val::Variant(case, payload)] = t.as_slice() else {
@@ -244,13 +244,7 @@ impl Package {
                 let Some(c) = self.cases.iter().find(|c| c.name == *case) else {
                     return Err(protocol("requests", format!("asked for `{case}`, which is not a request")));
                 };
-                asked.push(Asked {
-                    seat,
-                    case,
-                    arg: payload.as_deref(),
-                    spread: c.spread(),
-                    result: c.result.as_ref(),
-                });
+                asked.push(Asked { seat, case: c, arg: payload.as_deref() });
             }
             // A step that asks several seats keeps what it asked: an answer is applied only while the
             // referee still makes the very request it answers (see `Step`).
@@ -258,12 +252,12 @@ impl Package {
             let replies = answers.answer(asked).await?;
             // The answers to hand to `step` together, in order: a live step's all at once (a fault
             // between them hands the earlier ones over first), a replay's one by one as it reads them.
-            let mut batch: Vec<Handed<'_>> = Vec::new();
+            let mut batch: PerStep<Handed<'_>> = PerStep::new();
             let mut game = Hand { referee: &mut *referee, banned: &mut banned, out: &mut *out, step, replaying };
-            for (i, case, result, reply) in replies {
+            for (i, case, reply) in replies {
                 let reply = match reply {
                     Some(r) => r,
-                    None => answers.recorded(i, case, step, result)?,
+                    None => answers.recorded(i, &case.name, step, case.result.as_ref())?,
                 };
                 match reply {
                     // A fault is the host's finding on the seat's own call: it stands whatever the
@@ -279,14 +273,14 @@ impl Package {
                     // A record lacks only answers the game dropped: it must drop this one too.
                     Reply::Missing => {
                         if this.asks(game.referee, i) {
-                            return Err(unfollowed(i, case));
+                            return Err(unfollowed(i, &case.name));
                         }
                     }
                     Reply::Answer(answer, fuel, micros, output) => {
                         // Dropped: a record holding it was not played by these rules.
                         if !this.asks(game.referee, i) {
                             if replaying {
-                                return Err(unfollowed(i, case));
+                                return Err(unfollowed(i, &case.name));
                             }
                             continue;
                         }
@@ -430,14 +424,14 @@ impl Hand<'_> {
         &mut self,
         answers: &mut Answers<'_, '_>,
         this: &mut Step<'_>,
-        batch: &mut Vec<Handed<'_>>,
+        batch: &mut PerStep<Handed<'_>>,
     ) -> Result<(), Fault> {
         while !batch.is_empty() {
             if this.changed {
                 if self.replaying
                     && let Some(h) = batch.iter().find(|h| !this.asks(self.referee, h.seat))
                 {
-                    return Err(unfollowed(h.seat, h.case));
+                    return Err(unfollowed(h.seat, &h.case.name));
                 }
                 batch.retain(|h| this.asks(self.referee, h.seat));
                 if batch.is_empty() {
@@ -454,10 +448,10 @@ impl Hand<'_> {
                 self.out.log.push(CallLine {
                     micros: h.micros,
                     output: std::mem::take(&mut h.output),
-                    ..CallLine::new(h.seat, h.case.to_string(), self.step, recorded, h.fuel)
+                    ..CallLine::new(h.seat, h.case.name.clone(), self.step, recorded, h.fuel)
                 });
                 self.out.fuel[h.seat] += h.fuel;
-                refill_answer(&mut items, j, h.seat as u32, h.case, h.answer.take());
+                refill_answer(&mut items, j, h.seat as u32, &h.case.name, h.answer.take());
             }
             let params = [Val::List(items)];
             self.referee.handed += 1;
@@ -477,7 +471,7 @@ impl Hand<'_> {
             for (h, line) in batch.iter_mut().skip(k).zip(self.out.log.drain(start + k..)) {
                 h.output = line.output;
             }
-            let last = batch.drain(..k).next_back().map(|h| (h.seat, h.case));
+            let last = batch.drain(..k).next_back().map(|h| (h.seat, h.case.name.as_str()));
             this.change();
             if let (Some(why), Some((seat, case))) = (took.refused, last) {
                 answers.refused(seat);
