@@ -1338,3 +1338,46 @@ fn admins_start_pause_and_resume_a_ladder_from_the_web() {
         assert_eq!(listed["tournaments"].as_array().unwrap().len(), 1, "one ladder: {listed}");
     });
 }
+
+#[test]
+fn visitors_not_signed_in_share_a_page_and_a_signed_in_page_is_never_shared() {
+    let s = serve(&[]);
+    let alice = user(s.data.path(), "alice", false);
+    let d = s.data.path().display().to_string();
+    rt().block_on(async {
+        let board = format!("{}/games/pennies", s.url);
+        let anonymous = || async { client().get(&board).send().await.unwrap().text().await.unwrap() };
+        let first = anonymous().await;
+        assert!(first.contains("id=\"signin-link\"") && !first.contains("whoami"), "{first}");
+        assert_eq!(anonymous().await, first, "the same bytes for every visitor not signed in");
+        // A signed-in viewer gets a page of its own, which nobody else is served.
+        let session = sign_in(&s.url, &alice).await;
+        let (mine, csrf) = page(&board, &session).await;
+        assert!(mine.contains("id=\"whoami\">alice<") && !csrf.is_empty(), "{mine}");
+        let after = anonymous().await;
+        assert!(!after.contains("alice") && !after.contains(&csrf), "a signed-in page reached a stranger: {after}");
+        // What changes in the store reaches visitors not signed in within moments.
+        submit_all(&d, "pennies", &[("heads", "pennies-heads"), ("alternate", "pennies-alternate")]);
+        round_robin(&d, "pennies", &["--games-per-match", "1"]);
+        let mut shown = false;
+        for _ in 0..50 {
+            if anonymous().await.contains("data-player=\"heads\"") {
+                shown = true;
+                break;
+            }
+            tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+        }
+        assert!(shown, "the leaderboard a stranger sees never showed the new players");
+        let t = format!("{}/tournaments/1", s.url);
+        let page_of = |c: Option<&str>| {
+            let mut req = client().get(&t);
+            if let Some(c) = c {
+                req = req.header("cookie", c.to_string());
+            }
+            async move { req.send().await.unwrap().text().await.unwrap() }
+        };
+        let (theirs, mine) = (page_of(None).await, page_of(Some(&session)).await);
+        assert!(theirs.contains("heads") && !theirs.contains("alice"), "{theirs}");
+        assert!(mine.contains("id=\"whoami\">alice<"), "{mine}");
+    });
+}

@@ -97,6 +97,10 @@ pub async fn leaderboard_page(
     viewer: Viewer,
     Path(game): Path<String>,
 ) -> Result<Response, WebError> {
+    let path = format!("/games/{game}");
+    if let Some(page) = app.anonymous(&viewer, &path) {
+        return Ok(page);
+    }
     let entry = app.catalogue.find(&game)?;
     let m = entry.manifest.clone();
     let sys = app.catalogue.system(&game);
@@ -121,7 +125,7 @@ pub async fn leaderboard_page(
         .collect();
     let g = game.clone();
     let game_faults = app.read(move |s| s.game_faults(&g, 10)).await?;
-    html(&Leaderboard {
+    let page = Leaderboard {
         nav: Nav::of(&viewer),
         live: String::new(),
         game,
@@ -142,7 +146,9 @@ pub async fn leaderboard_page(
         versions: entry.published.as_ref().map(|p| p.versions.iter().rev().cloned().collect()).unwrap_or_default(),
         closed: entry.closed(),
         hidden: entry.published.as_ref().is_some_and(|p| p.listing == arena_store::Listing::Hidden),
-    })
+    }
+    .render()?;
+    Ok(app.keep_anonymous(&viewer, path, page))
 }
 
 fn seats(m: &arena_match::Manifest) -> String {

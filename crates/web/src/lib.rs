@@ -100,6 +100,9 @@ pub struct App {
     ratings: Arc<Ratings>,
     /// Tournament pages' parts by tournament, with the progress they show.
     pub(crate) views: Mutex<HashMap<i64, Cached<view::Key, view::Rendered>>>,
+    /// Pages as every visitor who is not signed in sees them, rendered once and served as the same
+    /// bytes for [`PAGE_FRESH`] (see [`App::anonymous`]).
+    pages: Mutex<HashMap<String, (Instant, bytes::Bytes)>>,
     /// Workers' queue, when tournaments are played by workers (`--nats`).
     nats: Option<arena_cluster::Nats>,
     /// The games offered: shipped and published.
@@ -132,6 +135,7 @@ impl App {
             boards: Arc::default(),
             ratings: Arc::default(),
             views: Mutex::default(),
+            pages: Mutex::default(),
             nats,
             catalogue,
             packed: Mutex::default(),
@@ -143,6 +147,38 @@ impl App {
 
     fn data(&self) -> &Path {
         &self.cfg.data
+    }
+
+    /// The page at `path` as a visitor who is not signed in sees it (the same for all of them): the
+    /// bytes rendered at most [`PAGE_FRESH`] ago, or `None` for a signed-in viewer or a page not
+    /// rendered lately (render it, and keep it with [`App::keep_anonymous`]). Under many visitors a
+    /// page is rendered a few times a second, not once a request.
+    pub(crate) fn anonymous(&self, viewer: &auth::Viewer, path: &str) -> Option<axum::response::Response> {
+        if viewer.0.is_some() {
+            return None;
+        }
+        let pages = self.pages.lock().unwrap_or_else(|e| e.into_inner());
+        let (at, bytes) = pages.get(path)?;
+        (at.elapsed() < PAGE_FRESH)
+            .then(|| axum::response::IntoResponse::into_response(axum::response::Html(bytes.clone())))
+    }
+
+    /// Serves `page`, rendered for `viewer`, and keeps it for the next visitors not signed in when
+    /// `viewer` is one of them.
+    pub(crate) fn keep_anonymous(&self, viewer: &auth::Viewer, path: String, page: String) -> axum::response::Response {
+        let bytes = bytes::Bytes::from(page);
+        if viewer.0.is_none() {
+            let mut pages = self.pages.lock().unwrap_or_else(|e| e.into_inner());
+            // Kept only while fresh: the map holds the pages visited in the last moments, not every
+            // page ever visited.
+            if pages.len() >= MAX_PAGES {
+                pages.retain(|_, (at, _)| at.elapsed() < PAGE_FRESH);
+            }
+            if pages.len() < MAX_PAGES {
+                pages.insert(path, (Instant::now(), bytes.clone()));
+            }
+        }
+        axum::response::IntoResponse::into_response(axum::response::Html(bytes))
     }
 
     /// Reads the store on the blocking pool, with a pooled connection.
@@ -304,6 +340,12 @@ const LIVE_STREAMS: conn::Caps = conn::Caps { per_address: 8, total: 256 };
 
 /// How stale a page of a changing store may be.
 pub(crate) const FRESH: Duration = Duration::from_secs(1);
+
+/// How long the bytes of a page rendered for visitors not signed in are served again as they are.
+pub(crate) const PAGE_FRESH: Duration = Duration::from_millis(100);
+
+/// The most pages kept for visitors not signed in (each is kept for [`PAGE_FRESH`]).
+const MAX_PAGES: usize = 256;
 
 /// The cached value to serve for state `key`, or `None`: compute it (and say so with
 /// [`Cached::put`]). Marks the entry as being computed.

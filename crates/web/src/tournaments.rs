@@ -116,6 +116,10 @@ pub async fn tournament_page(
     viewer: Viewer,
     Path(id): Path<i64>,
 ) -> Result<Response, WebError> {
+    let path = format!("/tournaments/{id}");
+    if let Some(page) = app.anonymous(&viewer, &path) {
+        return Ok(page);
+    }
     let parts = tournament_view(&app, id).await?;
     let t = &parts.row;
     let live = if t.status == arena_store::Status::Running { format!("/tournaments/{id}/live") } else { String::new() };
@@ -124,7 +128,8 @@ pub async fn tournament_page(
         .as_ref()
         .filter(|s| s.user.admin && t.format == arena_store::Kind::Ladder)
         .map(|s| (s.csrf.clone(), super::ladders::running(&app, &t.game) == Some(t.id)));
-    html(&TournamentPage { nav: Nav::of(&viewer), live, t, parts: &parts, ladder_control })
+    let page = TournamentPage { nav: Nav::of(&viewer), live, t, parts: &parts, ladder_control }.render()?;
+    Ok(app.keep_anonymous(&viewer, path, page))
 }
 
 fn tournament_out(t: &arena_store::TournamentRow) -> TournamentOut {
