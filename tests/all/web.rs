@@ -1349,6 +1349,8 @@ fn visitors_not_signed_in_share_a_page_and_a_signed_in_page_is_never_shared() {
         let anonymous = || async { client().get(&board).send().await.unwrap().text().await.unwrap() };
         let first = anonymous().await;
         assert!(first.contains("id=\"signin-link\"") && !first.contains("whoami"), "{first}");
+        let home = client().get(format!("{}/", s.url)).send().await.unwrap().text().await.unwrap();
+        assert!(home.contains("<tr data-game=\"pennies\">"), "{home}");
         assert_eq!(anonymous().await, first, "the same bytes for every visitor not signed in");
         // A signed-in viewer gets a page of its own, which nobody else is served.
         let session = sign_in(&s.url, &alice).await;
@@ -1368,6 +1370,10 @@ fn visitors_not_signed_in_share_a_page_and_a_signed_in_page_is_never_shared() {
             tokio::time::sleep(std::time::Duration::from_millis(100)).await;
         }
         assert!(shown, "the leaderboard a stranger sees never showed the new players");
+        // The home page counts them.
+        let home = client().get(format!("{}/", s.url)).send().await.unwrap().text().await.unwrap();
+        let row = home.split("<tr data-game=\"pennies\">").nth(1).and_then(|r| r.split("</tr>").next());
+        assert!(row.is_some_and(|r| r.contains("<td class=\"num\">2</td>")), "{home}");
         let t = format!("{}/tournaments/1", s.url);
         let page_of = |c: Option<&str>| {
             let mut req = client().get(&t);

@@ -219,6 +219,21 @@ impl Store {
             .map_err(|e| self.sql(e))
     }
 
+    /// How many players are registered for each game (those [`Store::players`] lists), by game.
+    pub fn players_per_game(&self) -> Result<std::collections::HashMap<String, usize>> {
+        let mut q = self
+            .conn
+            .prepare(
+                "SELECT p.game, COUNT(*) FROM players p
+                 WHERE p.name NOT LIKE 'builtin:%' AND EXISTS (SELECT 1 FROM versions v WHERE v.player_id = p.id)
+                 GROUP BY p.game",
+            )
+            .map_err(|e| self.sql(e))?;
+        q.query_map([], |r| Ok((r.get::<_, String>(0)?, r.get::<_, i64>(1)? as usize)))
+            .and_then(Iterator::collect)
+            .map_err(|e| self.sql(e))
+    }
+
     /// A version by its id.
     pub fn version(&self, id: i64) -> Result<Version> {
         self.conn

@@ -31,14 +31,14 @@ struct Index {
 }
 
 pub async fn index(State(app): State<Arc<App>>, viewer: Viewer) -> Result<Response, WebError> {
-    let players = app.read(|s| s.players(None)).await?;
+    let registered = app.read(|s| s.players_per_game()).await?;
     let games = app
         .catalogue
         .listed()
         .into_iter()
         .map(|e| e.manifest)
         .map(|m| GameRow {
-            registered: players.iter().filter(|p| p.latest.game == m.name).count(),
+            registered: registered.get(&m.name).copied().unwrap_or(0),
             seats: if m.min_seats == m.max_seats {
                 format!("{}", m.min_seats)
             } else {
