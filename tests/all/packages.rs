@@ -533,6 +533,41 @@ async fn a_referee_that_misreports_what_it_took_ends_the_game_as_a_game_fault() 
     }
 }
 
+/// A referee whose `step` in flat form (`arena:game/flat`) answers bytes that are not a `next` (a varint
+/// that never ends, a byte after it, a request case the game does not have, more than the referee's
+/// answer limit) breaks the protocol: a game fault naming `step` and what is wrong, nobody banned,
+/// whichever seat's answer it was handed; a referee that answers well plays the same game through
+/// either form.
+#[tokio::test]
+async fn a_referee_whose_flat_step_answers_bytes_that_are_not_a_next_ends_the_game_as_a_game_fault() {
+    let dir = tempfile::tempdir().unwrap();
+    let options = "\n[options.flat-bad]\ndefault = 0\nmin = 0\nmax = 4\n\
+                   [options.trusting]\ndefault = 1\nmin = 0\nmax = 2\n";
+    let root = broken_nim_package(dir.path(), options);
+    let good = Package::load(sandbox(), &root).unwrap();
+    let (a, b) = (seat(&good, "a", "nim-optimal"), seat(&good, "b", "nim-optimal"));
+    let o = good.play(&[a, b], 1, &Default::default()).await;
+    assert!(o.game_fault.is_none() && o.faults.is_empty() && o.winners.len() == 1, "{o:?}");
+    for (k, why) in [
+        (1, "a varint overflows 64 bits"),
+        (2, "1 bytes follow the value"),
+        (3, "case 7 of a variant of 1 cases"),
+        (4, "sent more than 1 MiB to the host in one answer"),
+    ] {
+        let mut pkg = Package::load(sandbox(), &root).unwrap();
+        pkg.set_options(&[format!("flat-bad={k}")]).unwrap();
+        let (a, b) = (seat(&pkg, "a", "nim-optimal"), seat(&pkg, "b", "nim-optimal"));
+        for players in [[a.clone(), b.clone()], [b.clone(), a.clone()]] {
+            let o = pkg.play(&players, 1, &Default::default()).await;
+            let f = o.game_fault.clone().expect("a game fault");
+            assert_eq!((f.kind.as_str(), f.call.as_str()), ("illegal", "step"), "{k}: {f}");
+            assert!(f.reason.contains(why), "{k}: {f}");
+            assert!(o.faults.is_empty() && o.winners.is_empty(), "{k}: nobody is banned: {o:?}");
+            assert_eq!(o.calls().len(), 1, "{k}: the answer it was handed stays in the record");
+        }
+    }
+}
+
 /// A referee that hands its events over one a call, each call slow but within its limits, is stopped
 /// by the game's CPU budget: a game fault naming `events`, nobody banned.
 #[tokio::test]

@@ -12,7 +12,8 @@
 //! - what metering costs a compute-bound decision: the greedy Yahtzee player's first `keep` natively and
 //!   in wasm without fuel or epochs, with one of them, and with both (as every guest runs);
 //! - a decision all-in in a packaged game: Nim games per second, and one 1,000-round game of matching
-//!   pennies (one referee `step` a round, after both player calls);
+//!   pennies (one referee `step` a round, after both player calls), through the referee's flat `step`
+//!   and through its typed one;
 //! - referees in Python and JavaScript against the Rust ones (Nim's in Python, matching pennies' in
 //!   JavaScript): instantiation, and a decision in a long game, through the same package;
 //! - games per second of each game's strong sample player against itself, as components through its
@@ -465,25 +466,41 @@ async fn decisions_all_in(sandbox: &Arc<Sandbox>, dir: &Path, noop: &mut Ready) 
     }
     // Two games to warm up (the pool's fresh slots, the allocator's first pages: the first games of a
     // run took up to 1.5x longer), then nine pairs: the guarded no-op call measured just before each
-    // game, so that the ratio of each pair is taken at the same moment on a shared machine.
-    let (mut decisions, mut ratios) = (vec![], vec![]);
+    // game, so that the ratio of each pair is taken at the same moment on a shared machine. Each seed
+    // is played twice, alternately: through the referee's flat `step` (as games are played) and
+    // through its typed `step`, to show what the flat form saves.
+    let (mut decisions, mut ratios, mut typed_ratios) = (vec![], vec![], vec![]);
     for seed in 0..11 {
-        let guarded = noop.guarded(sandbox, 4_000).await;
-        let t = Instant::now();
-        let o = play(&pkg, &players, seed, &Default::default()).await;
-        let decision = t.elapsed() / o.calls().len() as u32;
-        assert!(o.game_fault.is_none() && o.faults.is_empty());
-        if seed >= 2 {
-            decisions.push(decision);
-            ratios.push(decision.as_secs_f64() / guarded.as_secs_f64());
+        for typed in [false, true] {
+            let guarded = noop.guarded(sandbox, 4_000).await;
+            let t = Instant::now();
+            let o = if typed {
+                pkg.play_typed(&players, seed).await.0
+            } else {
+                play(&pkg, &players, seed, &Default::default()).await
+            };
+            let decision = t.elapsed() / o.calls().len() as u32;
+            assert!(o.game_fault.is_none() && o.faults.is_empty());
+            if seed >= 2 {
+                let ratio = decision.as_secs_f64() / guarded.as_secs_f64();
+                if typed {
+                    typed_ratios.push(ratio);
+                } else {
+                    decisions.push(decision);
+                    ratios.push(ratio);
+                }
+            }
         }
     }
     let decision = median(decisions);
     ratios.sort_by(f64::total_cmp);
+    typed_ratios.sort_by(f64::total_cmp);
     println!(
         "pennies package, one game of 1,000 rounds: {decision:.2?} a decision (steady state), {:.2}x a guarded \
-         call of a player measured beside it (median of nine pairs; goal: at most 1.5x)",
-        ratios[ratios.len() / 2]
+         call of a player measured beside it (median of nine pairs; goal: at most 1.5x); through the typed \
+         `step` instead of the flat one: {:.2}x",
+        ratios[ratios.len() / 2],
+        typed_ratios[typed_ratios.len() / 2]
     );
     // For reference: the same player guarded with the very request a round makes (a smaller argument
     // than the no-op keep's turn state), so what the package adds to it shows as well.

@@ -5,6 +5,7 @@
 
 mod answers;
 mod find;
+mod flat;
 pub mod fuzz;
 mod game;
 mod keep;
@@ -62,6 +63,8 @@ struct Case {
     name: String,
     param: Option<Type>,
     result: Option<Type>,
+    /// The index of its case in the referee's `answer` variant (what the flat form writes).
+    answer_index: u32,
 }
 
 impl Case {
@@ -84,6 +87,9 @@ pub struct Package {
     lifecycle: bool,
     /// Whether the referee exports `svg` (a drawing of the position).
     svg: bool,
+    /// The referee's `step` in flat form (`arena:game/flat`), when it exports it and every request and
+    /// answer has a flat form: the export, and the referee's `request` variant.
+    flat: Option<(wasmtime::component::ComponentExportIndex, Type)>,
     /// The interfaces the referee serves players (rule checkers).
     served: Vec<rules::Interface>,
     players: Linker<PlayerState>,
@@ -126,7 +132,8 @@ impl Package {
         }
         let loaded = sandbox.load(&path, &spec)?;
         let referee_error = |detail: String| PackageError::Referee { path: path.clone(), detail };
-        let cases = cases(sandbox.engine(), &loaded.component).map_err(referee_error)?;
+        let (cases, request) = cases(sandbox.engine(), &loaded.component).map_err(referee_error)?;
+        let flat = flat_step(&loaded.component, &cases, request).map_err(referee_error)?;
         // A referee imports nothing of Arena's (its events come back in what its calls answer): the linker
         // defines only what every component may import, and refuses anything else.
         let linker = sandbox.linker().map_err(|e| referee_error(e.to_string()))?;
@@ -146,6 +153,7 @@ impl Package {
             cases,
             lifecycle,
             svg,
+            flat,
             served,
             players,
             options,
@@ -261,7 +269,7 @@ fn export_func(engine: &wasmtime::Engine, referee: &Component, name: &str) -> Re
 /// request and answer are variants with the same case names; `events` takes nothing and answers `told`. A
 /// referee of an earlier protocol (which exported `apply`, or `requests`, or answered `events` with a
 /// list) is named as such.
-fn cases(engine: &wasmtime::Engine, referee: &Component) -> Result<Vec<Case>, String> {
+fn cases(engine: &wasmtime::Engine, referee: &Component) -> Result<(Vec<Case>, Type), String> {
     let func =
         |name: &str| export_func(engine, referee, name)?.ok_or_else(|| format!("it exports no function `{name}`"));
     for (old, what) in [("requests", "`requests`, `events.emit`"), ("apply", "`apply`, one call an answer")] {
@@ -330,15 +338,46 @@ fn cases(engine: &wasmtime::Engine, referee: &Component) -> Result<Vec<Case>, St
     }
     let mut out = Vec::new();
     for case in request.cases() {
-        let Some(a) = answer.cases().find(|a| a.name == case.name) else {
+        let Some((i, a)) = answer.cases().enumerate().find(|(_, a)| a.name == case.name) else {
             return Err(format!("the answer variant has no case `{}` for the request of that name", case.name));
         };
-        out.push(Case { name: case.name.to_string(), param: case.ty, result: a.ty });
+        out.push(Case { name: case.name.to_string(), param: case.ty, result: a.ty, answer_index: i as u32 });
     }
     if out.is_empty() {
         return Err("the request variant has no cases".into());
     }
-    Ok(out)
+    Ok((out, Type::Variant(request)))
+}
+
+/// The flat interface's name in a referee's exports.
+const FLAT: &str = "arena:game/flat@0.1.0";
+
+/// The referee's `step` in flat form, if it exports `arena:game/flat` (which must then be `step:
+/// func(list<u8>) -> list<u8>`) and every request and answer of the game has a flat form (otherwise
+/// the host calls the typed `step`).
+fn flat_step(
+    referee: &Component,
+    cases: &[Case],
+    request: Type,
+) -> Result<Option<(wasmtime::component::ComponentExportIndex, Type)>, String> {
+    let Some(iface) = referee.get_export_index(None, FLAT) else { return Ok(None) };
+    let bytes = |t: Option<Type>| matches!(t, Some(Type::List(l)) if matches!(l.ty(), Type::U8));
+    let fits = match referee.get_export(Some(&iface), "step") {
+        Some((ComponentItem::ComponentFunc(f), index)) => {
+            let params: Vec<_> = f.params().map(|(_, t)| t).collect();
+            (params.len() == 1
+                && bytes(params.into_iter().next())
+                && f.results().len() == 1
+                && bytes(f.results().next()))
+            .then_some(index)
+        }
+        _ => None,
+    };
+    let Some(index) = fits else {
+        return Err(format!("its `{FLAT}` must export `step: func(answers: list<u8>) -> list<u8>`"));
+    };
+    let all_flat = cases.iter().all(|c| c.param.iter().chain(&c.result).all(flat::flat));
+    Ok(all_flat.then_some((index, request)))
 }
 
 /// `T` of a `list<tuple<u32, T>>` (requests or answers, by seat).

@@ -7,7 +7,7 @@
 
 use super::answers::{Answers, Asked, Handed, PerStep, Reply, Step, ban, refill_answer, take_answer, unfollowed};
 use super::fuzz::{Fuzz, Fuzzer};
-use super::referee::{Referee, option, protocol, text, view};
+use super::referee::{Referee, Took, option, protocol, text, view};
 use super::seat::Seat;
 use super::{Package, PackagePlayer, values};
 use arena_core::{CallLine, Finals, MatchSoFar};
@@ -25,6 +25,14 @@ pub struct RefereeCost {
     pub handed: u32,
     pub fuel: u64,
     pub cpu: std::time::Duration,
+}
+
+/// How a game is played: with a seat fuzzed, keeping `finals` of the last position, its referee's `step`
+/// called typed even when it has the flat form.
+struct How {
+    fuzz: Option<Fuzz>,
+    finals: Finals,
+    typed: bool,
 }
 
 /// The most steps (rounds of requests) one game may take.
@@ -48,7 +56,7 @@ impl Package {
         so_far: &MatchSoFar,
         finals: Finals,
     ) -> GameOutcome {
-        self.play_seats(players, names, seed, so_far, None, finals).await.0
+        self.play_seats(players, names, seed, so_far, How { fuzz: None, finals, typed: false }).await.0
     }
 
     /// [`Package::play`] with one seat fuzzed (see [`Fuzz`]), and what refereeing the game cost: the
@@ -60,7 +68,27 @@ impl Package {
         fuzz: Option<Fuzz>,
     ) -> (GameOutcome, RefereeCost) {
         let names: Vec<String> = players.iter().map(|p| p.name.clone()).collect();
-        self.play_seats(players, &names, seed, &MatchSoFar::default(), fuzz, Finals::All).await
+        self.play_seats(players, &names, seed, &MatchSoFar::default(), How { fuzz, finals: Finals::All, typed: false })
+            .await
+    }
+
+    /// [`Package::play_fuzzed`] without a fuzzer, the referee's `step` called as a typed function
+    /// even when it exports the flat form too (`arena check-game` plays both and compares them).
+    pub async fn play_typed(&self, players: &[Arc<PackagePlayer>], seed: u64) -> (GameOutcome, RefereeCost) {
+        let names: Vec<String> = players.iter().map(|p| p.name.clone()).collect();
+        self.play_seats(
+            players,
+            &names,
+            seed,
+            &MatchSoFar::default(),
+            How { fuzz: None, finals: Finals::All, typed: true },
+        )
+        .await
+    }
+
+    /// Whether the referee's `step` is called in flat form (`arena:game/flat`).
+    pub fn steps_flat(&self) -> bool {
+        self.flat.is_some()
     }
 
     async fn play_seats(
@@ -69,8 +97,7 @@ impl Package {
         names: &[String],
         seed: u64,
         so_far: &MatchSoFar,
-        fuzz: Option<Fuzz>,
-        finals: Finals,
+        How { fuzz, finals, typed }: How,
     ) -> (GameOutcome, RefereeCost) {
         let n = players.len();
         let mut out = GameOutcome { fuel: vec![0; n], ..Default::default() };
@@ -97,7 +124,7 @@ impl Package {
             let limit = usize::try_from(self.sandbox.limits().answer_bytes).unwrap_or(usize::MAX);
             seat.fuzzer = Some(Fuzzer::new(f.every, arena_core::seed::derive(seed, &[f.seat as u64, 0xf022]), limit));
         }
-        let (mut out, cost) = self.run(Answers::Live(&mut seats), names, seed, so_far, finals).await;
+        let (mut out, cost) = self.run(Answers::Live(&mut seats), names, seed, so_far, finals, typed).await;
         if finals == Finals::Result {
             out.keep_result_only();
         } else {
@@ -106,8 +133,9 @@ impl Package {
         (out, cost)
     }
 
-    /// One game from `seed`, its answers from `answers`: a fresh referee driven to the end; whatever
-    /// stops it is the game's fault.
+    /// One game from `seed`, its answers from `answers`: a fresh referee driven to the end (its `step`
+    /// called typed when `typed`, else in flat form when it has one); whatever stops it is the game's
+    /// fault.
     async fn run(
         &self,
         answers: Answers<'_, '_>,
@@ -115,11 +143,15 @@ impl Package {
         seed: u64,
         so_far: &MatchSoFar,
         finals: Finals,
+        typed: bool,
     ) -> (GameOutcome, RefereeCost) {
         let mut out = GameOutcome { fuel: vec![0; names.len()], ..Default::default() };
         let mut cost = RefereeCost::default();
         match self.referee(seed).await {
             Ok(mut referee) => {
+                if typed {
+                    referee.flat = None;
+                }
                 let played = match self.drive(&mut referee, answers, names, seed, so_far, &mut out).await {
                     Ok(()) => self.conclude(&mut referee, names.len(), finals, &mut out).await,
                     Err(f) => Err(f),
@@ -147,7 +179,7 @@ impl Package {
     /// can never disagree with the rules. A record that does not follow the referee is a game fault. It
     /// shows the game as spectators see it ([`Finals::Board`]).
     pub async fn replay(&self, names: &[String], seed: u64, so_far: &MatchSoFar, log: &[CallLine]) -> GameOutcome {
-        self.run(Answers::Recorded(log.iter().peekable()), names, seed, so_far, Finals::Board).await.0
+        self.run(Answers::Recorded(log.iter().peekable()), names, seed, so_far, Finals::Board, false).await.0
     }
 
     /// What the referee's `start` is given.
@@ -193,6 +225,10 @@ impl Package {
             answers: Vec::new(),
             funcs: Vec::new(),
             events: None,
+            flat: self.flat.clone(),
+            flat_step: None,
+            bytes: Vec::new(),
+            spare: Vec::new(),
         })
     }
 
@@ -311,6 +347,9 @@ impl Package {
                 let frame = self.frame(referee, step, out.log[lines..].to_vec(), events).await?;
                 out.frames.push(frame);
             }
+            // Their values are refilled with the next flat `next`'s.
+            drop((batch, this));
+            referee.spare = requests;
         }
         if !ended {
             return Err(protocol("requests", format!("the game did not end within {MAX_STEPS} steps")));
@@ -439,11 +478,7 @@ impl Hand<'_> {
                 }
             }
             let start = self.out.log.len();
-            // The values of the last step's answers, refilled in place (their tuples, case names and
-            // boxes are allocated once a game, not once an answer).
-            let mut items = std::mem::take(&mut self.referee.answers);
-            items.truncate(batch.len());
-            for (j, h) in batch.iter_mut().enumerate() {
+            for h in batch.iter_mut() {
                 let recorded = h.answer.as_ref().map_or(serde_json::Value::Null, values::to_json);
                 self.out.log.push(CallLine {
                     micros: h.micros,
@@ -451,23 +486,17 @@ impl Hand<'_> {
                     ..CallLine::new(h.seat, h.case.name.clone(), self.step, recorded, h.fuel)
                 });
                 self.out.fuel[h.seat] += h.fuel;
-                refill_answer(&mut items, j, h.seat as u32, &h.case.name, h.answer.take());
             }
-            let params = [Val::List(items)];
             self.referee.handed += 1;
-            let next = self.referee.call("step", &params).await?;
-            let took = self.referee.take_next("step", next)?;
+            let took = if self.referee.flat.is_some() { self.flat(batch)?.await? } else { self.typed(batch).await? };
             let k = took.taken as usize;
             if k == 0 || k > batch.len() {
                 return Err(protocol("step", format!("took {k} of the {} answers it was handed", batch.len())));
             }
             // The answers it did not take leave the record until they are handed over again.
-            let [Val::List(mut items)] = params else { return Err(protocol("step", "its answers were not a list")) };
-            for (h, item) in batch.iter_mut().zip(items.iter_mut()).skip(k) {
-                h.answer = take_answer(item);
+            for h in batch.iter_mut().skip(k) {
                 self.out.fuel[h.seat] -= h.fuel;
             }
-            self.referee.answers = items;
             for (h, line) in batch.iter_mut().skip(k).zip(self.out.log.drain(start + k..)) {
                 h.output = line.output;
             }
@@ -488,5 +517,45 @@ impl Hand<'_> {
             }
         }
         Ok(())
+    }
+
+    /// Hands `batch` to the referee's typed `step`; the answers it does not take are handed back to
+    /// `batch`.
+    async fn typed(&mut self, batch: &mut PerStep<Handed<'_>>) -> Result<Took, Fault> {
+        // The values of the last step's answers, refilled in place (their tuples, case names and
+        // boxes are allocated once a game, not once an answer).
+        let mut items = std::mem::take(&mut self.referee.answers);
+        items.truncate(batch.len());
+        for (j, h) in batch.iter_mut().enumerate() {
+            refill_answer(&mut items, j, h.seat as u32, &h.case.name, h.answer.take());
+        }
+        let params = [Val::List(items)];
+        let next = self.referee.call("step", &params).await?;
+        let took = self.referee.take_next("step", next)?;
+        let [Val::List(mut items)] = params else { return Err(protocol("step", "its answers were not a list")) };
+        for (h, item) in batch.iter_mut().zip(items.iter_mut()).skip(took.taken as usize) {
+            h.answer = take_answer(item);
+        }
+        self.referee.answers = items;
+        Ok(took)
+    }
+
+    /// Writes `batch` in flat form (see [`crate::flat`]) for the referee's flat `step`, and the future
+    /// that calls it; the answers stay in `batch`.
+    fn flat(&mut self, batch: &PerStep<Handed<'_>>) -> Result<impl Future<Output = Result<Took, Fault>>, Fault> {
+        let bytes = &mut self.referee.bytes;
+        bytes.clear();
+        crate::flat::varint(bytes, batch.len() as u64);
+        for h in batch.iter() {
+            crate::flat::varint(bytes, h.seat as u64);
+            crate::flat::varint(bytes, u64::from(h.case.answer_index));
+            match (&h.answer, &h.case.result) {
+                (Some(v), Some(ty)) => crate::flat::write(v, ty, bytes)
+                    .map_err(|e| protocol("step", format!("seat {}'s answer has no flat form: {e}", h.seat)))?,
+                (None, None) => {}
+                _ => return Err(protocol("step", format!("seat {}'s answer does not fit its case", h.seat))),
+            }
+        }
+        Ok(self.referee.step_flat())
     }
 }

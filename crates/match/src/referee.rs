@@ -8,7 +8,8 @@ use arena_core::{Fault, FaultKind};
 use arena_core::{Limits, quote, quote_at};
 use arena_sandbox::{Guard, PlayerState};
 use wasmtime::Store;
-use wasmtime::component::{ComponentType, Instance, Lift, TypedFunc, Val};
+use wasmtime::component::types::Type;
+use wasmtime::component::{ComponentExportIndex, ComponentType, Instance, Lift, TypedFunc, Val};
 
 /// `arena:game`'s `audience`, lifted without dynamic values.
 #[derive(ComponentType, Lift, Debug)]
@@ -30,6 +31,9 @@ pub(crate) struct Told {
     text: String,
     events: Vec<(Audience, u32)>,
 }
+
+/// `step` in flat form: the answers' bytes in, the `next`'s out.
+pub(crate) type FlatStep = TypedFunc<(Vec<u8>,), (Vec<u8>,)>;
 
 /// What `step` and `banned` answer besides the requests: how many answers the call took, and why it
 /// refused the last one.
@@ -59,6 +63,14 @@ pub(crate) struct Referee {
     pub(crate) answers: Vec<Val>,
     /// Its `events` export, typed, once looked up.
     pub(crate) events: Option<TypedFunc<(), (Told,)>>,
+    /// Its `step` in flat form (see [`crate::flat`]), once looked up: the export and the game's
+    /// `request` variant, and the typed function.
+    pub(crate) flat: Option<(ComponentExportIndex, Type)>,
+    pub(crate) flat_step: Option<FlatStep>,
+    /// The bytes of the last flat `next`, written over with the next step's answers.
+    pub(crate) bytes: Vec<u8>,
+    /// The values of the requests of the last step, refilled in place with the next `next`'s.
+    pub(crate) spare: Vec<Val>,
 }
 
 impl Referee {
@@ -99,6 +111,67 @@ impl Referee {
 }
 
 impl Referee {
+    /// Calls `step` in flat form with the answers written in `self.bytes` (see [`crate::flat`]) and
+    /// takes what comes next; a `next` that cannot be read or is followed by anything is the game's
+    /// fault (like any answer, one longer than the referee's answer limit is stopped by the guard).
+    pub(crate) async fn step_flat(&mut self) -> Result<Took, Fault> {
+        let func = match (self.flat_step, &self.flat) {
+            (Some(f), _) => f,
+            (None, Some((index, _))) => {
+                let f =
+                    self.instance.get_typed_func::<(Vec<u8>,), (Vec<u8>,)>(&mut self.store, index).map_err(|e| {
+                        protocol("step", format!("its flat `step` is not `func(list<u8>) -> list<u8>`: {e}"))
+                    })?;
+                self.flat_step = Some(f);
+                f
+            }
+            (None, None) => return Err(protocol("step", "it has no flat `step`")),
+        };
+        let answers = std::mem::take(&mut self.bytes);
+        let (next,) = self.guarded("step", async |store| func.call_async(store, (answers,)).await).await?;
+        let took = self.read_flat_next(&next).map_err(|e| protocol("step", format!("its flat `next`: {e}")));
+        self.bytes = next;
+        took
+    }
+
+    /// Reads a flat `next` (requests, taken, refused) into the requests outstanding, refilling the
+    /// values of the last step's requests in place.
+    fn read_flat_next(&mut self, bytes: &[u8]) -> Result<Took, crate::flat::Error> {
+        let Some((_, request)) = &self.flat else { return Err("no flat `step`".into()) };
+        let mut r = crate::flat::Reader::new(bytes);
+        let n = r.varint()?;
+        if n > bytes.len() as u64 {
+            return Err(format!("{n} requests in {} bytes", bytes.len()));
+        }
+        let mut requests = std::mem::take(&mut self.spare);
+        requests.truncate(n as usize);
+        for i in 0..n as usize {
+            if i == requests.len() {
+                requests.push(Val::Tuple(vec![Val::U32(0), Val::Bool(false)]));
+            }
+            let item = &mut requests[i];
+            if !matches!(item, Val::Tuple(t) if t.len() == 2) {
+                *item = Val::Tuple(vec![Val::U32(0), Val::Bool(false)]);
+            }
+            let Val::Tuple(t) = item else { unreachable!("a tuple was just made") };
+            t[0] = Val::U32(r.u32()?);
+            r.value_into(request, &mut t[1])?;
+        }
+        let taken = r.u32()?;
+        let refused = match r.byte()? {
+            0 => None,
+            1 => {
+                let mut why = Val::Bool(false);
+                r.value_into(&Type::String, &mut why)?;
+                Some(text(&Some(Box::new(why))))
+            }
+            t => return Err(format!("a tag of {t} for `refused`")),
+        };
+        r.end()?;
+        self.outstanding = requests;
+        Ok(Took { taken, refused })
+    }
+
     /// Takes what comes next after `call` (`start`, `step`, `banned`): the requests outstanding, and how
     /// many answers it took and its refusal; a value that is not a `next` record is the game's fault.
     pub(crate) fn take_next(&mut self, call: &str, next: Val) -> Result<Took, Fault> {

@@ -1,5 +1,6 @@
 //! `arena check-game`, the conformance run every game package must pass: its sample players play each
-//! other at every seat count it allows (each game twice, with identical records), then each seat in
+//! other at every seat count it allows (each game twice, with identical records: the second through its
+//! typed `step` when it also has the flat one), then each seat in
 //! turn is played by a fuzzer answering with random values of the answer's type; the referee must
 //! accept or refuse every answer, never trap, loop or overrun a limit, end every game within the step
 //! cap, address events only to seats the game has, and never show one seat's private events to
@@ -145,9 +146,24 @@ async fn one(game: &PackageGame, samples: &[Arc<PackagePlayer>], case: Case) -> 
     let players = case.seating(samples);
     let (first, cost) = pkg.play_fuzzed(&players, case.seed, case.fuzz).await;
     conforms(&first, case)?;
+    // Played again from the seed, the same game; when the referee's `step` has a flat form, the
+    // second game calls the typed one, which must answer the same.
     if case.fuzz.is_none() {
-        let (again, _) = pkg.play_fuzzed(&players, case.seed, None).await;
-        same_game(&first, &again).map_err(|d| format!("played twice from the same seed, the games differ: {d}"))?;
+        let flat = pkg.steps_flat();
+        let (again, _) = if flat {
+            pkg.play_typed(&players, case.seed).await
+        } else {
+            pkg.play_fuzzed(&players, case.seed, None).await
+        };
+        same_game(&first, &again).map_err(|d| {
+            if flat {
+                format!(
+                    "played twice from the same seed, through its flat `step` and its typed one, the games differ: {d}"
+                )
+            } else {
+                format!("played twice from the same seed, the games differ: {d}")
+            }
+        })?;
     }
     let refused = first.faults.iter().filter(|(_, f)| f.kind == arena_core::FaultKind::Illegal).count();
     Ok(Played { case, cost, refused })

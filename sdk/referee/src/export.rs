@@ -6,7 +6,9 @@
 
 /// `export_referee!(Glue, Game)` exports `Game` (a [`Referee`](crate::Referee)) through a unit struct
 /// `Glue` (name it to implement the rule-checker interfaces a game serves on it); add `svg` and/or
-/// `tournament` when the game's referee world exports them: `export_referee!(Glue, Game, svg)`.
+/// `tournament` when the game's referee world exports them: `export_referee!(Glue, Game, svg)`; and
+/// `flat` when it exports `arena:game/flat` (the fast path for `step`, whose `request` and `answer` types
+/// then derive `serde::Serialize` and `serde::Deserialize`: `additional_derives` in the bindings).
 // `crate::bindings` is the calling game's bindings module, on purpose.
 #[allow(clippy::crate_in_macro_def)]
 #[macro_export]
@@ -145,6 +147,8 @@ macro_rules! export_referee {
             $( $crate::__export_optional!($optional, $game); )*
         }
 
+        $( $crate::__export_interface!($optional, $glue); )*
+
         crate::bindings::export!($glue with_types_in crate::bindings);
     };
 }
@@ -159,6 +163,7 @@ macro_rules! __export_optional {
             __ARENA_GAME.with_borrow(|g| g.as_ref().and_then(|g| <$game as $crate::Referee>::svg(g, seat)))
         }
     };
+    (flat, $game:ty) => {};
     (tournament, $game:ty) => {
         fn tournament(event: crate::bindings::arena::game::types::TournamentEvent) -> Option<crate::bindings::Request> {
             use crate::bindings::arena::game::types::TournamentEvent as E;
@@ -173,4 +178,26 @@ macro_rules! __export_optional {
             <$game as $crate::Referee>::tournament(event)
         }
     };
+}
+
+/// The optional exported interfaces of [`export_referee!`].
+#[doc(hidden)]
+#[allow(clippy::crate_in_macro_def)]
+#[macro_export]
+macro_rules! __export_interface {
+    (flat, $glue:ident) => {
+        impl crate::bindings::exports::arena::game::flat::Guest for $glue {
+            /// `step`, its answers and its `next` in postcard's wire format. Answers the host did not
+            /// write as it should are its own fault, not a seat's: the call traps, and the game ends
+            /// as the game's fault with nobody banned.
+            fn step(answers: Vec<u8>) -> Vec<u8> {
+                let answers: Vec<(u32, crate::bindings::Answer)> =
+                    $crate::__postcard::from_bytes(&answers).expect("the host hands the answers in flat form");
+                let next = <$glue as crate::bindings::Guest>::step(answers);
+                $crate::__postcard::to_allocvec(&(&next.requests, next.taken, &next.refused))
+                    .expect("a `next` is always written")
+            }
+        }
+    };
+    ($other:ident, $glue:ident) => {};
 }

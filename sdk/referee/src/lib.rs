@@ -9,6 +9,9 @@ mod protocol;
 pub mod rng;
 pub mod svg;
 
+#[doc(hidden)]
+pub use postcard as __postcard;
+
 pub use protocol::{
     EVENT_BYTES_A_CALL, EVENTS_A_CALL, Events, Fault, FaultKind, MatchState, Outcome, Referee, Setup, To,
     TournamentEvent,

@@ -166,7 +166,7 @@ impl Referee for Game {
     }
 }
 
-arena_referee::export_referee!(FishReferee, Game, svg, tournament);
+arena_referee::export_referee!(FishReferee, Game, svg, tournament, flat);
 
 impl rules::Guest for FishReferee {
     fn legal_placements(s: wit::State) -> Vec<wit::Pos> {

@@ -9,7 +9,7 @@ pub mod game;
 #[cfg(target_arch = "wasm32")]
 #[allow(clippy::too_many_arguments)]
 mod bindings {
-    wit_bindgen::generate!({ path: "../wit", world: "arena:fish/referee", generate_all, additional_derives: [PartialEq] });
+    wit_bindgen::generate!({ path: "../wit", world: "arena:fish/referee-flat", generate_all, additional_derives: [PartialEq, serde::Serialize, serde::Deserialize] });
 }
 
 #[cfg(target_arch = "wasm32")]

@@ -8,7 +8,7 @@ pub mod game;
 #[cfg(target_arch = "wasm32")]
 #[allow(clippy::too_many_arguments)]
 mod bindings {
-    wit_bindgen::generate!({ path: "../wit", world: "arena:goofspiel/referee", generate_all, additional_derives: [PartialEq] });
+    wit_bindgen::generate!({ path: "../wit", world: "arena:goofspiel/referee-flat", generate_all, additional_derives: [PartialEq, serde::Serialize, serde::Deserialize] });
 }
 
 /// The state machine as the referee kit exports it.
@@ -98,5 +98,5 @@ mod component {
         }
     }
 
-    arena_referee::export_referee!(GoofspielReferee, Game, svg);
+    arena_referee::export_referee!(GoofspielReferee, Game, svg, flat);
 }

@@ -6,7 +6,7 @@
 // The generated lowering of the setup record takes many flat arguments.
 #[allow(clippy::too_many_arguments)]
 mod bindings {
-    wit_bindgen::generate!({ path: "../wit", world: "arena:nim/referee", generate_all, additional_derives: [PartialEq] });
+    wit_bindgen::generate!({ path: "../wit", world: "arena:nim/referee-flat", generate_all, additional_derives: [PartialEq, serde::Serialize, serde::Deserialize] });
 }
 
 use arena_referee::rng::SplitMix;
@@ -86,4 +86,4 @@ impl Referee for Nim {
     }
 }
 
-arena_referee::export_referee!(NimReferee, Nim);
+arena_referee::export_referee!(NimReferee, Nim, flat);

@@ -6,7 +6,12 @@
 // The generated lowering of the setup record takes many flat arguments.
 #[allow(clippy::too_many_arguments)]
 mod bindings {
-    wit_bindgen::generate!({ path: "../wit", world: "arena:pennies/referee", generate_all, additional_derives: [PartialEq] });
+    wit_bindgen::generate!({
+        path: "../wit",
+        world: "arena:pennies/referee-flat",
+        generate_all,
+        additional_derives: [PartialEq, serde::Serialize, serde::Deserialize],
+    });
 }
 
 use arena_referee::{Events, Fault, Outcome, Referee, Setup, To};
@@ -111,4 +116,4 @@ impl Referee for Pennies {
     }
 }
 
-arena_referee::export_referee!(PenniesReferee, Pennies);
+arena_referee::export_referee!(PenniesReferee, Pennies, flat);

@@ -8,7 +8,7 @@ pub mod game;
 #[cfg(target_arch = "wasm32")]
 #[allow(clippy::too_many_arguments)]
 mod bindings {
-    wit_bindgen::generate!({ path: "../wit", world: "arena:santorini/referee", generate_all, additional_derives: [PartialEq] });
+    wit_bindgen::generate!({ path: "../wit", world: "arena:santorini/referee-flat", generate_all, additional_derives: [PartialEq, serde::Serialize, serde::Deserialize] });
 }
 
 /// The state machine as the referee kit exports it, and the rule checker.
@@ -150,7 +150,7 @@ mod component {
         }
     }
 
-    arena_referee::export_referee!(SantoriniReferee, Game, svg, tournament);
+    arena_referee::export_referee!(SantoriniReferee, Game, svg, tournament, flat);
 
     impl rules::Guest for SantoriniReferee {
         fn is_legal_place(s: wit::State, at: wit::Cell) -> bool {

@@ -11,7 +11,7 @@ pub mod game;
 #[cfg(target_arch = "wasm32")]
 #[allow(clippy::too_many_arguments)]
 mod bindings {
-    wit_bindgen::generate!({ path: "../wit", world: "arena:yahtzee/referee", generate_all, additional_derives: [PartialEq] });
+    wit_bindgen::generate!({ path: "../wit", world: "arena:yahtzee/referee-flat", generate_all, additional_derives: [PartialEq, serde::Serialize, serde::Deserialize] });
 }
 
 /// The state machine as the referee kit exports it, and the rule checker `score`.
@@ -159,7 +159,7 @@ mod component {
         }
     }
 
-    arena_referee::export_referee!(YahtzeeReferee, State, svg, tournament);
+    arena_referee::export_referee!(YahtzeeReferee, State, svg, tournament, flat);
 
     /// The rule checker players import, served from an instance of the referee of their own.
     impl exports::arena::yahtzee::rules::Guest for YahtzeeReferee {

@@ -8,7 +8,7 @@
 // The generated lowering of the setup record takes many flat arguments.
 #[allow(clippy::too_many_arguments)]
 mod bindings {
-    wit_bindgen::generate!({ path: "../wit", world: "arena:{{name}}/referee", generate_all, additional_derives: [PartialEq] });
+    wit_bindgen::generate!({ path: "../wit", world: "arena:{{name}}/referee-flat", generate_all, additional_derives: [PartialEq, serde::Serialize, serde::Deserialize] });
 }
 
 use arena_referee::{Events, Fault, Outcome, Referee, Setup};
@@ -64,4 +64,4 @@ impl Referee for Table {
     }
 }
 
-arena_referee::export_referee!(GameReferee, Table);
+arena_referee::export_referee!(GameReferee, Table, flat);

@@ -5,12 +5,20 @@
 //! `step` says it took N answers, whatever it was handed (a referee that breaks the protocol). With
 //! `slow-events=N` every `events()` call spins N rounds of a loop and hands over one event, for ever.
 //! With `bad-lengths=K` its first `events()` answers with lengths that do not fit its text: longer
-//! (1), shorter (2), cutting a character in two (3), or adding up past `u32::MAX` (4).
+//! (1), shorter (2), cutting a character in two (3), or adding up past `u32::MAX` (4). It exports
+//! `step` in flat form too (the host calls that one); with `flat-bad=K` what that answers is broken:
+//! a varint that never ends (1), a byte after the `next` (2), a request of case 7 of Nim's one (3), or
+//! 2 MiB, past the referee's answer limit (4).
 #![cfg(target_arch = "wasm32")]
 // The generated lowering of the setup record takes many flat arguments.
 #![allow(clippy::too_many_arguments)]
 
-wit_bindgen::generate!({ path: "../../../wit", world: "arena:nim/referee", generate_all });
+wit_bindgen::generate!({
+    path: "../../../wit",
+    world: "arena:nim/referee-flat",
+    generate_all,
+    additional_derives: [serde::Serialize, serde::Deserialize],
+});
 
 use arena::game::types::Audience;
 use arena::nim::types::State;
@@ -27,6 +35,8 @@ thread_local! {
     static TAKEN: Cell<Option<u32>> = const { Cell::new(None) };
     /// How long each `events()` call spins, when it hands its events over slowly.
     static SLOW_EVENTS: Cell<Option<u64>> = const { Cell::new(None) };
+    /// How the flat `step` breaks what it answers, when set.
+    static FLAT_BAD: Cell<Option<usize>> = const { Cell::new(None) };
 }
 
 fn trusting() -> bool {
@@ -84,6 +94,7 @@ impl Guest for Broken {
         let text = "x".repeat(option("event-chars").unwrap_or(1000));
         TAKEN.set(option("taken").map(|t| t as u32));
         SLOW_EVENTS.set(option("slow-events").map(|n| n as u64));
+        FLAT_BAD.set(option("flat-bad"));
         if let Some(mode) = option("trusting").filter(|&m| m > 0) {
             MODE.set(mode);
             HEAPS.set(vec![3, 4, 5]);
@@ -148,6 +159,22 @@ impl Guest for Broken {
 
     fn view(_: Option<u32>) -> String {
         String::new()
+    }
+}
+
+impl exports::arena::game::flat::Guest for Broken {
+    fn step(answers: Vec<u8>) -> Vec<u8> {
+        let answers: Vec<(u32, Answer)> = postcard::from_bytes(&answers).expect("the answers in flat form");
+        let next = <Broken as Guest>::step(answers);
+        let mut bytes = postcard::to_allocvec(&(&next.requests, next.taken, &next.refused)).expect("a next");
+        match FLAT_BAD.get() {
+            Some(1) => bytes = vec![0xff; 12],
+            Some(2) => bytes.push(0),
+            Some(3) => bytes = postcard::to_allocvec(&(vec![(0u32, 7u32)], 1u32, None::<String>)).expect("bytes"),
+            Some(4) => bytes = vec![0; 2 << 20],
+            _ => {}
+        }
+        bytes
     }
 }
 

@@ -1,0 +1,544 @@
+//! A step in flat form (`arena:game/flat`, the referee kit's fast path): the answers handed to the
+//! referee and the `next` it answers travel as bytes in postcard's wire format, written and read here
+//! against the referee's own types, so no dynamic value is lifted from or lowered into the referee. What
+//! is read is refilled into the values held from the last step in place (their names, boxes and buffers
+//! kept), and bytes a referee hands over are untrusted: every length is checked against what is left,
+//! no value is read past the end, and nothing may follow the value.
+//!
+//! The wire format (postcard 1): `bool`, `u8` and `s8` one byte; other integers LEB128 varints (signed
+//! ones zigzag-encoded first); floats little-endian; strings and `char`s a varint length and their
+//! UTF-8; a list a varint count and its elements; records and tuples their fields in order; a variant
+//! or enum its case's index (a varint) and its payload; `option` and `result` a tag byte (0 `none`/`ok`,
+//! 1 `some`/`err`) and the payload. Flags, resources and async values have no flat form.
+
+use wasmtime::component::Val;
+use wasmtime::component::types::Type;
+
+/// Why flat bytes could not be read or written.
+pub(crate) type Error = String;
+
+/// A reader of one value's bytes.
+pub(crate) struct Reader<'b> {
+    bytes: &'b [u8],
+    at: usize,
+}
+
+impl<'b> Reader<'b> {
+    pub(crate) fn new(bytes: &'b [u8]) -> Reader<'b> {
+        Reader { bytes, at: 0 }
+    }
+
+    fn left(&self) -> usize {
+        self.bytes.len() - self.at
+    }
+
+    /// Nothing may follow the value.
+    pub(crate) fn end(&self) -> Result<(), Error> {
+        match self.left() {
+            0 => Ok(()),
+            n => Err(format!("{n} bytes follow the value")),
+        }
+    }
+
+    fn take(&mut self, n: usize) -> Result<&'b [u8], Error> {
+        if n > self.left() {
+            return Err(format!("{n} bytes wanted at byte {}, {} left", self.at, self.left()));
+        }
+        let s = &self.bytes[self.at..self.at + n];
+        self.at += n;
+        Ok(s)
+    }
+
+    pub(crate) fn byte(&mut self) -> Result<u8, Error> {
+        Ok(self.take(1)?[0])
+    }
+
+    /// A LEB128 varint of at most 64 bits.
+    pub(crate) fn varint(&mut self) -> Result<u64, Error> {
+        let mut v = 0u64;
+        for shift in (0..64).step_by(7) {
+            let b = self.byte()?;
+            let bits = u64::from(b & 0x7f);
+            if shift == 63 && bits > 1 {
+                return Err("a varint overflows 64 bits".into());
+            }
+            v |= bits << shift;
+            if b & 0x80 == 0 {
+                return Ok(v);
+            }
+        }
+        Err("a varint runs past 10 bytes".into())
+    }
+
+    fn unsigned<T: TryFrom<u64>>(&mut self, what: &str) -> Result<T, Error> {
+        let v = self.varint()?;
+        T::try_from(v).map_err(|_| format!("{v} does not fit a {what}"))
+    }
+
+    fn signed<T: TryFrom<i64>>(&mut self, what: &str) -> Result<T, Error> {
+        let z = self.varint()?;
+        let v = ((z >> 1) as i64) ^ -((z & 1) as i64);
+        T::try_from(v).map_err(|_| format!("{v} does not fit a {what}"))
+    }
+
+    pub(crate) fn u32(&mut self) -> Result<u32, Error> {
+        self.unsigned("u32")
+    }
+
+    /// A count or a length: never more than the bytes left (every value of the component model takes
+    /// at least a byte: a tuple or a record has a field).
+    fn count(&mut self) -> Result<usize, Error> {
+        let n = self.varint()?;
+        let left = self.left() as u64;
+        if n > left {
+            return Err(format!("a length of {n} at byte {}, with {left} bytes left", self.at));
+        }
+        Ok(n as usize)
+    }
+
+    fn str(&mut self) -> Result<&'b str, Error> {
+        let n = self.count()?;
+        let at = self.at;
+        std::str::from_utf8(self.take(n)?).map_err(|_| format!("a string at byte {at} is not UTF-8"))
+    }
+
+    /// An `option`'s or a `result`'s tag.
+    fn tag(&mut self) -> Result<bool, Error> {
+        match self.byte()? {
+            0 => Ok(false),
+            1 => Ok(true),
+            t => Err(format!("a tag of {t} at byte {}", self.at - 1)),
+        }
+    }
+
+    /// Reads a value of type `ty` into `slot`, reusing what `slot` holds where it has the same shape.
+    pub(crate) fn value_into(&mut self, ty: &Type, slot: &mut Val) -> Result<(), Error> {
+        match ty {
+            Type::Bool => *slot = Val::Bool(self.tag().map_err(|_| "a bool that is neither 0 nor 1")?),
+            Type::U8 => *slot = Val::U8(self.byte()?),
+            Type::S8 => *slot = Val::S8(self.byte()? as i8),
+            Type::U16 => *slot = Val::U16(self.unsigned("u16")?),
+            Type::U32 => *slot = Val::U32(self.unsigned("u32")?),
+            Type::U64 => *slot = Val::U64(self.varint()?),
+            Type::S16 => *slot = Val::S16(self.signed("s16")?),
+            Type::S32 => *slot = Val::S32(self.signed("s32")?),
+            Type::S64 => *slot = Val::S64(self.signed("s64")?),
+            Type::Float32 => *slot = Val::Float32(f32::from_le_bytes(self.take(4)?.try_into().expect("4 bytes"))),
+            Type::Float64 => *slot = Val::Float64(f64::from_le_bytes(self.take(8)?.try_into().expect("8 bytes"))),
+            Type::Char => {
+                let s = self.str()?;
+                let mut chars = s.chars();
+                match (chars.next(), chars.next()) {
+                    (Some(c), None) => *slot = Val::Char(c),
+                    _ => return Err(format!("a char of {} bytes", s.len())),
+                }
+            }
+            Type::String => {
+                let s = self.str()?;
+                match slot {
+                    Val::String(held) => {
+                        held.clear();
+                        held.push_str(s);
+                    }
+                    _ => *slot = Val::String(s.to_string()),
+                }
+            }
+            Type::List(l) => {
+                let elem = l.ty();
+                let n = self.count()?;
+                let items = vec_of(slot, Val::List);
+                items.truncate(n);
+                for i in 0..n {
+                    if i == items.len() {
+                        items.push(Val::Bool(false));
+                    }
+                    self.value_into(&elem, &mut items[i])?;
+                }
+            }
+            Type::Tuple(t) => {
+                let items = vec_of(slot, Val::Tuple);
+                items.truncate(t.types().len());
+                for (i, ty) in t.types().enumerate() {
+                    if i == items.len() {
+                        items.push(Val::Bool(false));
+                    }
+                    self.value_into(&ty, &mut items[i])?;
+                }
+            }
+            Type::Record(r) => {
+                let same = matches!(slot, Val::Record(f) if f.len() == r.fields().len()
+                    && f.iter().zip(r.fields()).all(|((name, _), field)| name == field.name));
+                if !same {
+                    *slot = Val::Record(r.fields().map(|f| (f.name.to_string(), Val::Bool(false))).collect());
+                }
+                let Val::Record(fields) = slot else { unreachable!("a record was just made") };
+                for ((_, v), field) in fields.iter_mut().zip(r.fields()) {
+                    self.value_into(&field.ty, v)?;
+                }
+            }
+            Type::Variant(v) => {
+                let i = self.varint()?;
+                let case = usize::try_from(i)
+                    .ok()
+                    .and_then(|i| v.cases().nth(i))
+                    .ok_or_else(|| format!("case {i} of a variant of {} cases", v.cases().len()))?;
+                if !matches!(slot, Val::Variant(..)) {
+                    *slot = Val::Variant(String::new(), None);
+                }
+                let Val::Variant(name, payload) = slot else { unreachable!("a variant was just made") };
+                if name != case.name {
+                    name.clear();
+                    name.push_str(case.name);
+                }
+                self.payload_into(case.ty.as_ref(), payload)?;
+            }
+            Type::Enum(e) => {
+                let i = self.varint()?;
+                let case = usize::try_from(i)
+                    .ok()
+                    .and_then(|i| e.names().nth(i))
+                    .ok_or_else(|| format!("case {i} of an enum of {} cases", e.names().len()))?;
+                match slot {
+                    Val::Enum(held) if held == case => {}
+                    _ => *slot = Val::Enum(case.to_string()),
+                }
+            }
+            Type::Option(o) => {
+                let some = self.tag()?;
+                if !matches!(slot, Val::Option(_)) {
+                    *slot = Val::Option(None);
+                }
+                let Val::Option(held) = slot else { unreachable!("an option was just made") };
+                if some {
+                    self.payload_into(Some(&o.ty()), held)?;
+                } else {
+                    *held = None;
+                }
+            }
+            Type::Result(r) => {
+                let err = self.tag()?;
+                let ty = if err { r.err() } else { r.ok() };
+                let mut held = match std::mem::replace(slot, Val::Bool(false)) {
+                    Val::Result(Ok(p)) if !err => p,
+                    Val::Result(Err(p)) if err => p,
+                    _ => None,
+                };
+                self.payload_into(ty.as_ref(), &mut held)?;
+                *slot = Val::Result(if err { Err(held) } else { Ok(held) });
+            }
+            other => return Err(format!("{} has no flat form", kind(other))),
+        }
+        Ok(())
+    }
+
+    /// A case's or an option's payload, into the box already there when there is one.
+    fn payload_into(&mut self, ty: Option<&Type>, held: &mut Option<Box<Val>>) -> Result<(), Error> {
+        match (ty, held) {
+            (None, held) => *held = None,
+            (Some(ty), Some(b)) => self.value_into(ty, b)?,
+            (Some(ty), held) => {
+                let mut v = Val::Bool(false);
+                self.value_into(ty, &mut v)?;
+                *held = Some(Box::new(v));
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The vector of a list or a tuple held in `slot` (made empty first when `slot` is something else).
+fn vec_of(slot: &mut Val, make: fn(Vec<Val>) -> Val) -> &mut Vec<Val> {
+    let fits = matches!((&*slot, make(Vec::new())), (Val::List(_), Val::List(_)) | (Val::Tuple(_), Val::Tuple(_)));
+    if !fits {
+        *slot = make(Vec::new());
+    }
+    match slot {
+        Val::List(v) | Val::Tuple(v) => v,
+        _ => unreachable!("a list or a tuple was just made"),
+    }
+}
+
+/// Whether every value of `ty` has a flat form.
+pub(crate) fn flat(ty: &Type) -> bool {
+    match ty {
+        Type::Bool
+        | Type::S8
+        | Type::U8
+        | Type::S16
+        | Type::U16
+        | Type::S32
+        | Type::U32
+        | Type::S64
+        | Type::U64
+        | Type::Float32
+        | Type::Float64
+        | Type::Char
+        | Type::String
+        | Type::Enum(_) => true,
+        Type::List(l) => flat(&l.ty()),
+        Type::Tuple(t) => t.types().all(|t| flat(&t)),
+        Type::Record(r) => r.fields().all(|f| flat(&f.ty)),
+        Type::Variant(v) => v.cases().all(|c| c.ty.as_ref().is_none_or(flat)),
+        Type::Option(o) => flat(&o.ty()),
+        Type::Result(r) => r.ok().as_ref().is_none_or(flat) && r.err().as_ref().is_none_or(flat),
+        _ => false,
+    }
+}
+
+fn kind(ty: &Type) -> &'static str {
+    match ty {
+        Type::Flags(_) => "a flags value",
+        Type::Own(_) | Type::Borrow(_) => "a resource",
+        _ => "this type",
+    }
+}
+
+/// Appends `v`, a value of type `ty`, to `out` in flat form.
+pub(crate) fn write(v: &Val, ty: &Type, out: &mut Vec<u8>) -> Result<(), Error> {
+    match (ty, v) {
+        (Type::Bool, Val::Bool(b)) => out.push(u8::from(*b)),
+        (Type::U8, Val::U8(n)) => out.push(*n),
+        (Type::S8, Val::S8(n)) => out.push(*n as u8),
+        (Type::U16, Val::U16(n)) => varint(out, u64::from(*n)),
+        (Type::U32, Val::U32(n)) => varint(out, u64::from(*n)),
+        (Type::U64, Val::U64(n)) => varint(out, *n),
+        (Type::S16, Val::S16(n)) => zigzag(out, i64::from(*n)),
+        (Type::S32, Val::S32(n)) => zigzag(out, i64::from(*n)),
+        (Type::S64, Val::S64(n)) => zigzag(out, *n),
+        (Type::Float32, Val::Float32(x)) => out.extend_from_slice(&x.to_le_bytes()),
+        (Type::Float64, Val::Float64(x)) => out.extend_from_slice(&x.to_le_bytes()),
+        (Type::Char, Val::Char(c)) => string(out, c.encode_utf8(&mut [0; 4])),
+        (Type::String, Val::String(s)) => string(out, s),
+        (Type::List(l), Val::List(items)) => {
+            varint(out, items.len() as u64);
+            let elem = l.ty();
+            for item in items {
+                write(item, &elem, out)?;
+            }
+        }
+        (Type::Tuple(t), Val::Tuple(items)) if t.types().len() == items.len() => {
+            for (item, ty) in items.iter().zip(t.types()) {
+                write(item, &ty, out)?;
+            }
+        }
+        (Type::Record(r), Val::Record(fields)) if r.fields().len() == fields.len() => {
+            for ((name, v), field) in fields.iter().zip(r.fields()) {
+                if name != field.name {
+                    return Err(format!("field `{name}` where the record has `{}`", field.name));
+                }
+                write(v, &field.ty, out)?;
+            }
+        }
+        (Type::Variant(t), Val::Variant(name, payload)) => {
+            let (i, case) = t
+                .cases()
+                .enumerate()
+                .find(|(_, c)| c.name == *name)
+                .ok_or_else(|| format!("no case `{name}` in the variant"))?;
+            varint(out, i as u64);
+            match (case.ty, payload) {
+                (None, None) => {}
+                (Some(ty), Some(p)) => write(p, &ty, out)?,
+                _ => return Err(format!("case `{name}` with a payload that does not fit it")),
+            }
+        }
+        (Type::Enum(e), Val::Enum(name)) => {
+            let i = e.names().position(|n| n == name).ok_or_else(|| format!("no case `{name}` in the enum"))?;
+            varint(out, i as u64);
+        }
+        (Type::Option(_), Val::Option(None)) => out.push(0),
+        (Type::Option(o), Val::Option(Some(p))) => {
+            out.push(1);
+            write(p, &o.ty(), out)?;
+        }
+        (Type::Result(r), Val::Result(v)) => {
+            let (tag, ty, p) = match v {
+                Ok(p) => (0, r.ok(), p),
+                Err(p) => (1, r.err(), p),
+            };
+            out.push(tag);
+            match (ty, p) {
+                (None, None) => {}
+                (Some(ty), Some(p)) => write(p, &ty, out)?,
+                _ => return Err("a result whose payload does not fit it".into()),
+            }
+        }
+        (ty, _) => return Err(format!("a value that is not {}", crate::values::name(ty))),
+    }
+    Ok(())
+}
+
+pub(crate) fn varint(out: &mut Vec<u8>, mut v: u64) {
+    while v >= 0x80 {
+        out.push((v as u8) | 0x80);
+        v >>= 7;
+    }
+    out.push(v as u8);
+}
+
+fn zigzag(out: &mut Vec<u8>, v: i64) {
+    varint(out, ((v << 1) ^ (v >> 63)) as u64);
+}
+
+fn string(out: &mut Vec<u8>, s: &str) {
+    varint(out, s.len() as u64);
+    out.extend_from_slice(s.as_bytes());
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use wasmtime::component::Component;
+
+    /// The last of the types declared in `decls` (WAT, each one's name bound to the ones before), read
+    /// from a component's export `f` taking a list of it.
+    fn type_of(decls: &[&str]) -> Type {
+        let mut types = String::new();
+        for (i, decl) in decls.iter().enumerate() {
+            types += &format!("(type $t{i}' {decl}) (export $t{i} \"t{i}\" (type $t{i}'))\n");
+        }
+        let last = decls.len() - 1;
+        let wat = format!(
+            r#"(component
+                 (core module $m
+                   (memory (export "mem") 1)
+                   (func (export "f") (param i32 i32))
+                   (func (export "realloc") (param i32 i32 i32 i32) (result i32) i32.const 0))
+                 (core instance $i (instantiate $m))
+                 {types}
+                 (func (export "f") (param "v" (list $t{last}))
+                   (canon lift (core func $i "f") (memory (core memory $i "mem")) (realloc (core func $i "realloc")))))"#
+        );
+        let engine = wasmtime::Engine::default();
+        let c = Component::new(&engine, wat).expect("the test component builds");
+        let Some(wasmtime::component::types::ComponentItem::ComponentFunc(f)) =
+            c.component_type().get_export(&engine, "f").map(|e| e.ty)
+        else {
+            panic!("no export f")
+        };
+        match f.params().next().expect("one parameter").1 {
+            Type::List(l) => l.ty(),
+            _ => panic!("not a list"),
+        }
+    }
+
+    const EVERYTHING: &[&str] = &[
+        r#"(variant (case "none") (case "one" u32) (case "two" (tuple string s64)))"#,
+        r#"(enum "red" "green")"#,
+        r#"(record
+        (field "b" bool) (field "u" u8) (field "s" s8) (field "w" u16) (field "x" s16)
+        (field "n" u32) (field "i" s32) (field "l" u64) (field "m" s64)
+        (field "f" float32) (field "d" float64) (field "c" char) (field "t" string)
+        (field "list" (list (tuple u32 (option string))))
+        (field "v" $t0) (field "e" $t1)
+        (field "r" (result u32 (error string))))"#,
+    ];
+
+    /// A value of [`EVERYTHING`]'s record.
+    fn everything() -> Val {
+        let rec = |fields: Vec<(&str, Val)>| Val::Record(fields.into_iter().map(|(k, v)| (k.into(), v)).collect());
+        rec(vec![
+            ("b", Val::Bool(true)),
+            ("u", Val::U8(255)),
+            ("s", Val::S8(-128)),
+            ("w", Val::U16(65535)),
+            ("x", Val::S16(-32768)),
+            ("n", Val::U32(u32::MAX)),
+            ("i", Val::S32(i32::MIN)),
+            ("l", Val::U64(u64::MAX)),
+            ("m", Val::S64(i64::MIN)),
+            ("f", Val::Float32(1.5)),
+            ("d", Val::Float64(-2.25)),
+            ("c", Val::Char('é')),
+            ("t", Val::String("héllo".into())),
+            (
+                "list",
+                Val::List(vec![
+                    Val::Tuple(vec![Val::U32(1), Val::Option(None)]),
+                    Val::Tuple(vec![Val::U32(2), Val::Option(Some(Box::new(Val::String("x".into()))))]),
+                ]),
+            ),
+            ("v", Val::Variant("two".into(), Some(Box::new(Val::Tuple(vec![Val::String("a".into()), Val::S64(-3)]))))),
+            ("e", Val::Enum("green".into())),
+            ("r", Val::Result(Err(Some(Box::new(Val::String("no".into())))))),
+        ])
+    }
+
+    fn read(ty: &Type, bytes: &[u8], slot: &mut Val) -> Result<(), Error> {
+        let mut r = Reader::new(bytes);
+        r.value_into(ty, slot)?;
+        r.end()
+    }
+
+    #[test]
+    fn every_kind_of_value_goes_there_and_back_and_is_refilled_in_place() {
+        let ty = type_of(EVERYTHING);
+        let v = everything();
+        let mut bytes = Vec::new();
+        write(&v, &ty, &mut bytes).unwrap();
+        let mut slot = Val::Bool(false);
+        read(&ty, &bytes, &mut slot).unwrap();
+        assert_eq!(slot, v);
+        // Read again into the value already there: the same value, the string's buffer kept.
+        let Val::Record(f) = &slot else { panic!() };
+        let Val::String(t) = &f[12].1 else { panic!() };
+        let before = t.as_ptr();
+        read(&ty, &bytes, &mut slot).unwrap();
+        assert_eq!(slot, v);
+        let Val::Record(f) = &slot else { panic!() };
+        let Val::String(t) = &f[12].1 else { panic!() };
+        assert_eq!(t.as_ptr(), before);
+    }
+
+    #[test]
+    fn the_bytes_are_postcards() {
+        // What the referee kit writes with postcard for `(3u32, Some("ab"), -2i64)`.
+        let ty = type_of(&[r#"(tuple u32 (option string) s64)"#]);
+        let v = Val::Tuple(vec![Val::U32(300), Val::Option(Some(Box::new(Val::String("ab".into())))), Val::S64(-2)]);
+        let mut bytes = Vec::new();
+        write(&v, &ty, &mut bytes).unwrap();
+        assert_eq!(bytes, [0xac, 0x02, 1, 2, b'a', b'b', 3]);
+    }
+
+    #[test]
+    fn hostile_bytes_are_refused_with_a_reason_and_never_read_past_their_end() {
+        let ty = type_of(EVERYTHING);
+        let mut good = Vec::new();
+        write(&everything(), &ty, &mut good).unwrap();
+        // Every cut of a good value is refused.
+        for n in 0..good.len() {
+            let mut slot = Val::Bool(false);
+            assert!(read(&ty, &good[..n], &mut slot).is_err(), "a value cut at {n} bytes was read");
+        }
+        // A byte more is refused.
+        let mut longer = good.clone();
+        longer.push(0);
+        assert!(read(&ty, &longer, &mut Val::Bool(false)).unwrap_err().contains("follow"));
+        let list = type_of(&["(list string)"]);
+        for (bytes, why) in [
+            (vec![0xff, 0xff, 0xff, 0xff, 0x0f], "length"), // 4 billion strings claimed
+            (vec![0xff; 11], "varint"),                     // a varint that never ends
+            (vec![0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x7f], "overflows"), // past 64 bits
+            (vec![1, 2, 0xc3, 0x28], "UTF-8"),              // not UTF-8
+        ] {
+            let e = read(&list, &bytes, &mut Val::Bool(false)).unwrap_err();
+            assert!(e.contains(why), "{bytes:?}: {e}");
+        }
+        let e = read(&type_of(&["(variant (case \"a\") (case \"b\" u8))"]), &[2], &mut Val::Bool(false)).unwrap_err();
+        assert!(e.contains("case 2"), "{e}");
+        let e = read(&type_of(&["(option u8)"]), &[2, 0], &mut Val::Bool(false)).unwrap_err();
+        assert!(e.contains("tag of 2"), "{e}");
+        let e = read(&type_of(&["(tuple u8 bool)"]), &[0, 7], &mut Val::Bool(false)).unwrap_err();
+        assert!(e.contains("bool"), "{e}");
+        let e = read(&type_of(&["(tuple u16 u8)"]), &[0x80, 0x80, 0x04, 0], &mut Val::Bool(false)).unwrap_err();
+        assert!(e.contains("u16"), "{e}");
+        let e = read(&type_of(&["(tuple char u8)"]), &[2, b'a', b'b', 0], &mut Val::Bool(false)).unwrap_err();
+        assert!(e.contains("char"), "{e}");
+    }
+
+    #[test]
+    fn flags_have_no_flat_form() {
+        assert!(!flat(&type_of(&[r#"(flags "a" "b")"#, r#"(record (field "f" $t0))"#])));
+        assert!(flat(&type_of(EVERYTHING)));
+    }
+}
