@@ -87,6 +87,24 @@ fn a_referee_that_loops_on_an_answer_fails_on_its_fuel() {
     assert!(out.contains("--option trusting=2 --seats 2 --seed "), "the replay keeps the option: {out}");
 }
 
+/// A referee whose `step` in flat form answers otherwise than its typed `step` (here it refuses what
+/// the typed one takes) fails: the check plays each sample game through both and compares them.
+#[test]
+fn a_referee_whose_flat_and_typed_steps_disagree_fails() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = trusting_package(dir.path());
+    let manifest = root.join("game.toml");
+    let text = std::fs::read_to_string(&manifest).unwrap();
+    std::fs::write(&manifest, format!("{text}\n[options.flat-bad]\ndefault = 0\nmin = 0\nmax = 5\n")).unwrap();
+    let (ok, out) = check_game(&[root.to_str().unwrap(), "--option", "flat-bad=5", "--seeds", "2"]);
+    assert!(!ok, "{out}");
+    let fail = out.lines().find(|l| l.starts_with("FAIL: seed ")).expect(&out);
+    assert!(fail.contains("through its flat `step` and its typed one, the games differ"), "{out}");
+    // Without the disagreement the same package's sample games pass that comparison.
+    let (_, out) = check_game(&[root.to_str().unwrap(), "--option", "flat-bad=0", "--seeds", "2"]);
+    assert!(!out.contains("the games differ"), "{out}");
+}
+
 #[test]
 fn a_package_whose_wit_or_samples_do_not_fit_fails_with_the_reason() {
     let dir = tempfile::tempdir().unwrap();

@@ -7,8 +7,9 @@
 //! With `bad-lengths=K` its first `events()` answers with lengths that do not fit its text: longer
 //! (1), shorter (2), cutting a character in two (3), or adding up past `u32::MAX` (4). It exports
 //! `step` in flat form too (the host calls that one); with `flat-bad=K` what that answers is broken:
-//! a varint that never ends (1), a byte after the `next` (2), a request of case 7 of Nim's one (3), or
-//! 2 MiB, past the referee's answer limit (4).
+//! a varint that never ends (1), a byte after the `next` (2), a request of case 7 of Nim's one (3),
+//! 2 MiB, past the referee's answer limit (4), or well-formed but ending the game after the second
+//! move, won by seat 0, where its typed `step` goes on (5).
 #![cfg(target_arch = "wasm32")]
 // The generated lowering of the setup record takes many flat arguments.
 #![allow(clippy::too_many_arguments)]
@@ -165,7 +166,11 @@ impl Guest for Broken {
 impl exports::arena::game::flat::Guest for Broken {
     fn step(answers: Vec<u8>) -> Vec<u8> {
         let answers: Vec<(u32, Answer)> = postcard::from_bytes(&answers).expect("the answers in flat form");
-        let next = <Broken as Guest>::step(answers);
+        let mut next = <Broken as Guest>::step(answers);
+        if FLAT_BAD.get() == Some(5) && APPLIED.get() >= 2 && WINNER.get().is_none() {
+            WINNER.set(Some(0));
+            next.requests = requests();
+        }
         let mut bytes = postcard::to_allocvec(&(&next.requests, next.taken, &next.refused)).expect("a next");
         match FLAT_BAD.get() {
             Some(1) => bytes = vec![0xff; 12],
