@@ -63,8 +63,10 @@ struct Case {
     name: String,
     param: Option<Type>,
     result: Option<Type>,
-    /// The index of its case in the referee's `answer` variant (what the flat form writes).
+    /// The index of its case in the referee's `answer` variant (what the flat form writes), and the
+    /// shape of its answer's payload when it has a flat form.
     answer_index: u32,
+    answer_shape: Option<flat::Shape>,
 }
 
 impl Case {
@@ -88,8 +90,8 @@ pub struct Package {
     /// Whether the referee exports `svg` (a drawing of the position).
     svg: bool,
     /// The referee's `step` in flat form (`arena:game/flat`), when it exports it and every request and
-    /// answer has a flat form: the export, and the referee's `request` variant.
-    flat: Option<(wasmtime::component::ComponentExportIndex, Type)>,
+    /// answer has a flat form: the export, and the shape of the referee's `request` variant.
+    flat: Option<(wasmtime::component::ComponentExportIndex, Arc<flat::Shape>)>,
     /// The interfaces the referee serves players (rule checkers).
     served: Vec<rules::Interface>,
     players: Linker<PlayerState>,
@@ -341,7 +343,14 @@ fn cases(engine: &wasmtime::Engine, referee: &Component) -> Result<(Vec<Case>, T
         let Some((i, a)) = answer.cases().enumerate().find(|(_, a)| a.name == case.name) else {
             return Err(format!("the answer variant has no case `{}` for the request of that name", case.name));
         };
-        out.push(Case { name: case.name.to_string(), param: case.ty, result: a.ty, answer_index: i as u32 });
+        let answer_shape = a.ty.as_ref().and_then(flat::Shape::of);
+        out.push(Case {
+            name: case.name.to_string(),
+            param: case.ty,
+            result: a.ty,
+            answer_index: i as u32,
+            answer_shape,
+        });
     }
     if out.is_empty() {
         return Err("the request variant has no cases".into());
@@ -359,7 +368,7 @@ fn flat_step(
     referee: &Component,
     cases: &[Case],
     request: Type,
-) -> Result<Option<(wasmtime::component::ComponentExportIndex, Type)>, String> {
+) -> Result<Option<(wasmtime::component::ComponentExportIndex, Arc<flat::Shape>)>, String> {
     let Some(iface) = referee.get_export_index(None, FLAT) else { return Ok(None) };
     let bytes = |t: Option<Type>| matches!(t, Some(Type::List(l)) if matches!(l.ty(), Type::U8));
     let fits = match referee.get_export(Some(&iface), "step") {
@@ -376,8 +385,8 @@ fn flat_step(
     let Some(index) = fits else {
         return Err(format!("its `{FLAT}` must export `step: func(answers: list<u8>) -> list<u8>`"));
     };
-    let all_flat = cases.iter().all(|c| c.param.iter().chain(&c.result).all(flat::flat));
-    Ok(all_flat.then_some((index, request)))
+    let answers_flat = cases.iter().all(|c| c.result.is_none() || c.answer_shape.is_some());
+    Ok(flat::Shape::of(&request).filter(|_| answers_flat).map(|shape| (index, Arc::new(shape))))
 }
 
 /// `T` of a `list<tuple<u32, T>>` (requests or answers, by seat).

@@ -549,7 +549,7 @@ impl Hand<'_> {
         for h in batch.iter() {
             crate::flat::varint(bytes, h.seat as u64);
             crate::flat::varint(bytes, u64::from(h.case.answer_index));
-            match (&h.answer, &h.case.result) {
+            match (&h.answer, &h.case.answer_shape) {
                 (Some(v), Some(ty)) => crate::flat::write(v, ty, bytes)
                     .map_err(|e| protocol("step", format!("seat {}'s answer has no flat form: {e}", h.seat)))?,
                 (None, None) => {}

@@ -8,7 +8,6 @@ use arena_core::{Fault, FaultKind};
 use arena_core::{Limits, quote, quote_at};
 use arena_sandbox::{Guard, PlayerState};
 use wasmtime::Store;
-use wasmtime::component::types::Type;
 use wasmtime::component::{ComponentExportIndex, ComponentType, Instance, Lift, TypedFunc, Val};
 
 /// `arena:game`'s `audience`, lifted without dynamic values.
@@ -65,7 +64,7 @@ pub(crate) struct Referee {
     pub(crate) events: Option<TypedFunc<(), (Told,)>>,
     /// Its `step` in flat form (see [`crate::flat`]), once looked up: the export and the game's
     /// `request` variant, and the typed function.
-    pub(crate) flat: Option<(ComponentExportIndex, Type)>,
+    pub(crate) flat: Option<(ComponentExportIndex, std::sync::Arc<crate::flat::Shape>)>,
     pub(crate) flat_step: Option<FlatStep>,
     /// The bytes of the last flat `next`, written over with the next step's answers.
     pub(crate) bytes: Vec<u8>,
@@ -162,7 +161,7 @@ impl Referee {
             0 => None,
             1 => {
                 let mut why = Val::Bool(false);
-                r.value_into(&Type::String, &mut why)?;
+                r.value_into(&crate::flat::Shape::String, &mut why)?;
                 Some(text(&Some(Box::new(why))))
             }
             t => return Err(format!("a tag of {t} for `refused`")),

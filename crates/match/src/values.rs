@@ -120,7 +120,7 @@ pub fn from_json(v: &Value, ty: &Type) -> Result<Val, String> {
     })
 }
 
-pub(crate) fn name(ty: &Type) -> String {
+fn name(ty: &Type) -> String {
     format!("{ty:?}").split(['(', ' ']).next().unwrap_or("value").to_lowercase()
 }
 
