@@ -107,7 +107,12 @@ impl Nats {
     /// Creates the work-queue stream `config`, or checks the one there has its retention and subjects.
     async fn work_queue(&self, config: async_nats::jetstream::stream::Config, what: &str) -> Result<(), ClusterError> {
         let (name, subjects) = (config.name.clone(), config.subjects.clone());
-        let s = self.js.get_or_create_stream(config).await.map_err(|e| self.err(what, e))?;
+        let s = match self.js.get_or_create_stream(config).await {
+            Ok(s) => s,
+            // Another client made it between this one's look and its create (a coordinator and workers
+            // starting at once; the server then answers that the subjects overlap): take that one.
+            Err(e) => self.js.get_stream(&name).await.map_err(|_| self.err(what, e))?,
+        };
         let info = s.cached_info();
         if info.config.retention != async_nats::jetstream::stream::RetentionPolicy::WorkQueue
             || info.config.subjects != subjects
