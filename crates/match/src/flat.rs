@@ -205,7 +205,7 @@ impl<'b> Reader<'b> {
     }
 
     /// An `option`'s or a `result`'s tag.
-    fn tag(&mut self) -> Result<bool, Error> {
+    pub(crate) fn tag(&mut self) -> Result<bool, Error> {
         match self.byte()? {
             0 => Ok(false),
             1 => Ok(true),

@@ -90,7 +90,8 @@ pub struct Package {
     /// Whether the referee exports `svg` (a drawing of the position).
     svg: bool,
     /// The referee's `step` in flat form (`arena:game/flat`), when it exports it and every request and
-    /// answer has a flat form: the export, and the shape of the referee's `request` variant.
+    /// answer has a flat form: the export, and the shape of the requests of a `next`
+    /// (`list<tuple<u32, request>>`).
     flat: Option<(wasmtime::component::ComponentExportIndex, Arc<flat::Shape>)>,
     /// The interfaces the referee serves players (rule checkers).
     served: Vec<rules::Interface>,
@@ -386,7 +387,8 @@ fn flat_step(
         return Err(format!("its `{FLAT}` must export `step: func(answers: list<u8>) -> list<u8>`"));
     };
     let answers_flat = cases.iter().all(|c| c.result.is_none() || c.answer_shape.is_some());
-    Ok(flat::Shape::of(&request).filter(|_| answers_flat).map(|shape| (index, Arc::new(shape))))
+    let by_seat = |request| flat::Shape::List(Box::new(flat::Shape::Tuple(vec![flat::Shape::U32, request])));
+    Ok(flat::Shape::of(&request).filter(|_| answers_flat).map(|request| (index, Arc::new(by_seat(request)))))
 }
 
 /// `T` of a `list<tuple<u32, T>>` (requests or answers, by seat).

@@ -62,8 +62,8 @@ pub(crate) struct Referee {
     pub(crate) answers: Vec<Val>,
     /// Its `events` export, typed, once looked up.
     pub(crate) events: Option<TypedFunc<(), (Told,)>>,
-    /// Its `step` in flat form (see [`crate::flat`]), once looked up: the export and the game's
-    /// `request` variant, and the typed function.
+    /// Its `step` in flat form (see [`crate::flat`]), once looked up: the export and the shape of the
+    /// requests of a `next` (`list<tuple<u32, request>>`), and the typed function.
     pub(crate) flat: Option<(ComponentExportIndex, std::sync::Arc<crate::flat::Shape>)>,
     pub(crate) flat_step: Option<FlatStep>,
     /// The bytes of the last flat `next`, written over with the next step's answers.
@@ -136,37 +136,20 @@ impl Referee {
     /// Reads a flat `next` (requests, taken, refused) into the requests outstanding, refilling the
     /// values of the last step's requests in place.
     fn read_flat_next(&mut self, bytes: &[u8]) -> Result<Took, crate::flat::Error> {
-        let Some((_, request)) = &self.flat else { return Err("no flat `step`".into()) };
+        let Some((_, requests_shape)) = &self.flat else { return Err("no flat `step`".into()) };
         let mut r = crate::flat::Reader::new(bytes);
-        let n = r.varint()?;
-        if n > bytes.len() as u64 {
-            return Err(format!("{n} requests in {} bytes", bytes.len()));
-        }
-        let mut requests = std::mem::take(&mut self.spare);
-        requests.truncate(n as usize);
-        for i in 0..n as usize {
-            if i == requests.len() {
-                requests.push(Val::Tuple(vec![Val::U32(0), Val::Bool(false)]));
-            }
-            let item = &mut requests[i];
-            if !matches!(item, Val::Tuple(t) if t.len() == 2) {
-                *item = Val::Tuple(vec![Val::U32(0), Val::Bool(false)]);
-            }
-            let Val::Tuple(t) = item else { unreachable!("a tuple was just made") };
-            t[0] = Val::U32(r.u32()?);
-            r.value_into(request, &mut t[1])?;
-        }
+        let mut requests = Val::List(std::mem::take(&mut self.spare));
+        r.value_into(requests_shape, &mut requests)?;
         let taken = r.u32()?;
-        let refused = match r.byte()? {
-            0 => None,
-            1 => {
-                let mut why = Val::Bool(false);
-                r.value_into(&crate::flat::Shape::String, &mut why)?;
-                Some(text(&Some(Box::new(why))))
-            }
-            t => return Err(format!("a tag of {t} for `refused`")),
+        let refused = if r.tag()? {
+            let mut why = Val::Bool(false);
+            r.value_into(&crate::flat::Shape::String, &mut why)?;
+            Some(text(&Some(Box::new(why))))
+        } else {
+            None
         };
         r.end()?;
+        let Val::List(requests) = requests else { unreachable!("a list was read") };
         self.outstanding = requests;
         Ok(Took { taken, refused })
     }

@@ -155,15 +155,8 @@ async fn one(game: &PackageGame, samples: &[Arc<PackagePlayer>], case: Case) -> 
         } else {
             pkg.play_fuzzed(&players, case.seed, None).await
         };
-        same_game(&first, &again).map_err(|d| {
-            if flat {
-                format!(
-                    "played twice from the same seed, through its flat `step` and its typed one, the games differ: {d}"
-                )
-            } else {
-                format!("played twice from the same seed, the games differ: {d}")
-            }
-        })?;
+        let how = if flat { ", through its flat `step` and its typed one," } else { "," };
+        same_game(&first, &again).map_err(|d| format!("played twice from the same seed{how} the games differ: {d}"))?;
     }
     let refused = first.faults.iter().filter(|(_, f)| f.kind == arena_core::FaultKind::Illegal).count();
     Ok(Played { case, cost, refused })
