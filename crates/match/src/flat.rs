@@ -198,7 +198,7 @@ impl<'b> Reader<'b> {
         Ok(n as usize)
     }
 
-    fn str(&mut self) -> Result<&'b str, Error> {
+    pub(crate) fn str(&mut self) -> Result<&'b str, Error> {
         let n = self.count()?;
         let at = self.at;
         std::str::from_utf8(self.take(n)?).map_err(|_| format!("a string at byte {at} is not UTF-8"))

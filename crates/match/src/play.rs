@@ -67,23 +67,19 @@ impl Package {
         seed: u64,
         fuzz: Option<Fuzz>,
     ) -> (GameOutcome, RefereeCost) {
-        let names: Vec<String> = players.iter().map(|p| p.name.clone()).collect();
-        self.play_seats(players, &names, seed, &MatchSoFar::default(), How { fuzz, finals: Finals::All, typed: false })
-            .await
+        self.play_checked(players, seed, How { fuzz, finals: Finals::All, typed: false }).await
     }
 
     /// [`Package::play_fuzzed`] without a fuzzer, the referee's `step` called as a typed function
     /// even when it exports the flat form too (`arena check-game` plays both and compares them).
     pub async fn play_typed(&self, players: &[Arc<PackagePlayer>], seed: u64) -> (GameOutcome, RefereeCost) {
+        self.play_checked(players, seed, How { fuzz: None, finals: Finals::All, typed: true }).await
+    }
+
+    /// A game of `arena check-game`'s: the players named as they are, at the start of a match.
+    async fn play_checked(&self, players: &[Arc<PackagePlayer>], seed: u64, how: How) -> (GameOutcome, RefereeCost) {
         let names: Vec<String> = players.iter().map(|p| p.name.clone()).collect();
-        self.play_seats(
-            players,
-            &names,
-            seed,
-            &MatchSoFar::default(),
-            How { fuzz: None, finals: Finals::All, typed: true },
-        )
-        .await
+        self.play_seats(players, &names, seed, &MatchSoFar::default(), how).await
     }
 
     /// Whether the referee's `step` is called in flat form (`arena:game/flat`).

@@ -141,13 +141,7 @@ impl Referee {
         let mut requests = Val::List(std::mem::take(&mut self.spare));
         r.value_into(requests_shape, &mut requests)?;
         let taken = r.u32()?;
-        let refused = if r.tag()? {
-            let mut why = Val::Bool(false);
-            r.value_into(&crate::flat::Shape::String, &mut why)?;
-            Some(text(&Some(Box::new(why))))
-        } else {
-            None
-        };
+        let refused = if r.tag()? { Some(quote(r.str()?)) } else { None };
         r.end()?;
         let Val::List(requests) = requests else { unreachable!("a list was read") };
         self.outstanding = requests;
