@@ -79,6 +79,12 @@ impl PerClient {
         PerClient { held: Arc::default(), caps }
     }
 
+    /// Whether `ip` holds as many places as one address may.
+    pub fn full_for(&self, ip: IpAddr) -> bool {
+        let h = self.held.lock().unwrap_or_else(|e| e.into_inner());
+        h.by.get(&ip).copied().unwrap_or(0) >= self.caps.per_address
+    }
+
     /// A place for `ip`, unless it or everyone holds the most allowed.
     pub fn take(&self, ip: IpAddr) -> Option<Slot> {
         let mut h = self.held.lock().unwrap_or_else(|e| e.into_inner());
@@ -168,8 +174,9 @@ pub fn raise_descriptor_limit() -> u64 {
 
 /// Serves `router` on `listener` until `shutdown` resolves, each connection with hyper under the
 /// header timeout and the caps (a connection past a cap, or opened faster than its address may, is
-/// closed at once). `per_address`: whether the caps and the rate apply per peer address (not behind a
-/// proxy, where every connection comes from the proxy).
+/// closed at once, and an address that keeps coming back past them is shunned in the kernel: see
+/// [`crate::shun`]). `per_address`: whether the caps and the rate apply per peer address (not behind
+/// a proxy, where every connection comes from the proxy).
 pub async fn serve(
     listener: tokio::net::TcpListener,
     router: axum::Router,
@@ -179,6 +186,7 @@ pub async fn serve(
 ) -> std::io::Result<()> {
     let held = PerClient::new(caps);
     let mut arrivals = Arrivals::default();
+    let mut shun = per_address.then(|| crate::shun::Shun::new(std::os::fd::AsRawFd::as_raw_fd(&listener)));
     let mut http = hyper::server::conn::http1::Builder::new();
     http.timer(hyper_util::rt::TokioTimer::new()).header_read_timeout(HEADER_TIMEOUT);
     let router = router
@@ -186,6 +194,7 @@ pub async fn serve(
         .layer(tower_http::timeout::RequestBodyTimeoutLayer::new(BODY_STALL));
     tokio::pin!(shutdown);
     loop {
+        let shun_ends = shun.as_ref().and_then(|s| s.next_end());
         let (stream, addr) = tokio::select! {
             accepted = listener.accept() => match accepted {
                 Ok(a) => a,
@@ -196,14 +205,34 @@ pub async fn serve(
                     continue;
                 }
             },
+            () = tokio::time::sleep_until(shun_ends.map_or_else(far, tokio::time::Instant::from_std)),
+                if shun_ends.is_some() =>
+            {
+                if let Some(s) = &mut shun {
+                    s.expire(std::time::Instant::now());
+                }
+                continue;
+            }
             () = &mut shutdown => return Ok(()),
         };
-        if per_address && !arrivals.admit(addr.ip(), std::time::Instant::now()) {
+        if let Some(s) = &shun {
+            s.accepted(std::os::fd::AsRawFd::as_raw_fd(&stream));
+        }
+        let now = std::time::Instant::now();
+        if per_address && !arrivals.admit(addr.ip(), now) {
             tracing::debug!("{addr}: opens connections too fast, closed");
+            if let Some(s) = &mut shun {
+                s.refused(addr.ip(), now);
+            }
             continue;
         }
         let Some(slot) = held.take(addr.ip()) else {
             tracing::debug!("{addr}: over the connection caps, closed");
+            if let Some(s) = &mut shun
+                && held.full_for(addr.ip())
+            {
+                s.refused(addr.ip(), now);
+            }
             continue;
         };
         let service = tower::Layer::layer(&axum::Extension(axum::extract::ConnectInfo(addr)), router.clone());
@@ -216,6 +245,11 @@ pub async fn serve(
             }
         });
     }
+}
+
+/// A moment far enough ahead to mean never.
+fn far() -> tokio::time::Instant {
+    tokio::time::Instant::now() + Duration::from_secs(86_400)
 }
 
 /// Cuts a request's body whose average rate falls below [`BODY_MIN_RATE`] after [`BODY_GRACE`]: the

@@ -22,6 +22,7 @@ mod players;
 mod publish;
 mod replays;
 mod scrimmages;
+mod shun;
 mod tournaments;
 mod uploads;
 mod view;
