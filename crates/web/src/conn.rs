@@ -127,8 +127,19 @@ impl Arrivals {
     }
 }
 
-/// The address a request comes from: its connection's peer, or with `--trust-proxy` the last address
-/// in its `X-Forwarded-For` (the one the proxy in front of this server added).
+/// What the per-client caps count by: an IPv4 address as it is (also one mapped into IPv6), an IPv6
+/// address by its /64 network, which is what one subscriber is given (so that hopping between the
+/// addresses of its own network gains a client nothing).
+pub fn client_key(ip: IpAddr) -> IpAddr {
+    match ip.to_canonical() {
+        IpAddr::V6(a) => IpAddr::V6((u128::from(a) & !(u64::MAX as u128)).into()),
+        v4 => v4,
+    }
+}
+
+/// Who a request comes from, as the caps count ([`client_key`]): its connection's peer, or with
+/// `--trust-proxy` the last address in its `X-Forwarded-For` (the one the proxy in front of this
+/// server added).
 #[derive(Debug, Clone, Copy)]
 pub struct Client(pub IpAddr);
 
@@ -142,10 +153,10 @@ impl axum::extract::FromRequestParts<Arc<super::App>> for Client {
         if app.cfg.trust_proxy
             && let Some(ip) = forwarded(&parts.headers)
         {
-            return Ok(Client(ip));
+            return Ok(Client(client_key(ip)));
         }
         let peer = parts.extensions.get::<axum::extract::ConnectInfo<std::net::SocketAddr>>().map(|c| c.0.ip());
-        Ok(Client(peer.unwrap_or(IpAddr::V4(std::net::Ipv4Addr::UNSPECIFIED))))
+        Ok(Client(client_key(peer.unwrap_or(IpAddr::V4(std::net::Ipv4Addr::UNSPECIFIED)))))
     }
 }
 
@@ -219,19 +230,20 @@ pub async fn serve(
             s.accepted(std::os::fd::AsRawFd::as_raw_fd(&stream));
         }
         let now = std::time::Instant::now();
-        if per_address && !arrivals.admit(addr.ip(), now) {
+        let client = client_key(addr.ip());
+        if per_address && !arrivals.admit(client, now) {
             tracing::debug!("{addr}: opens connections too fast, closed");
             if let Some(s) = &mut shun {
-                s.refused(addr.ip(), now);
+                s.refused(client, now);
             }
             continue;
         }
-        let Some(slot) = held.take(addr.ip()) else {
+        let Some(slot) = held.take(client) else {
             tracing::debug!("{addr}: over the connection caps, closed");
             if let Some(s) = &mut shun
-                && held.full_for(addr.ip())
+                && held.full_for(client)
             {
-                s.refused(addr.ip(), now);
+                s.refused(client, now);
             }
             continue;
         };
@@ -306,6 +318,16 @@ mod tests {
         let later = t + std::time::Duration::from_secs(1);
         let more = (0..1000).filter(|_| a.admit(x, later)).count();
         assert_eq!(more, NEW_PER_SECOND as usize, "a second later, a second's worth");
+    }
+
+    #[test]
+    fn clients_are_counted_by_ipv4_address_and_by_ipv6_network() {
+        let key = |s: &str| client_key(s.parse().unwrap()).to_string();
+        assert_eq!(key("203.0.113.9"), "203.0.113.9");
+        assert_eq!(key("::ffff:203.0.113.9"), "203.0.113.9", "an IPv4 address mapped into IPv6 is that address");
+        assert_eq!(key("2001:db8:1:2:aaaa:bbbb:cccc:dddd"), "2001:db8:1:2::");
+        assert_eq!(key("2001:db8:1:2::7"), key("2001:db8:1:2:ffff::1"), "one /64, one client");
+        assert_ne!(key("2001:db8:1:2::7"), key("2001:db8:1:3::7"), "another /64, another client");
     }
 
     #[test]

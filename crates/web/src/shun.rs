@@ -1,7 +1,8 @@
 //! Client addresses that keep opening connections after being refused are shunned in the kernel: a
 //! classic BPF filter on the listening socket drops their packets, so a flood of reconnects costs the
 //! server no handshake, accept, close or reset, and the flooder waits on its own SYN retransmission
-//! (a second, then two more, …). A shun lasts a second, doubling for an address shunned again soon
+//! (a second, then two more, …). Clients are counted as the caps count them (an IPv6 address by its
+//! /64 network). A shun lasts a second, doubling for an address shunned again soon
 //! after (up to a minute). Needs no privilege; where the kernel refuses the filter, refused
 //! connections are only closed as they are accepted, as before.
 
@@ -52,7 +53,7 @@ impl Shun {
 
     /// Counts a refused connection from `ip`; shuns it once its refusals run out. Whether it was.
     pub fn refused(&mut self, ip: IpAddr, now: Instant) -> bool {
-        let ip = ip.to_canonical();
+        let ip = crate::conn::client_key(ip);
         if self.records.len() > 10_000 {
             self.records.retain(|_, r| {
                 refilled(r, now) < REFUSALS_BURST || r.last_end.is_some_and(|e| now < e + REPEAT_WITHIN)
@@ -98,7 +99,7 @@ impl Shun {
     /// Whether `ip` is shunned now.
     #[cfg(test)]
     pub fn is_shunned(&self, ip: IpAddr) -> bool {
-        self.until.contains_key(&ip.to_canonical())
+        self.until.contains_key(&crate::conn::client_key(ip))
     }
 
     /// Takes the filter off a socket just accepted (it inherited the listener's, which would run on
@@ -174,15 +175,15 @@ fn op(code: u16, jt: u8, jf: u8, k: u32) -> libc::sock_filter {
     libc::sock_filter { code, jt, jf, k }
 }
 
-/// A program dropping every packet from `shunned` and keeping the rest: IPv4 sources compared in one
-/// word, IPv6 in four (each address's test skips forward past its own drop, so no jump is longer than
-/// eight instructions, whatever the number of addresses).
+/// A program dropping every packet from `shunned` and keeping the rest: an IPv4 source compared in one
+/// word, an IPv6 one by its /64 network in two (each address's test skips forward past its own drop,
+/// so no jump is longer than four instructions, whatever the number of addresses).
 fn program<'a>(shunned: impl Iterator<Item = &'a IpAddr>) -> Vec<libc::sock_filter> {
     let (mut v4, mut v6) = (vec![], vec![]);
     for ip in shunned {
         match ip {
             IpAddr::V4(a) => v4.push(u32::from_be_bytes(a.octets())),
-            IpAddr::V6(a) => v6.push(a.octets()),
+            IpAddr::V6(a) => v6.push((u128::from(*a) >> 64) as u64),
         }
     }
     let mut p = vec![
@@ -201,12 +202,12 @@ fn program<'a>(shunned: impl Iterator<Item = &'a IpAddr>) -> Vec<libc::sock_filt
     // The version number is still in A here.
     p.push(op(JEQ_K, 1, 0, 6));
     p.push(op(RET_K, 0, 0, KEEP));
-    for a in v6 {
-        for w in 0..4 {
-            let word = u32::from_be_bytes([a[4 * w], a[4 * w + 1], a[4 * w + 2], a[4 * w + 3]]);
-            p.push(op(LD_W_ABS, 0, 0, NET + 8 + 4 * w as u32));
-            p.push(op(JEQ_K, 0, (7 - 2 * w) as u8, word));
-        }
+    for network in v6 {
+        // The source address is at 8 in the IPv6 header; its first two words are its /64.
+        p.push(op(LD_W_ABS, 0, 0, NET + 8));
+        p.push(op(JEQ_K, 0, 3, (network >> 32) as u32));
+        p.push(op(LD_W_ABS, 0, 0, NET + 12));
+        p.push(op(JEQ_K, 0, 1, network as u32));
         p.push(op(RET_K, 0, 0, DROP));
     }
     p.push(op(RET_K, 0, 0, KEEP));
@@ -266,20 +267,20 @@ mod tests {
     }
 
     #[test]
-    fn ipv6_addresses_are_shunned_by_the_whole_address() {
+    fn ipv6_addresses_are_shunned_by_their_64_network() {
         let Ok(listener) = std::net::TcpListener::bind("[::1]:0") else {
             return; // no IPv6 loopback here
         };
         let to = listener.local_addr().unwrap();
         let mut shun = Shun::new(listener.as_raw_fd());
         let t = Instant::now();
-        // An address differing from ::1 only in its last word is not ::1.
-        let near: IpAddr = "::2".parse().unwrap();
-        while !shun.refused(near, t) {}
-        assert!(connects("::1", to), "only the shunned address is dropped");
-        let me: IpAddr = "::1".parse().unwrap();
-        while !shun.refused(me, t) {}
-        assert!(!connects("::1", to), "::1 shunned");
+        // Another /64 is not ::1's, one differing from it in the last word only is.
+        let other: IpAddr = "0:0:0:1::1".parse().unwrap();
+        while !shun.refused(other, t) {}
+        assert!(connects("::1", to), "only the shunned network is dropped");
+        let neighbour: IpAddr = "::2".parse().unwrap();
+        while !shun.refused(neighbour, t) {}
+        assert!(!connects("::1", to), "::1 is in ::2's /64, shunned with it");
     }
 
     #[test]
