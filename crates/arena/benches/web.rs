@@ -478,13 +478,14 @@ fn ratings() {
         sample(&client, &one, 3).await;
         sample(&client, &one, 30).await
     });
+    let greedy = greedy_reader(&rt, &client, &url);
     // Recording alone, then under the readers: the same number of games of the same ladder.
     ladder(data.path(), 50);
     let probe = ladder(data.path(), 400);
     let games = ((10.0 / probe.as_secs_f64() * 400.0) as u32).clamp(400, 20_000);
     let alone = ladder(data.path(), games);
-    let closed = readers(&rt, &client, data.path(), games, &board, None);
-    let paced = readers(&rt, &client, data.path(), games, &board, Some(Duration::from_millis(100)));
+    let closed = readers(&rt, data.path(), games, &board, None);
+    let paced = readers(&rt, data.path(), games, &board, Some(Duration::from_millis(100)));
     let _ = server.kill();
     let _ = server.wait();
     println!("its leaderboard: first answer {} (every stored game rated, done once when the server starts)", ms(first));
@@ -493,6 +494,14 @@ fn ratings() {
         LADDER_GAMES * 2 / LADDER_PLAYERS as i64,
         ms(percentile(&page, 0.5)),
         ms(percentile(&page, 0.9))
+    );
+    let (quiet, loaded, answered, refused) = greedy;
+    println!(
+        "GET / while one address asks for that page from 50 connections, again as soon as answered ({answered} \
+         answered, {refused} refused 429/503): p99 {} against {} alone: {:.2}x",
+        ms(percentile(&loaded, 0.99)),
+        ms(percentile(&quiet, 0.99)),
+        percentile(&loaded, 0.99).as_secs_f64() / percentile(&quiet, 0.99).as_secs_f64()
     );
     for ((loaded, seen, errors), how) in
         [(closed, "asking again as soon as answered"), (paced, "each asking every 100 ms")]
@@ -511,12 +520,72 @@ fn ratings() {
     }
 }
 
+/// A normal client's `GET /` alone, then while one greedy address (127.0.0.9) asks for the costliest
+/// page there is, a player's statistics over 50,000 games, from 50 connections, each asking again as
+/// soon as answered: the latencies (sorted), and the greedy address's answers and refusals.
+fn greedy_reader(
+    rt: &tokio::runtime::Runtime,
+    client: &reqwest::Client,
+    url: &str,
+) -> (Vec<Duration>, Vec<Duration>, usize, usize) {
+    use std::sync::Arc;
+    use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+    rt.block_on(async {
+        let home = format!("{url}/");
+        sample(client, &home, 50).await;
+        let quiet = sample(client, &home, 500).await;
+        let greedy = reqwest::Client::builder()
+            .local_address(std::net::IpAddr::from([127, 0, 0, 9]))
+            .pool_max_idle_per_host(50)
+            .build()
+            .unwrap();
+        let stop = Arc::new(AtomicBool::new(false));
+        let (answered, refused) = (Arc::new(AtomicUsize::new(0)), Arc::new(AtomicUsize::new(0)));
+        let tasks: Vec<_> = (0..50)
+            .map(|_| {
+                let (greedy, stop, answered, refused) =
+                    (greedy.clone(), stop.clone(), answered.clone(), refused.clone());
+                let page = format!("{url}/api/players/p07");
+                tokio::spawn(async move {
+                    while !stop.load(Ordering::Relaxed) {
+                        match greedy.get(&page).send().await {
+                            Ok(r) if r.status().is_success() => {
+                                let _ = r.bytes().await;
+                                answered.fetch_add(1, Ordering::Relaxed);
+                            }
+                            Ok(_) => {
+                                refused.fetch_add(1, Ordering::Relaxed);
+                                tokio::time::sleep(Duration::from_millis(10)).await;
+                            }
+                            Err(_) => tokio::time::sleep(Duration::from_millis(10)).await,
+                        }
+                    }
+                })
+            })
+            .collect();
+        tokio::time::sleep(Duration::from_millis(500)).await;
+        let loaded = sample(client, &home, 500).await;
+        stop.store(true, Ordering::Relaxed);
+        for t in tasks {
+            t.abort();
+            let _ = t.await;
+        }
+        (quiet, loaded, answered.load(Ordering::Relaxed), refused.load(Ordering::Relaxed))
+    })
+}
+
+/// The `i`th of the clients of a load, a visitor of its own: its own address (127.0.2.1 on), as the
+/// server counts clients (each has its own turns at the store).
+fn visitor(i: usize) -> reqwest::Client {
+    let ip = std::net::IpAddr::from([127, 0, 2, 1 + i as u8]);
+    reqwest::Client::builder().local_address(ip).build().unwrap()
+}
+
 /// `arena ladder` for `games` games while 50 clients read the leaderboard at `board`, each asking again
 /// as soon as it is answered, or `pace` after it last asked; the ladder's time, the answers' latencies
 /// (sorted) and the errors.
 fn readers(
     rt: &tokio::runtime::Runtime,
-    client: &reqwest::Client,
     data: &Path,
     games: u32,
     board: &str,
@@ -532,8 +601,8 @@ fn readers(
     });
     let (mut seen, errors) = rt.block_on(async {
         let tasks: Vec<_> = (0..CLIENTS)
-            .map(|_| {
-                let (client, board, done) = (client.clone(), board.to_string(), done.clone());
+            .map(|i| {
+                let (client, board, done) = (visitor(i), board.to_string(), done.clone());
                 tokio::spawn(async move {
                     let (mut seen, mut errors) = (vec![], 0u32);
                     while !done.load(std::sync::atomic::Ordering::SeqCst) {
@@ -610,11 +679,10 @@ fn under_load(data: &Path, k: u32, alone: Duration, id: u32, pace: Option<Durati
     let (server_before, clients_before) = (cpu_of(server.id()), cpu_of(std::process::id()));
     let runner = std::thread::spawn(move || tournament(&data_path, k));
     let latencies = rt.block_on(async {
-        let client = reqwest::Client::builder().pool_max_idle_per_host(CLIENTS).build().unwrap();
         let until = Instant::now() + LOAD;
         let tasks: Vec<_> = (0..CLIENTS)
             .map(|i| {
-                let (client, pages) = (client.clone(), pages.clone());
+                let (client, pages) = (visitor(i), pages.clone());
                 tokio::spawn(async move {
                     let mut seen: [Vec<Duration>; 2] = [vec![], vec![]];
                     let mut errors = 0u32;

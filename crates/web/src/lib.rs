@@ -12,6 +12,7 @@ mod catalogue;
 mod competitions;
 mod conn;
 mod error;
+mod fair;
 mod forms;
 mod games;
 mod ladders;
@@ -95,6 +96,8 @@ pub struct App {
     live: conn::PerClient,
     /// Open read connections to the store, reused (opening one costs more than most pages).
     readers: Arc<Mutex<Vec<Store>>>,
+    /// Each client's turns at the store (see [`fair`]).
+    turns: fair::Turns,
     /// Leaderboards by game, with the store generation they were computed at.
     boards: Arc<Boards>,
     /// Each game's ratings and records as of the last leaderboard, brought up to date game by game.
@@ -133,6 +136,7 @@ impl App {
             replays: tokio::sync::Semaphore::new(4),
             live: conn::PerClient::new(LIVE_STREAMS),
             readers: Arc::default(),
+            turns: fair::Turns::for_this_machine(),
             boards: Arc::default(),
             ratings: Arc::default(),
             views: Mutex::default(),
@@ -182,14 +186,17 @@ impl App {
         axum::response::IntoResponse::into_response(axum::response::Html(bytes))
     }
 
-    /// Reads the store on the blocking pool, with a pooled connection.
+    /// Reads the store on the blocking pool, with a pooled connection, in the asking client's turn (held
+    /// until the read ends, even if the request is dropped before).
     async fn read<T: Send + 'static>(
         &self,
         f: impl FnOnce(&Store) -> arena_store::Result<T> + Send + 'static,
     ) -> Result<T, WebError> {
         let dir = self.cfg.data.clone();
         let pool = self.readers.clone();
+        let turn = self.turns.wait().await;
         tokio::task::spawn_blocking(move || {
+            let _turn = turn;
             let taken = pool.lock().unwrap_or_else(|e| e.into_inner()).pop();
             let store = match taken {
                 Some(s) => s,
@@ -242,16 +249,20 @@ impl App {
         }
     }
 
-    /// Writes the store on the blocking pool.
+    /// Writes the store on the blocking pool, in the asking client's turn.
     async fn write<T: Send + 'static>(
         &self,
         f: impl FnOnce(&mut Store) -> arena_store::Result<T> + Send + 'static,
     ) -> Result<T, WebError> {
         let dir = self.cfg.data.clone();
-        tokio::task::spawn_blocking(move || f(&mut Store::open(&dir)?))
-            .await
-            .map_err(|e| WebError::internal(e.to_string()))?
-            .map_err(WebError::from)
+        let turn = self.turns.wait().await;
+        tokio::task::spawn_blocking(move || {
+            let _turn = turn;
+            f(&mut Store::open(&dir)?)
+        })
+        .await
+        .map_err(|e| WebError::internal(e.to_string()))?
+        .map_err(WebError::from)
     }
 
     /// The store's copy of the package in `dir` (`packages/<referee sha256>/`, made if missing, on the
@@ -485,6 +496,7 @@ pub fn router(app: Arc<App>) -> Router {
         .route_layer(axum::middleware::from_fn_with_state(app.clone(), metrics::observe))
         .layer(axum::extract::DefaultBodyLimit::max(body_cap))
         .layer(axum::middleware::from_fn(auth::security_headers))
+        .layer(axum::middleware::from_fn_with_state(app.clone(), fair::scope))
         .with_state(app)
 }
 
