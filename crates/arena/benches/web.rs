@@ -540,7 +540,7 @@ fn greedy_reader(
     rt.block_on(async {
         let home = format!("{url}/");
         sample(client, &home, 50).await;
-        let quiet = sample(client, &home, 500).await;
+        let quiet = sample(client, &home, 2000).await;
         let greedy = reqwest::Client::builder()
             .local_address(std::net::IpAddr::from(from))
             .pool_max_idle_per_host(50)
@@ -570,8 +570,9 @@ fn greedy_reader(
                 })
             })
             .collect();
-        tokio::time::sleep(Duration::from_millis(500)).await;
-        let loaded = sample(client, &home, 500).await;
+        // Past the greedy address's first half second of store time (see `arena_web`'s `fair`).
+        tokio::time::sleep(Duration::from_secs(2)).await;
+        let loaded = sample(client, &home, 2000).await;
         stop.store(true, Ordering::Relaxed);
         for t in tasks {
             t.abort();

@@ -1,13 +1,23 @@
 //! Fair shares of the store: each client (as the caps count it, [`crate::conn::client_key`]) has at
 //! most half the machine's cores running its store reads and writes at once (one on two cores); its
-//! other store calls wait their turn. A visitor asking for the costliest page from every connection it
-//! may hold so takes that share and no more, and everyone else's pages still find a core. Store calls
-//! made outside a request (the server's own: warming the boards, tournaments it runs) take no turn.
+//! other store calls wait their turn. A client that has kept the store busy for longer than its share
+//! (half a second at once, a quarter of a second each second on average) has its reads run in the slow
+//! lane, threads at a low scheduling priority (nice 10) that yield to every other request's work. A
+//! visitor asking for the costliest page from every connection it may hold so gets what the others
+//! leave, and their pages still find a core. Store calls made outside a request (the server's own:
+//! warming the boards, tournaments it runs) take no turn.
 
 use std::collections::HashMap;
 use std::net::IpAddr;
 use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
 use tokio::sync::{OwnedSemaphorePermit, Semaphore};
+
+/// Store time a client may take at normal priority at once, in seconds, and a second on average.
+pub const BUSY_BURST: f64 = 0.5;
+pub const BUSY_PER_SECOND: f64 = 0.25;
+/// The slow lane's scheduling priority (a nice value: higher yields more).
+pub const SLOW_NICE: libc::c_int = 10;
 
 tokio::task_local! {
     /// The client of the request this task is serving.
@@ -17,7 +27,40 @@ tokio::task_local! {
 /// The turns at the store, a queue per client.
 pub struct Turns {
     per_client: usize,
-    by: Mutex<HashMap<IpAddr, Arc<Semaphore>>>,
+    by: Mutex<HashMap<IpAddr, Arc<Queue>>>,
+}
+
+/// One client's queue, and the store time it has left at normal priority.
+struct Queue {
+    turns: Arc<Semaphore>,
+    /// Seconds left, and when that was reckoned.
+    left: Mutex<(f64, Instant)>,
+}
+
+impl Queue {
+    /// Seconds left now (refilled since last reckoned), less `spent`.
+    fn spend(&self, spent: Duration) -> f64 {
+        let now = Instant::now();
+        let mut left = self.left.lock().unwrap_or_else(|e| e.into_inner());
+        let refilled = (left.0 + now.duration_since(left.1).as_secs_f64() * BUSY_PER_SECOND).min(BUSY_BURST);
+        *left = (refilled - spent.as_secs_f64(), now);
+        left.0
+    }
+}
+
+/// A client's turn at the store: its store time is counted until this is dropped.
+pub struct Turn {
+    _permit: OwnedSemaphorePermit,
+    queue: Arc<Queue>,
+    since: Instant,
+    /// Whether the client has spent its share: its reads go to the slow lane.
+    pub slow: bool,
+}
+
+impl Drop for Turn {
+    fn drop(&mut self) {
+        self.queue.spend(self.since.elapsed());
+    }
 }
 
 impl Turns {
@@ -31,8 +74,8 @@ impl Turns {
         Turns::new(std::thread::available_parallelism().map_or(1, |n| n.get() / 2))
     }
 
-    /// Waits for the asking client's turn, held until the permit is dropped (none outside a request).
-    pub async fn wait(&self) -> Option<OwnedSemaphorePermit> {
+    /// Waits for the asking client's turn, held until the turn is dropped (none outside a request).
+    pub async fn wait(&self) -> Option<Turn> {
         let client = CLIENT.try_with(|c| *c).ok()?;
         let queue = {
             let mut by = self.by.lock().unwrap_or_else(|e| e.into_inner());
@@ -40,9 +83,65 @@ impl Turns {
                 // A queue nobody holds or waits on (only the map has it) is forgotten.
                 by.retain(|_, q| Arc::strong_count(q) > 1);
             }
-            by.entry(client).or_insert_with(|| Arc::new(Semaphore::new(self.per_client))).clone()
+            by.entry(client)
+                .or_insert_with(|| {
+                    Arc::new(Queue {
+                        turns: Arc::new(Semaphore::new(self.per_client)),
+                        left: Mutex::new((BUSY_BURST, Instant::now())),
+                    })
+                })
+                .clone()
         };
-        queue.acquire_owned().await.ok()
+        let permit = queue.turns.clone().acquire_owned().await.ok()?;
+        let slow = queue.spend(Duration::ZERO) <= 0.0;
+        Some(Turn { _permit: permit, queue, since: Instant::now(), slow })
+    }
+}
+
+/// Threads at a low scheduling priority ([`SLOW_NICE`]) running the store reads of clients past
+/// their share. They end when this is dropped.
+pub struct SlowLane {
+    jobs: Mutex<std::sync::mpsc::Sender<Job>>,
+}
+
+type Job = Box<dyn FnOnce() + Send>;
+
+impl SlowLane {
+    /// A lane of `threads` threads.
+    pub fn new(threads: usize) -> SlowLane {
+        let (jobs, queue) = std::sync::mpsc::channel::<Job>();
+        let queue = Arc::new(Mutex::new(queue));
+        for i in 0..threads.max(1) {
+            let queue = queue.clone();
+            let spawned = std::thread::Builder::new().name(format!("store-slow-{i}")).spawn(move || {
+                // SAFETY: setpriority on the calling thread (Linux keeps a nice value per thread);
+                // raising it needs no privilege.
+                unsafe { libc::setpriority(libc::PRIO_PROCESS, 0, SLOW_NICE) };
+                loop {
+                    let job = queue.lock().unwrap_or_else(|e| e.into_inner()).recv();
+                    match job {
+                        // A job that panics drops its answer's sender: its caller sees an error.
+                        Ok(job) => drop(std::panic::catch_unwind(std::panic::AssertUnwindSafe(job))),
+                        Err(_) => return,
+                    }
+                }
+            });
+            if let Err(e) = spawned {
+                tracing::warn!("starting the store's slow lane: {e}");
+            }
+        }
+        SlowLane { jobs: Mutex::new(jobs) }
+    }
+
+    /// Runs `f` in the lane; its result, or an error if it panicked (or the lane has no thread).
+    pub async fn run<T: Send + 'static>(&self, f: impl FnOnce() -> T + Send + 'static) -> Result<T, String> {
+        let (answer, answered) = tokio::sync::oneshot::channel();
+        let job: Job = Box::new(move || {
+            let _ = answer.send(f());
+        });
+        let sent = self.jobs.lock().unwrap_or_else(|e| e.into_inner()).send(job);
+        sent.map_err(|_| "the store's slow lane is gone".to_string())?;
+        answered.await.map_err(|_| "a store read failed in the slow lane".to_string())
     }
 }
 
@@ -99,5 +198,31 @@ mod tests {
         assert!(tokio::time::timeout(Duration::from_millis(100), same).await.is_err(), "the same client waits");
         drop(held);
         assert!(turns.wait().await.is_none(), "outside a request there is no turn to take");
+    }
+
+    #[tokio::test]
+    async fn a_client_past_its_share_of_store_time_goes_slow_and_recovers() {
+        let turns = Turns::new(1);
+        let (busy, other): (IpAddr, IpAddr) = ("127.0.0.2".parse().unwrap(), "127.0.0.3".parse().unwrap());
+        let turn = CLIENT.scope(busy, turns.wait()).await.unwrap();
+        assert!(!turn.slow, "a fresh client is not slow");
+        // It keeps the store busy past its burst.
+        turn.queue.spend(Duration::from_secs_f64(BUSY_BURST + 0.1));
+        drop(turn);
+        assert!(CLIENT.scope(busy, turns.wait()).await.unwrap().slow, "past its share: slow");
+        assert!(!CLIENT.scope(other, turns.wait()).await.unwrap().slow, "another client is not");
+        // Its share comes back at BUSY_PER_SECOND: 0.1 s owed plus the time counted since.
+        tokio::time::sleep(Duration::from_secs_f64(0.2 / BUSY_PER_SECOND + 0.1)).await;
+        assert!(!CLIENT.scope(busy, turns.wait()).await.unwrap().slow, "recovered");
+    }
+
+    #[tokio::test]
+    async fn the_slow_lane_runs_at_low_priority_and_survives_a_panic() {
+        let lane = SlowLane::new(1);
+        // SAFETY: getpriority of the calling thread.
+        let nice = lane.run(|| unsafe { libc::getpriority(libc::PRIO_PROCESS, 0) }).await.unwrap();
+        assert_eq!(nice, SLOW_NICE);
+        assert!(lane.run(|| -> u8 { panic!("a failing read") }).await.is_err());
+        assert_eq!(lane.run(|| 7).await, Ok(7), "the thread is still there");
     }
 }

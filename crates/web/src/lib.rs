@@ -96,8 +96,9 @@ pub struct App {
     live: conn::PerClient,
     /// Open read connections to the store, reused (opening one costs more than most pages).
     readers: Arc<Mutex<Vec<Store>>>,
-    /// Each client's turns at the store (see [`fair`]).
+    /// Each client's turns at the store, and the slow lane for clients past their share (see [`fair`]).
     turns: fair::Turns,
+    slow: fair::SlowLane,
     /// Leaderboards by game, with the store generation they were computed at.
     boards: Arc<Boards>,
     /// Each game's ratings and records as of the last leaderboard, brought up to date game by game.
@@ -137,6 +138,7 @@ impl App {
             live: conn::PerClient::new(LIVE_STREAMS),
             readers: Arc::default(),
             turns: fair::Turns::for_this_machine(),
+            slow: fair::SlowLane::new(std::thread::available_parallelism().map_or(1, |n| n.get())),
             boards: Arc::default(),
             ratings: Arc::default(),
             views: Mutex::default(),
@@ -186,8 +188,9 @@ impl App {
         axum::response::IntoResponse::into_response(axum::response::Html(bytes))
     }
 
-    /// Reads the store on the blocking pool, with a pooled connection, in the asking client's turn (held
-    /// until the read ends, even if the request is dropped before).
+    /// Reads the store on the blocking pool (or in the slow lane, for a client past its share), with a
+    /// pooled connection, in the asking client's turn (held until the read ends, even if the request is
+    /// dropped before).
     async fn read<T: Send + 'static>(
         &self,
         f: impl FnOnce(&Store) -> arena_store::Result<T> + Send + 'static,
@@ -195,7 +198,8 @@ impl App {
         let dir = self.cfg.data.clone();
         let pool = self.readers.clone();
         let turn = self.turns.wait().await;
-        tokio::task::spawn_blocking(move || {
+        let slow = turn.as_ref().is_some_and(|t| t.slow);
+        let job = move || {
             let _turn = turn;
             let taken = pool.lock().unwrap_or_else(|e| e.into_inner()).pop();
             let store = match taken {
@@ -208,10 +212,13 @@ impl App {
                 pool.push(store);
             }
             r
-        })
-        .await
-        .map_err(|e| WebError::internal(e.to_string()))?
-        .map_err(WebError::from)
+        };
+        let done = if slow {
+            self.slow.run(job).await.map_err(WebError::internal)?
+        } else {
+            tokio::task::spawn_blocking(job).await.map_err(|e| WebError::internal(e.to_string()))?
+        };
+        done.map_err(WebError::from)
     }
 
     /// A game's leaderboard, computed again only when the store has changed since, from the ratings kept
