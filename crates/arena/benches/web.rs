@@ -77,7 +77,9 @@ fn pin(cpu: Option<usize>) {
     // SAFETY: a zeroed cpu_set_t is a valid empty set; CPU_SET writes inside it; pid 0 is this thread.
     unsafe {
         let mut set: libc::cpu_set_t = std::mem::zeroed();
-        let cpus = std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1);
+        // The machine's processors: not `available_parallelism`, which counts only those this thread
+        // is pinned to (unpinning with it kept a pinned thread on its one core).
+        let cpus = (libc::sysconf(libc::_SC_NPROCESSORS_ONLN).max(1) as usize).min(libc::CPU_SETSIZE as usize);
         for c in 0..cpus {
             if cpu.is_none_or(|p| p == c) {
                 libc::CPU_SET(c, &mut set);
@@ -646,9 +648,10 @@ fn main() {
     if std::env::args().any(|a| a == "--list") {
         return;
     }
-    // `ARENA_BENCH_ONLY=hostile|paging|ratings|load` runs one part (to profile it).
+    // `ARENA_BENCH_ONLY=hostile|paging|ratings|load` runs one part (to profile it); parts may be
+    // listed with commas.
     let only = std::env::var("ARENA_BENCH_ONLY").ok();
-    let run = |part: &str| only.as_deref().is_none_or(|o| o == part);
+    let run = |part: &str| only.as_deref().is_none_or(|o| o.split(',').any(|o| o == part));
     if run("hostile") {
         hostile(false);
         hostile(true);
