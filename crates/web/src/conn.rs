@@ -98,32 +98,63 @@ impl PerClient {
     }
 }
 
+/// How a token bucket fills: `per_second` tokens a second, up to `burst`.
+#[derive(Debug, Clone, Copy)]
+pub struct Rate {
+    pub per_second: f64,
+    pub burst: f64,
+}
+
+/// A token bucket: its tokens as of `at` (below zero when more was spent than it held).
+#[derive(Debug, Clone, Copy)]
+pub struct Bucket {
+    tokens: f64,
+    at: std::time::Instant,
+}
+
+impl Bucket {
+    /// A bucket full at `now`.
+    pub fn full(rate: Rate, now: std::time::Instant) -> Bucket {
+        Bucket { tokens: rate.burst, at: now }
+    }
+
+    /// Its tokens at `now`, refilled since last reckoned.
+    pub fn level(&self, rate: Rate, now: std::time::Instant) -> f64 {
+        (self.tokens + now.duration_since(self.at).as_secs_f64() * rate.per_second).min(rate.burst)
+    }
+
+    /// Spends `n` tokens at `now`, even more than it holds; the tokens left.
+    pub fn spend(&mut self, n: f64, rate: Rate, now: std::time::Instant) -> f64 {
+        *self = Bucket { tokens: self.level(rate, now) - n, at: now };
+        self.tokens
+    }
+
+    /// Takes one token at `now`, if it holds one.
+    pub fn take(&mut self, rate: Rate, now: std::time::Instant) -> bool {
+        if self.spend(0.0, rate, now) < 1.0 {
+            return false;
+        }
+        self.tokens -= 1.0;
+        true
+    }
+}
+
 /// New connections per client address: a token bucket each, refilled at [`NEW_PER_SECOND`] up to
 /// [`NEW_BURST`]. Full buckets are forgotten when there are many, so the map stays small.
 #[derive(Default)]
 struct Arrivals {
-    by: HashMap<IpAddr, (f64, std::time::Instant)>,
+    by: HashMap<IpAddr, Bucket>,
 }
 
-/// A bucket holding `tokens` at `at`, refilled until `now` (full at [`NEW_BURST`]).
-fn refilled((tokens, at): (f64, std::time::Instant), now: std::time::Instant) -> f64 {
-    (tokens + now.duration_since(at).as_secs_f64() * NEW_PER_SECOND).min(NEW_BURST)
-}
+const ARRIVALS: Rate = Rate { per_second: NEW_PER_SECOND, burst: NEW_BURST };
 
 impl Arrivals {
     /// Whether `ip` may open another connection now.
     fn admit(&mut self, ip: IpAddr, now: std::time::Instant) -> bool {
         if self.by.len() > 10_000 {
-            self.by.retain(|_, bucket| refilled(*bucket, now) < NEW_BURST);
+            self.by.retain(|_, bucket| bucket.level(ARRIVALS, now) < NEW_BURST);
         }
-        let bucket = self.by.entry(ip).or_insert((NEW_BURST, now));
-        *bucket = (refilled(*bucket, now), now);
-        let tokens = &mut bucket.0;
-        if *tokens < 1.0 {
-            return false;
-        }
-        *tokens -= 1.0;
-        true
+        self.by.entry(ip).or_insert(Bucket::full(ARRIVALS, now)).take(ARRIVALS, now)
     }
 }
 

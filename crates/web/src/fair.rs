@@ -13,9 +13,12 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 
+use crate::conn::{Bucket, Rate};
+
 /// Store time a client may take at normal priority at once, in seconds, and a second on average.
 pub const BUSY_BURST: f64 = 0.5;
 pub const BUSY_PER_SECOND: f64 = 0.25;
+const SHARE: Rate = Rate { per_second: BUSY_PER_SECOND, burst: BUSY_BURST };
 /// The slow lane's scheduling priority (a nice value: higher yields more).
 pub const SLOW_NICE: libc::c_int = 10;
 
@@ -33,18 +36,15 @@ pub struct Turns {
 /// One client's queue, and the store time it has left at normal priority.
 struct Queue {
     turns: Arc<Semaphore>,
-    /// Seconds left, and when that was reckoned.
-    left: Mutex<(f64, Instant)>,
+    /// Seconds of store time left at normal priority.
+    left: Mutex<Bucket>,
 }
 
 impl Queue {
-    /// Seconds left now (refilled since last reckoned), less `spent`.
+    /// Seconds left now, less `spent`.
     fn spend(&self, spent: Duration) -> f64 {
-        let now = Instant::now();
         let mut left = self.left.lock().unwrap_or_else(|e| e.into_inner());
-        let refilled = (left.0 + now.duration_since(left.1).as_secs_f64() * BUSY_PER_SECOND).min(BUSY_BURST);
-        *left = (refilled - spent.as_secs_f64(), now);
-        left.0
+        left.spend(spent.as_secs_f64(), SHARE, Instant::now())
     }
 }
 
@@ -87,7 +87,7 @@ impl Turns {
                 .or_insert_with(|| {
                     Arc::new(Queue {
                         turns: Arc::new(Semaphore::new(self.per_client)),
-                        left: Mutex::new((BUSY_BURST, Instant::now())),
+                        left: Mutex::new(Bucket::full(SHARE, Instant::now())),
                     })
                 })
                 .clone()

@@ -11,10 +11,13 @@ use std::net::IpAddr;
 use std::os::fd::RawFd;
 use std::time::{Duration, Instant};
 
+use crate::conn::{Bucket, Rate};
+
 /// Refusals (connections past the address's rate or cap) an address may draw, at once and a second
 /// on average, before it is shunned: a browser never comes near; a client ignoring refusals does.
 pub const REFUSALS_BURST: f64 = 200.0;
 pub const REFUSALS_PER_SECOND: f64 = 50.0;
+const REFUSALS: Rate = Rate { per_second: REFUSALS_PER_SECOND, burst: REFUSALS_BURST };
 /// The first shun's length, and the longest.
 pub const SHUN_FIRST: Duration = Duration::from_secs(1);
 pub const SHUN_MAX: Duration = Duration::from_secs(64);
@@ -26,8 +29,7 @@ pub const MAX_SHUNNED: usize = 256;
 
 /// An address's record: its refusal bucket, and its last shun.
 struct Record {
-    tokens: f64,
-    at: Instant,
+    refusals: Bucket,
     /// How many shuns in a row, each soon after the one before.
     strikes: u32,
     /// When its last shun ended (or ends).
@@ -56,15 +58,15 @@ impl Shun {
         let ip = crate::conn::client_key(ip);
         if self.records.len() > 10_000 {
             self.records.retain(|_, r| {
-                refilled(r, now) < REFUSALS_BURST || r.last_end.is_some_and(|e| now < e + REPEAT_WITHIN)
+                r.refusals.level(REFUSALS, now) < REFUSALS_BURST || r.last_end.is_some_and(|e| now < e + REPEAT_WITHIN)
             });
         }
-        let r =
-            self.records.entry(ip).or_insert(Record { tokens: REFUSALS_BURST, at: now, strikes: 0, last_end: None });
-        r.tokens = refilled(r, now);
-        r.at = now;
-        if r.tokens >= 1.0 {
-            r.tokens -= 1.0;
+        let r = self.records.entry(ip).or_insert(Record {
+            refusals: Bucket::full(REFUSALS, now),
+            strikes: 0,
+            last_end: None,
+        });
+        if r.refusals.take(REFUSALS, now) {
             return false;
         }
         if !self.working || self.until.contains_key(&ip) || self.until.len() >= MAX_SHUNNED {
@@ -138,10 +140,6 @@ impl Shun {
         }
         self.attached = true;
     }
-}
-
-fn refilled(r: &Record, now: Instant) -> f64 {
-    (r.tokens + now.duration_since(r.at).as_secs_f64() * REFUSALS_PER_SECOND).min(REFUSALS_BURST)
 }
 
 /// Takes any filter off `socket` (none there is no error worth telling).
