@@ -537,7 +537,8 @@ async fn nim_outcomes(
         jobs.iter().map(|j| serde_json::to_vec(j).unwrap()).collect()
     };
     for m in messages {
-        engine.js.publish(arena_cluster::JOBS_SUBJECT, m.into()).await.unwrap();
+        let headers = arena_cluster::protocol_headers();
+        engine.js.publish_with_headers(arena_cluster::JOBS_SUBJECT, headers, m.into()).await.unwrap();
     }
     let mut outcomes: Vec<Option<serde_json::Value>> = vec![None; games.len()];
     let mut messages = consumer.messages().await.unwrap();
@@ -780,4 +781,114 @@ fn with_no_worker_the_coordinator_says_so_counts_what_it_cannot_place_and_a_work
     assert!(status.success());
     assert!(cache.join("worker").join("packages").is_dir(), "the worker's files are under $ARENA_CACHE_DIR/worker");
     assert_eq!(std::fs::read_dir(&cwd).unwrap().count(), 0, "nothing is written where the worker was started");
+}
+
+/// A worker and a coordinator of different cluster protocol versions refuse each other, naming both
+/// versions: a worker handed a job of a forged version (or of none, an Arena from before versions)
+/// hands it back untaken and stops, saying why; a coordinator handed an outcome of a forged version
+/// ends that game as a game fault saying why, and reads nothing of it as a result.
+#[test]
+fn a_worker_and_a_coordinator_of_different_protocol_versions_refuse_each_other_naming_both() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (_server, url) = nats(&tmp.path().join("nats"));
+    let rt = tokio::runtime::Runtime::new().unwrap();
+    let ours = format!("protocol {}", arena_cluster::PROTOCOL);
+    let job = serde_json::json!({
+        "reply": "arena.results.forged", "game": "R1-M1-G1", "package": "ab".repeat(32), "files": [],
+        "options": [], "players": [{"name": "a", "builtin": "nim-optimal"}, {"name": "b", "builtin": "nim-optimal"}],
+        "seed": 1, "limits": arena_core::Limits::default(), "so_far": arena_core::MatchSoFar::default(),
+    });
+    for forged in [Some("999"), None] {
+        rt.block_on(async {
+            let engine = arena_cluster::Nats::connect(&url).await.unwrap();
+            let mut headers = async_nats::HeaderMap::new();
+            if let Some(v) = forged {
+                headers.insert(arena_cluster::PROTOCOL_HEADER, v);
+            }
+            let payload = serde_json::to_vec(&job).unwrap();
+            engine
+                .js
+                .publish_with_headers(arena_cluster::JOBS_SUBJECT, headers, payload.into())
+                .await
+                .unwrap()
+                .await
+                .unwrap();
+        });
+        let mut w = arena()
+            .args(["worker", "--nats", &url, "--jobs", "1", "--dir"])
+            .arg(tmp.path().join("w"))
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let lines = stderr_lines(&mut w);
+        let said = wait_for(&lines, "refused");
+        let theirs = forged.map_or("none (an Arena from before".to_string(), |v| format!("protocol {v}"));
+        assert!(said.contains(&theirs) && said.contains(&ours) && said.contains("same Arena version"), "{said}");
+        let status = super::finish_within(w, "the refusing worker", Duration::from_secs(20)).status;
+        assert!(!status.success(), "a worker that cannot read the queue's jobs stops with an error");
+        // The job was not taken: it is still on the queue, for a worker of its version.
+        let (stream, _) = job_queue(&url).expect("the job queue");
+        assert_eq!(stream.state.messages, 1, "{forged:?}: the job stays on the queue");
+        rt.block_on(async {
+            let engine = arena_cluster::Nats::connect(&url).await.unwrap();
+            engine.js.get_stream(arena_cluster::JOBS).await.unwrap().purge().await.unwrap();
+        });
+    }
+
+    // The coordinator's side: the test takes its one job as a forged worker would, and answers it with
+    // an outcome of another version that names a winner.
+    let players: Vec<String> = ["a", "b"].iter().map(|n| format!("{n}={}", player("nim-optimal"))).collect();
+    let coordinator = arena()
+        .args(["tournament", "--game", "nim", "--format", "round-robin", "--games-per-match", "1", "--seed", "1"])
+        .args(["--json", "--nats", &url])
+        .args(&players)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    rt.block_on(async {
+        use futures_util::StreamExt;
+        let engine = arena_cluster::Nats::connect(&url).await.unwrap();
+        let stream = engine.js.get_stream(arena_cluster::JOBS).await.unwrap();
+        let consumer: async_nats::jetstream::consumer::PullConsumer = stream
+            .get_or_create_consumer(
+                arena_cluster::WORKERS,
+                async_nats::jetstream::consumer::pull::Config {
+                    durable_name: Some(arena_cluster::WORKERS.into()),
+                    ..Default::default()
+                },
+            )
+            .await
+            .unwrap();
+        let mut messages = consumer.messages().await.unwrap();
+        let m = tokio::time::timeout(Duration::from_secs(30), messages.next()).await.unwrap().unwrap().unwrap();
+        for job in arena_cluster::jobs_in(&m.payload).expect("jobs") {
+            let n = job.players.len();
+            let outcome = arena_core::GameOutcome {
+                scores: vec![1; n],
+                winners: vec![0],
+                fuel: vec![0; n],
+                ..Default::default()
+            };
+            let done = arena_cluster::Done {
+                game: job.game.clone(),
+                key: job.key(),
+                outcome: Ok(outcome),
+                worker: "forger".into(),
+            };
+            let mut headers = async_nats::HeaderMap::new();
+            headers.insert(arena_cluster::PROTOCOL_HEADER, "999");
+            let payload = arena_cluster::dones_message(&[done]).unwrap();
+            engine.js.publish_with_headers(job.reply.clone(), headers, payload.into()).await.unwrap().await.unwrap();
+        }
+        m.ack().await.unwrap();
+    });
+    let out = super::finish_within(coordinator, "the coordinator", Duration::from_secs(60));
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let f = &v["game_faults"][0];
+    let why = f["reason"].as_str().unwrap_or_else(|| panic!("{v}"));
+    assert!(why.contains("forger") && why.contains("protocol 999") && why.contains(&ours), "{why}");
+    assert_eq!(v["games"][0]["winners"], serde_json::json!([]), "nothing of the forged outcome is read: {v}");
 }

@@ -27,6 +27,7 @@ mod referee;
 mod referee_langs;
 mod store;
 mod templates;
+mod void_games;
 mod web;
 
 // Each game's own tests, from its folder (games/<name>/tests.rs; see crates/arena/build.rs).

@@ -17,7 +17,7 @@ fn nim_package(dir: &Path) -> PathBuf {
 
 /// [`nim_package`] with the broken test referee, its manifest declaring `options` too (TOML tables
 /// appended to it; the referee's source says what each does).
-fn broken_nim_package(dir: &Path, options: &str) -> PathBuf {
+pub(crate) fn broken_nim_package(dir: &Path, options: &str) -> PathBuf {
     let root = nim_package(dir);
     std::fs::copy(player("nim-broken-referee"), root.join("referee.wasm")).unwrap();
     let manifest = std::fs::read_to_string(root.join("game.toml")).unwrap();
@@ -38,11 +38,11 @@ pub(crate) fn assemble(game: &str, dir: &Path, samples: &[&str]) -> PathBuf {
 }
 
 /// The sample player `file` of `make players`, loaded into `pkg` as `name`.
-fn seat(pkg: &Package, name: &str, file: &str) -> Arc<arena_match::PackagePlayer> {
+pub(crate) fn seat(pkg: &Package, name: &str, file: &str) -> Arc<arena_match::PackagePlayer> {
     pkg.load_player(name, Path::new(&player(file))).unwrap()
 }
 
-fn sandbox() -> Arc<Sandbox> {
+pub(crate) fn sandbox() -> Arc<Sandbox> {
     Arc::new(Sandbox::new(Limits::default()).unwrap())
 }
 

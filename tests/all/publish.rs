@@ -166,8 +166,8 @@ fn a_published_game_is_checked_owned_live_versioned_and_fetched_exactly() {
         assert!(message(&v).contains("one of this arena's own games"), "{v}");
         // The same referee again is nothing new.
         let (st, v) = publish(&url, Some(&alice), pack(&coins)).await;
-        assert_eq!(st, 422, "{v}");
-        assert!(message(&v).contains("identical to coins version 1"), "{v}");
+        assert_eq!(st, 409, "{v}");
+        assert!(message(&v).contains("identical to coins version 1") && message(&v).contains("nothing"), "{v}");
         assert_eq!(kept(&s), before, "nothing kept");
 
         // A player for it, uploaded as for any game.

@@ -61,6 +61,7 @@ fn game(key: (u32, u32, u32), players: [&Version; 2], winner: Option<usize>, fau
         board: String::new(),
         logs: vec![String::new(), String::new()],
         game_fault: None,
+        fault_by: None,
         events: vec![],
         seat_views: vec![],
         so_far: Default::default(),

@@ -464,6 +464,7 @@ fn store_round_trip_through_the_library() {
         board: "the board".into(),
         logs: vec!["hello".into(), String::new()],
         game_fault: None,
+        fault_by: None,
         events: vec![],
         seat_views: vec![],
         so_far: Default::default(),
@@ -663,4 +664,107 @@ fn games_whose_referee_failed_rate_nobody_and_count_as_no_result() {
             assert_eq!(row["games"][k], 0, "a game with no result counts for nobody: {board}");
         }
     }
+}
+
+/// A version of a published game is a new referee, a constraint of the store: publishes of the same
+/// package from many connections at once make one version, and the rest are refused naming it; going
+/// back to an earlier version's referee is a new version; a store from before the constraint (with a
+/// repeat, as concurrent publishes made them) still opens.
+#[test]
+fn concurrent_publishes_of_one_package_make_one_version() {
+    use arena_store::{Store, StoreError};
+    let tmp = tempfile::tempdir().unwrap();
+    let mut store = Store::open(tmp.path()).unwrap();
+    let (alice, _) = store.add_user("alice", false).unwrap();
+    drop(store);
+    let (a, b) = ("ab".repeat(32), "cd".repeat(32));
+    let barrier = std::sync::Arc::new(std::sync::Barrier::new(5));
+    let results: Vec<Result<u32, String>> = (0..5)
+        .map(|_| {
+            let (dir, alice, a, barrier) = (tmp.path().to_path_buf(), alice.clone(), a.clone(), barrier.clone());
+            std::thread::spawn(move || {
+                let mut s = Store::open(&dir).unwrap();
+                barrier.wait();
+                match s.publish_version("heaps", &a, 10, &alice) {
+                    Ok(v) => Ok(v.version),
+                    Err(e @ StoreError::AlreadyPublished { .. }) => Err(e.to_string()),
+                    Err(e) => panic!("not the refusal: {e}"),
+                }
+            })
+        })
+        .collect::<Vec<_>>()
+        .into_iter()
+        .map(|h| h.join().unwrap())
+        .collect();
+    assert_eq!(results.iter().filter(|r| r.is_ok()).count(), 1, "{results:?}");
+    for why in results.iter().filter_map(|r| r.as_ref().err()) {
+        assert!(why.contains("identical to heaps version 1") && why.contains("nothing"), "{why}");
+    }
+    let mut store = Store::open(tmp.path()).unwrap();
+    assert_eq!(store.published_game("heaps").unwrap().unwrap().versions.len(), 1);
+    // Another referee is another version, and so is going back to the first one.
+    assert_eq!(store.publish_version("heaps", &b, 10, &alice).unwrap().version, 2);
+    assert_eq!(store.publish_version("heaps", &a, 10, &alice).unwrap().version, 3);
+    let e = store.publish_version("heaps", &a, 10, &alice).expect_err("refused");
+    assert!(matches!(e, StoreError::AlreadyPublished { version: 3, .. }), "{e}");
+    // A store of schema 9 holding a repeat (version 4 with version 3's referee) opens, keeping it.
+    drop(store);
+    let conn = rusqlite::Connection::open(tmp.path().join("arena.db")).unwrap();
+    conn.execute_batch(&format!(
+        "ALTER TABLE published_versions DROP COLUMN follows;
+         INSERT INTO published_versions (game_id, version, referee, size, published_by) VALUES (1, 4, '{a}', 10, 1);
+         PRAGMA user_version = 9;"
+    ))
+    .unwrap();
+    drop(conn);
+    let mut store = Store::open(tmp.path()).unwrap();
+    assert_eq!(store.published_game("heaps").unwrap().unwrap().versions.len(), 4);
+    let e = store.publish_version("heaps", &a, 10, &alice).expect_err("refused");
+    assert!(matches!(e, StoreError::AlreadyPublished { version: 4, .. }), "{e}");
+}
+
+/// Games stored before a faulted game counted for nobody, with a fault after their outcome and a
+/// winner, name none once the store is opened (migration 9), and their seats are no wins.
+#[test]
+fn stored_games_faulted_after_their_outcome_lose_their_winner_when_the_store_opens() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("data");
+    submit(&dir, "nim", "a", &player("nim-optimal"));
+    submit(&dir, "nim", "b", &player("nim-optimal"));
+    let r = in_store_json(
+        &dir,
+        &["tournament", "--game", "nim", "--format", "round-robin", "--registered", "--seed", "2", "--json"],
+    );
+    let key = r["games"][0]["id"].as_str().unwrap().to_string();
+    // As an Arena before it stored such a game: a fault after the outcome, the winner kept.
+    let conn = rusqlite::Connection::open(dir.join("arena.db")).unwrap();
+    let fault = r#"{"kind":"crash","reason":"trapped in view","call":"view"}"#;
+    conn.execute_batch(&format!(
+        "UPDATE games SET game_fault = '{fault}', record = json_set(record, '$.game_fault', json('{fault}'))
+          WHERE key = '{key}';
+         UPDATE game_players SET result = 'won' WHERE seat = 0 AND game_id = (SELECT id FROM games WHERE key = '{key}');
+         ALTER TABLE published_versions DROP COLUMN follows;
+         PRAGMA user_version = 8;"
+    ))
+    .unwrap();
+    let before: String = conn
+        .query_row("SELECT json_extract(record, '$.winner') FROM games WHERE key = ?1", [&key], |r| r.get(0))
+        .unwrap();
+    assert!(!before.is_empty());
+    drop(conn);
+    drop(arena_store::Store::open(&dir).unwrap());
+    let shown = in_store_json(&dir, &["replay", "--json", &format!("1/{key}")]);
+    let text = shown.to_string();
+    assert!(text.contains("trapped in view"), "{text}");
+    let conn = rusqlite::Connection::open(dir.join("arena.db")).unwrap();
+    let (winner, winners, won): (Option<String>, String, i64) = conn
+        .query_row(
+            "SELECT json_extract(record, '$.winner'), json_extract(record, '$.winners'),
+                    (SELECT COUNT(*) FROM game_players gp WHERE gp.game_id = games.id AND gp.result <> 'lost')
+               FROM games WHERE key = ?1",
+            [&key],
+            |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
+        )
+        .unwrap();
+    assert_eq!((winner, winners.as_str(), won), (None, "[]", 0));
 }

@@ -190,7 +190,11 @@ async fn responder(url: String) {
                 .collect();
             let _ = client.publish(arena_cluster::BUSY_SUBJECT, "no-op".into()).await;
             let payload = arena_cluster::dones_message(&dones).unwrap();
-            js.publish(jobs[0].reply.clone(), payload.into()).await.unwrap().await.unwrap();
+            js.publish_with_headers(jobs[0].reply.clone(), arena_cluster::protocol_headers(), payload.into())
+                .await
+                .unwrap()
+                .await
+                .unwrap();
             m.ack().await.unwrap();
         });
     }

@@ -31,6 +31,41 @@ pub const BUSY_SUBJECT: &str = "arena.workers.busy";
 /// Packages' files and components, by sha256.
 pub const FILES: &str = "ARENA_FILES";
 
+/// The version of the messages coordinators and workers exchange (jobs and outcomes), carried in the
+/// header [`PROTOCOL_HEADER`] of each: a worker and a coordinator of different versions refuse each
+/// other's messages, naming both versions, instead of misreading them. Messages of an Arena from before
+/// versions were carried have none (version 1).
+pub const PROTOCOL: u32 = 2;
+pub const PROTOCOL_HEADER: &str = "Arena-Protocol";
+
+/// The protocol version a message's headers name: `None` when they name none (an earlier Arena), or
+/// the text of one that is no number.
+pub fn protocol_of(headers: Option<&async_nats::HeaderMap>) -> Option<Result<u32, String>> {
+    let v = headers?.get(PROTOCOL_HEADER)?.as_str();
+    Some(v.parse().map_err(|_| arena_core::quote_at(v, 40)))
+}
+
+/// Headers naming this Arena's protocol version, for a message published without [`Nats::publish_stored`].
+pub fn protocol_headers() -> async_nats::HeaderMap {
+    let mut headers = async_nats::HeaderMap::new();
+    headers.insert(PROTOCOL_HEADER, PROTOCOL.to_string().as_str());
+    headers
+}
+
+/// Why a message of another protocol version is refused: both versions, and what to do.
+pub fn protocol_mismatch(what: &str, theirs: Option<Result<u32, String>>) -> String {
+    let theirs = match theirs {
+        None => "none (an Arena from before cluster protocol versions)".to_string(),
+        Some(Ok(v)) => v.to_string(),
+        Some(Err(text)) => format!("`{text}`, which is no version"),
+    };
+    format!(
+        "{what} speaks cluster protocol {theirs}, and this Arena ({}) speaks protocol {PROTOCOL}: run the \
+         coordinator and its workers from the same Arena version",
+        env!("CARGO_PKG_VERSION")
+    )
+}
+
 /// Everything that can go wrong with the cluster; each says what and where.
 #[derive(Debug, thiserror::Error)]
 pub enum ClusterError {
@@ -139,6 +174,7 @@ impl Nats {
         use async_nats::jetstream::context::PublishErrorKind;
         let mut headers = async_nats::HeaderMap::new();
         headers.insert("Nats-Msg-Id", id);
+        headers.insert(PROTOCOL_HEADER, PROTOCOL.to_string().as_str());
         let mut wait = Duration::from_millis(100);
         loop {
             let stored = match self.js.publish_with_headers(subject.to_string(), headers.clone(), payload.clone()).await

@@ -39,7 +39,24 @@ struct Mailbox {
 impl Mailbox {
     /// Places an outcome read from the result stream: to the game waiting for it, else kept for when
     /// it is asked for. One it cannot place now is logged with its key and what was expected.
-    fn place(&mut self, payload: &[u8]) {
+    fn place(&mut self, headers: Option<&async_nats::HeaderMap>, payload: &[u8]) {
+        // An outcome of another protocol version is not read as one: the games it names fail, saying
+        // why (a worker of another Arena version took them).
+        let version = super::protocol_of(headers);
+        if version.as_ref().is_none_or(|v| v.as_ref().is_ok_and(|&v| v != super::PROTOCOL) || v.is_err()) {
+            let why = super::protocol_mismatch("A worker's outcome on the result stream", version);
+            tracing::error!("{why}");
+            match super::dones_in(payload) {
+                Ok(dones) => {
+                    for done in dones {
+                        let worker = arena_core::quote_at(&done.worker, 80);
+                        self.place_one(Done { outcome: Err(format!("worker {worker}: {why}")), ..done });
+                    }
+                }
+                Err(_) => self.unreadable += 1,
+            }
+            return;
+        }
         let dones = match super::dones_in(payload) {
             Ok(dones) => dones,
             Err(e) => {
@@ -239,7 +256,7 @@ impl RemoteGame {
                 while let Some(m) = messages.next().await {
                     // Errors (a heartbeat missed while the server restarts) pass; the stream goes on.
                     let Ok(m) = m else { continue };
-                    mailbox.lock().unwrap_or_else(|e| e.into_inner()).place(&m.payload);
+                    mailbox.lock().unwrap_or_else(|e| e.into_inner()).place(m.headers.as_ref(), &m.payload);
                     let _ = m.ack().await;
                 }
                 // The stream ended: pull again (the durable consumer keeps its place).

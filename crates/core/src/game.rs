@@ -87,6 +87,9 @@ pub struct CallLine {
     pub output: String,
 }
 
+/// What a call line takes in a game's record besides its answer and output, as its record bound counts.
+pub const LINE_BYTES: usize = 64;
+
 fn is_zero(n: &u64) -> bool {
     *n == 0
 }
@@ -119,6 +122,21 @@ impl CallLine {
             micros: 0,
             output: String::new(),
         }
+    }
+
+    /// [`CallLine::new`], and about how many bytes the line takes in the game's record (its answer as
+    /// JSON text, and a fixed share for the rest): what a game's record bound counts.
+    pub fn measured(
+        seat: usize,
+        call: impl Into<std::borrow::Cow<'static, str>>,
+        turn: u32,
+        answer: serde_json::Value,
+        fuel: u64,
+    ) -> (CallLine, usize) {
+        let (answer, len) = crate::quote_json_measured(answer);
+        let line =
+            CallLine { seat, call: call.into(), turn, answer, fuel, fault: None, micros: 0, output: String::new() };
+        (line, len + LINE_BYTES)
     }
 
     /// Seat `seat` failed in step `turn`.
@@ -163,6 +181,11 @@ pub struct GameOutcome {
     pub seat_views: Vec<String>,
     /// The referee failed: the game has no result, and nobody is banned for it.
     pub game_fault: Option<Fault>,
+    /// The seat whose call the game fault came in (the game's rule checker failed during it), if any:
+    /// not that seat's fault, but counted for it, so that nobody turns losses into no-results by
+    /// feeding a known checker bug.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fault_by: Option<usize>,
     /// The match the game was played in, as the referee was told (a replay tells it again).
     pub so_far: MatchSoFar,
     /// The referee's drawing of the final position for spectators, and for each seat, if it draws and
@@ -199,6 +222,21 @@ impl GameOutcome {
         self.svg = None;
         self.seat_svgs = Vec::new();
         self.frames = Vec::new();
+    }
+
+    /// Whether the game counts: one that ended in a game fault counts for nobody, whenever the fault
+    /// came (before its outcome or after it, in `events`, `view`, a drawing): no winner, no place, no
+    /// match win, no standing or rating change. Its record keeps what happened for the viewer.
+    pub fn counts(&self) -> bool {
+        self.game_fault.is_none()
+    }
+
+    /// Takes the winners away from a game that faulted (see [`GameOutcome::counts`]); the scores stay
+    /// in the record as what the referee said, and nothing reads them for a result.
+    pub fn void_if_faulted(&mut self) {
+        if !self.counts() {
+            self.winners.clear();
+        }
     }
 
     /// How many calls each of `seats` answered (those the log lists and those it no longer does).

@@ -19,7 +19,8 @@ pub use event::{Event, Seats};
 pub use fault::{Fault, FaultKind, PlayerFault};
 pub use files::{secret, sha256_hex, write_atomically};
 pub use game::{
-    CallLine, Entry, Finals, Frame, GAMES_IN_FLIGHT, Game, GameOutcome, GameSetup, MatchSoFar, TournamentInfo,
+    CallLine, Entry, Finals, Frame, GAMES_IN_FLIGHT, Game, GameOutcome, GameSetup, LINE_BYTES, MatchSoFar,
+    TournamentInfo,
 };
 pub use limits::Limits;
-pub use quote::{QUOTE_CHARS, bytes_text, quote, quote_at, quote_json};
+pub use quote::{QUOTE_CHARS, bytes_text, quote, quote_at, quote_json, quote_json_measured};

@@ -37,6 +37,16 @@ pub struct Limits {
         deserialize_with = "from_millis"
     )]
     pub game_cpu: Duration,
+    /// The most a whole game may record, in bytes: the referee's events, views and drawings, its
+    /// players' answers and output, as the game's record keeps them. Past it the game ends as a game
+    /// fault, and what is kept is cut at the bound. Per-call bounds alone multiply (100,000 steps,
+    /// 100,000 events of 2,000 characters): this one bounds the game as a whole.
+    #[serde(default = "default_game_record_bytes")]
+    pub game_record_bytes: u64,
+}
+
+fn default_game_record_bytes() -> u64 {
+    Limits::default().game_record_bytes
 }
 
 fn default_game_cpu() -> Duration {
@@ -60,7 +70,8 @@ impl Default for Limits {
     /// and 40 M in Santorini, and interpreted players need more; a tight loop burns 200 M in about 0.1 s of CPU),
     /// 1 G for the first call; 1 s and 5 s deadlines (ten times what a loop takes to use its fuel);
     /// 64 MiB of memory; answers of 64 KiB; 300 s of CPU time for a whole game (the slowest sample
-    /// game, Santorini between the Python players, takes a few seconds).
+    /// game, Santorini between the Python players, takes a few seconds); 16 MiB recorded by a whole
+    /// game (the longest sample games record well under 1 MiB).
     fn default() -> Self {
         Limits {
             fuel: 200_000_000,
@@ -72,6 +83,7 @@ impl Default for Limits {
             table_elements: 100_000,
             instances: 100,
             game_cpu: Duration::from_secs(300),
+            game_record_bytes: 16 << 20,
         }
     }
 }

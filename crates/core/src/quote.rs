@@ -21,15 +21,22 @@ pub fn quote_at(s: &str, chars: usize) -> String {
 /// [`QUOTE_CHARS`] become a string of their cut text (so a replay line stays small, and the replay shows
 /// what it can).
 pub fn quote_json(v: serde_json::Value) -> serde_json::Value {
+    quote_json_measured(v).0
+}
+
+/// [`quote_json`], and about how many bytes the quoted value takes as JSON text (scalars count 8).
+pub fn quote_json_measured(v: serde_json::Value) -> (serde_json::Value, usize) {
     if matches!(v, serde_json::Value::Null | serde_json::Value::Bool(_) | serde_json::Value::Number(_)) {
-        return v;
+        return (v, 8);
     }
     // Measured without being written out: most answers are short, and are kept as they are.
     let mut fits = Fits(QUOTE_CHARS);
     if serde_json::to_writer(&mut fits, &v).is_ok() {
-        return v;
+        return (v, QUOTE_CHARS - fits.0);
     }
-    serde_json::Value::String(quote(&v.to_string()))
+    let q = quote(&v.to_string());
+    let len = q.len() + 2;
+    (serde_json::Value::String(q), len)
 }
 
 /// A writer that takes at most its count of bytes, and fails past it.

@@ -20,6 +20,8 @@ pub(crate) enum Reply {
     Fault(Fault, String),
     /// A record has no reply here: the live game dropped the answer.
     Missing,
+    /// The call failed because the game's rule checker did (why): the game's fault, not the seat's.
+    CheckerFailed(String),
 }
 
 /// A seat's reply to a request: (seat, the request's case, the reply; `None` when it is read from a
@@ -97,6 +99,8 @@ pub(crate) struct Handed<'r> {
     pub(crate) fuel: u64,
     pub(crate) micros: u64,
     pub(crate) output: String,
+    /// Counted towards the game's record bound (an answer handed over again is not counted again).
+    pub(crate) counted: bool,
 }
 
 /// Where a step's answers come from: the players themselves, or the record of a game (a replay).
@@ -120,7 +124,10 @@ impl Answers<'_, '_> {
                     let output = seat.take_output();
                     let reply = match r {
                         Ok((answer, fuel)) => Reply::Answer(answer, fuel, micros, output),
-                        Err(f) => Reply::Fault(f, output),
+                        Err(f) => match seat.host_failed.take() {
+                            Some(why) => Reply::CheckerFailed(why),
+                            None => Reply::Fault(f, output),
+                        },
                     };
                     (i, a.case, Some(reply))
                 };

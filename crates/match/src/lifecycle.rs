@@ -33,7 +33,7 @@ impl Package {
             Announcement::End { won } => Val::Variant("end".into(), Some(Box::new(Val::Bool(won)))),
         };
         // The referee's failure here is the game's, not the player's: the call is skipped.
-        let mut referee = self.referee(seed).await.ok()?;
+        let mut referee = self.referee(seed, *self.manifest.seats().end()).await.ok()?;
         let Ok(Val::Option(Some(request))) = referee.call("tournament", &[event]).await else { return None };
         let Val::Variant(case, arg) = *request else { return None };
         let c = self.cases.iter().find(|c| c.name == case)?;
@@ -47,7 +47,7 @@ impl Package {
     pub async fn check_options(&self) -> Result<(), String> {
         let n = *self.manifest.seats().start();
         let names: Vec<String> = (0..n).map(|i| format!("seat {i}")).collect();
-        let mut referee = self.referee(0).await.map_err(|f| f.to_string())?;
+        let mut referee = self.referee(0, n).await.map_err(|f| f.to_string())?;
         let setup = self.setup(&names, 0, &MatchSoFar::default());
         match referee.call("start", &[setup]).await.map_err(|f| f.to_string())? {
             Val::Result(Err(why)) => Err(text(&why)),

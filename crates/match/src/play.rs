@@ -7,10 +7,10 @@
 
 use super::answers::{Answers, Asked, Handed, PerStep, Reply, Step, ban, refill_answer, take_answer, unfollowed};
 use super::fuzz::{Fuzz, Fuzzer};
-use super::referee::{Referee, Took, option, protocol, text, view};
+use super::referee::{EVENT_BYTES, Referee, Took, option, protocol, text, view};
 use super::seat::Seat;
 use super::{Package, PackagePlayer, values};
-use arena_core::{CallLine, Finals, MatchSoFar};
+use arena_core::{CallLine, Finals, MatchSoFar, QUOTE_CHARS};
 use arena_core::{Fault, FaultKind};
 use arena_core::{Frame, GameOutcome};
 use arena_sandbox::Guard;
@@ -143,7 +143,7 @@ impl Package {
     ) -> (GameOutcome, RefereeCost) {
         let mut out = GameOutcome { fuel: vec![0; names.len()], ..Default::default() };
         let mut cost = RefereeCost::default();
-        match self.referee(seed).await {
+        match self.referee(seed, names.len()).await {
             Ok(mut referee) => {
                 if typed {
                     referee.flat = None;
@@ -157,6 +157,9 @@ impl Package {
                 if let Err(f) = played.and(told) {
                     out.game_fault = Some(f);
                 }
+                // A game that faulted counts for nobody, whenever the fault came: an outcome the
+                // referee gave before failing (in `events`, `view`, a drawing) names no winner.
+                out.void_if_faulted();
                 out.events = std::mem::take(&mut referee.store.data_mut().events);
                 cost = RefereeCost {
                     steps: referee.steps,
@@ -201,8 +204,8 @@ impl Package {
         ])
     }
 
-    /// A fresh referee for one game, instantiated in its own store.
-    pub(crate) async fn referee(&self, seed: u64) -> Result<Referee, Fault> {
+    /// A fresh referee for one game of `seats` seats, instantiated in its own store.
+    pub(crate) async fn referee(&self, seed: u64, seats: usize) -> Result<Referee, Fault> {
         let sandbox = &*self.sandbox;
         let limits = sandbox.limits().referee();
         let mut store = sandbox.store_with(seed, &limits);
@@ -225,6 +228,8 @@ impl Package {
             flat_step: None,
             bytes: Vec::new(),
             spare: Vec::new(),
+            seats,
+            recorded: 0,
         })
     }
 
@@ -302,6 +307,15 @@ impl Package {
                         }
                         this.change();
                     }
+                    // The game's rule checker failed during the seat's call: the game's fault (the
+                    // seat is not judged), and the seat whose call it was is named, so that a player
+                    // feeding a known checker bug to turn its losses into no-results is seen.
+                    Reply::CheckerFailed(why) => {
+                        game.hand(&mut answers, &mut this, &mut batch).await?;
+                        game.out.fault_by = Some(i);
+                        let reason = format!("during seat {i}'s `{}`: {why}", case.name);
+                        return Err(Fault::new(FaultKind::Crash, "rules", reason));
+                    }
                     // A record lacks only answers the game dropped: it must drop this one too.
                     Reply::Missing => {
                         if this.asks(game.referee, i) {
@@ -316,7 +330,7 @@ impl Package {
                             }
                             continue;
                         }
-                        batch.push(Handed { seat: i, case, answer, fuel, micros, output });
+                        batch.push(Handed { seat: i, case, answer, fuel, micros, output, counted: false });
                         if replaying {
                             game.hand(&mut answers, &mut this, &mut batch).await?;
                         }
@@ -413,7 +427,12 @@ impl Package {
         referee.take_events().await?;
         let view = view(referee, None).await?;
         let svg = self.svg(referee, None).await?;
-        Ok(Frame { step, lines, events: referee.store.data().events[events..].to_vec(), view, svg })
+        // A frame holds its step's lines and events again: counted again towards the record.
+        let events = referee.store.data().events[events..].to_vec();
+        let again = events.iter().map(|e| e.text.len() + EVENT_BYTES).sum::<usize>()
+            + lines.iter().map(|l| arena_core::LINE_BYTES + l.output.len() + QUOTE_CHARS).sum::<usize>();
+        referee.record("view", again)?;
+        Ok(Frame { step, lines, events, view, svg })
     }
 
     /// The referee's drawing for `seat` (`None`: spectators), when it exports `svg`; a drawing over
@@ -431,7 +450,10 @@ impl Package {
             Some(Val::String(svg)) if svg.len() > SVG_BYTES => {
                 Err(protocol("svg", format!("drew {} bytes; a drawing may have at most {SVG_BYTES}", svg.len())))
             }
-            Some(Val::String(svg)) if svg.trim_start().starts_with("<svg") => Ok(Some(svg)),
+            Some(Val::String(svg)) if svg.trim_start().starts_with("<svg") => {
+                referee.record("svg", svg.len())?;
+                Ok(Some(svg))
+            }
             Some(_) => Err(protocol("svg", "drew something that is not an <svg> document")),
         }
     }
@@ -476,11 +498,14 @@ impl Hand<'_> {
             let start = self.out.log.len();
             for h in batch.iter_mut() {
                 let recorded = h.answer.as_ref().map_or(serde_json::Value::Null, values::to_json);
-                self.out.log.push(CallLine {
-                    micros: h.micros,
-                    output: std::mem::take(&mut h.output),
-                    ..CallLine::new(h.seat, h.case.name.clone(), self.step, recorded, h.fuel)
-                });
+                let (line, bytes) = CallLine::measured(h.seat, h.case.name.clone(), self.step, recorded, h.fuel);
+                let output = std::mem::take(&mut h.output);
+                // An answer handed over again after a change was counted when first recorded.
+                if !h.counted {
+                    self.referee.record("step", bytes + output.len())?;
+                    h.counted = true;
+                }
+                self.out.log.push(CallLine { micros: h.micros, output, ..line });
                 self.out.fuel[h.seat] += h.fuel;
             }
             self.referee.handed += 1;

@@ -70,7 +70,14 @@ pub(crate) struct Referee {
     pub(crate) bytes: Vec<u8>,
     /// The values of the requests of the last step, refilled in place with the next `next`'s.
     pub(crate) spare: Vec<Val>,
+    /// The seats of the game: every event, request and view names one of them.
+    pub(crate) seats: usize,
+    /// What the game has recorded so far, in bytes, towards its bound (`Limits::game_record_bytes`).
+    pub(crate) recorded: u64,
 }
+
+/// What an event takes in a game's record besides its text, as the record bound counts.
+pub(crate) const EVENT_BYTES: usize = 16;
 
 impl Referee {
     /// Calls the referee's export `name` (every export of the protocol has one result); a fault here is
@@ -110,6 +117,24 @@ impl Referee {
 }
 
 impl Referee {
+    /// Counts `bytes` more towards what the game records; past the game's bound, the game's fault,
+    /// named after `call` (what is kept stops there).
+    pub(crate) fn record(&mut self, call: &str, bytes: usize) -> Result<(), Fault> {
+        self.recorded = self.recorded.saturating_add(bytes as u64);
+        if self.recorded > self.limits.game_record_bytes {
+            return Err(Fault::new(
+                FaultKind::Memory,
+                call,
+                format!(
+                    "the game recorded more than {} (the referee's events, views and drawings and the players' \
+                     answers and output together; --game-record-mb)",
+                    arena_core::bytes_text(self.limits.game_record_bytes)
+                ),
+            ));
+        }
+        Ok(())
+    }
+
     /// Calls `step` in flat form with the answers written in `self.bytes` (see [`crate::flat`]) and
     /// takes what comes next; a `next` that cannot be read or is followed by anything is the game's
     /// fault (like any answer, one longer than the referee's answer limit is stopped by the guard).
@@ -204,15 +229,30 @@ impl Referee {
             if recorded + got.events.len() > MAX_EVENTS {
                 return Err(protocol("events", format!("emitted more than {MAX_EVENTS} events in one game")));
             }
-            let told = split(got)?;
+            let mut told = split(got, self.seats)?;
+            // Kept up to the game's record bound, and no further.
+            let mut over = None;
+            for (i, e) in told.iter().enumerate() {
+                if let Err(f) = self.record("events", e.text.len() + EVENT_BYTES) {
+                    over = Some((i, f));
+                    break;
+                }
+            }
+            if let Some((i, _)) = over {
+                told.truncate(i);
+            }
             self.store.data_mut().events.extend(told);
+            if let Some((_, f)) = over {
+                return Err(f);
+            }
         }
     }
 }
 
 /// The events of one `told`, each text cut to [`EVENT_CHARS`]; lengths that do not add up to the text,
-/// or that cut a character in two, are the game's fault.
-fn split(told: Told) -> Result<Vec<arena_core::Event>, Fault> {
+/// or that cut a character in two, and an event for a seat the game (of `seats` seats) does not have,
+/// are the game's fault.
+fn split(told: Told, seats: usize) -> Result<Vec<arena_core::Event>, Fault> {
     let Told { text, events } = told;
     let mut out = Vec::with_capacity(events.len());
     let mut at = 0usize;
@@ -233,6 +273,15 @@ fn split(told: Told) -> Result<Vec<arena_core::Event>, Fault> {
             Audience::Seat(s) => Some(arena_core::Seats::from_slice(&[s])),
             Audience::Seats(s) => Some(arena_core::Seats::from_vec(s)),
         };
+        if let Some(s) = to.as_ref().and_then(|to| to.iter().find(|&&s| s as usize >= seats)) {
+            return Err(protocol(
+                "events",
+                format!(
+                    "addressed an event to seat {s}, which the game does not have (its seats are 0 to {})",
+                    seats.saturating_sub(1)
+                ),
+            ));
+        }
         out.push(arena_core::Event { to, text: cut(t) });
         at = end;
     }
@@ -254,10 +303,12 @@ fn cut(text: &str) -> String {
 /// The referee's view for `seat` (`None`: spectators), cut to [`VIEW_CHARS`]; empty if it is not text.
 pub(crate) async fn view(referee: &mut Referee, seat: Option<u32>) -> Result<String, Fault> {
     let seat = Val::Option(seat.map(|s| Box::new(Val::U32(s))));
-    Ok(match referee.call("view", &[seat]).await? {
+    let v = match referee.call("view", &[seat]).await? {
         Val::String(v) => quote_at(&v, VIEW_CHARS),
         _ => String::new(),
-    })
+    };
+    referee.record("view", v.len())?;
+    Ok(v)
 }
 
 /// An option as the setup carries it: (name, value as text).

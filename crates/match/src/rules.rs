@@ -104,15 +104,16 @@ async fn check(
             let mut cstore = served.sandbox.store_with(0, &served.limits);
             let guard = Guard::arm_with(&served.limits, &mut cstore, true, "instantiate");
             let r = guard.run(served.referee.instantiate_async(&mut cstore)).await;
-            let (instance, _) = guard
-                .finish(&mut cstore, r)
-                .map_err(|f| wasmtime::format_err!("the game's rule checker failed to start: {f}"))?;
+            let (instance, _) = match guard.finish(&mut cstore, r) {
+                Ok(v) => v,
+                Err(f) => return Err(host_failed(&mut store, format!("the game's rule checker failed to start: {f}"))),
+            };
             Box::new(Checker { store: cstore, instance })
         }
     };
     let limits = Limits { fuel: served.limits.fuel.min(left), ..served.limits };
     let Some(func) = checker.instance.get_func(&mut checker.store, served.func) else {
-        wasmtime::bail!("the game's rule checker has no `{}`", served.name);
+        return Err(host_failed(&mut store, format!("the game's rule checker has no `{}`", served.name)));
     };
     let guard = Guard::arm_with(&limits, &mut checker.store, false, served.name.as_str());
     // No wall-clock backstop of its own: the player's call, which this check is part of, has one.
@@ -131,8 +132,21 @@ async fn check(
             store.data_mut().charge(u64::MAX);
             Ok(())
         }
-        Err(f) => wasmtime::bail!("the game's rule checker `{}` failed on this call: {}", served.name, f.reason),
+        // The checker's own failure (a trap, its referee's limits, a bad answer) is the game's, not
+        // the player's: the game ends as a game fault, and the player's call is not judged.
+        Err(f) => Err(host_failed(
+            &mut store,
+            format!("the game's rule checker `{}` failed on this call: {} ({})", served.name, f.reason, f.kind),
+        )),
     }
+}
+
+/// Marks the player's call as failed through the game's rule checker (see
+/// [`PlayerState::host_failed`]), and the error that stops the call.
+fn host_failed(store: &mut wasmtime::StoreContextMut<'_, PlayerState>, why: String) -> wasmtime::Error {
+    let e = wasmtime::format_err!("{why}");
+    store.data_mut().host_failed = Some(why);
+    e
 }
 
 /// Whether a player's import of `name` fits what the referee serves under that name.

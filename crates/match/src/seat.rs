@@ -25,6 +25,8 @@ pub(super) struct Seat {
     pub(super) wall: std::time::Duration,
     /// `arena check-game`'s fuzzer, answering some of this seat's requests in its player's place.
     pub(super) fuzzer: Option<Fuzzer>,
+    /// Its last call failed because the game's rule checker did (why): not the seat's fault.
+    pub(super) host_failed: Option<String>,
 }
 
 impl Seat {
@@ -40,6 +42,7 @@ impl Seat {
             spent: std::time::Duration::ZERO,
             wall: std::time::Duration::ZERO,
             fuzzer: None,
+            host_failed: None,
         }
     }
 
@@ -146,6 +149,7 @@ impl Seat {
         let out = guard.run(Box::pin(func.call_async(&mut *store, params, &mut result[..usize::from(returns)]))).await;
         let (wall, spent) = guard.spent(store);
         let r = guard.finish(store, out);
+        let host_failed = if r.is_err() { store.data_mut().host_failed.take() } else { None };
         self.count((wall, spent));
         match r {
             Ok(((), fuel)) => {
@@ -153,6 +157,8 @@ impl Seat {
                 Ok((returns.then_some(value), fuel + setup))
             }
             Err(f) => {
+                // The game's rule checker failed during the call: the game's fault, not the seat's.
+                self.host_failed = host_failed;
                 self.drop_instance();
                 Err(f)
             }

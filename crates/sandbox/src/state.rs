@@ -44,6 +44,9 @@ pub struct PlayerState {
     /// What a host layer keeps with this player for the length of its store (a game package's
     /// instance serving the player's rule checks).
     pub extension: Option<Box<dyn std::any::Any + Send>>,
+    /// A host layer's service failed during the player's call, through no fault of the player's (the
+    /// game's rule checker): why. A call that fails with this set is the game's fault, not the player's.
+    pub host_failed: Option<String>,
 }
 
 impl PlayerState {
@@ -65,6 +68,7 @@ impl PlayerState {
             cpu: CpuClock::new(),
             events: Vec::new(),
             extension: None,
+            host_failed: None,
         }
     }
 

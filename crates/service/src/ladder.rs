@@ -36,6 +36,11 @@ pub struct LadderConfig {
     pub poll: Duration,
 }
 
+/// A version whose calls met a failure of the game's rule checker in [`CHECKER_FAULTS`] of its latest
+/// [`CHECKER_WINDOW`] games is benched.
+pub const CHECKER_FAULTS: u32 = 3;
+pub const CHECKER_WINDOW: usize = 20;
+
 /// What happened, for the caller to show.
 pub enum Event<'a> {
     /// A game finished (and was written to the store).
@@ -44,6 +49,10 @@ pub enum Event<'a> {
     Entered(&'a Version),
     /// A version plays no more: it faulted `max_faults` times, the last one this.
     Benched(&'a Version, &'a PlayerFault),
+    /// A version plays no more: the game's rule checker failed during its own calls in this many of
+    /// its latest [`CHECKER_WINDOW`] games (each a game fault, counted for nobody: a player feeding a
+    /// known checker bug would turn its losses into no-results).
+    BenchedForChecker(&'a Version, u32),
     /// A version benched in an earlier run (this many faults) stays out.
     StaysBenched(&'a Version, u32),
     /// Too few players can play; the ladder waits for submissions.
@@ -74,6 +83,9 @@ struct Slot<P> {
     entry: Option<Arc<Entry<P>>>,
     busy: u32,
     faults: u32,
+    /// Of its latest games (at most [`CHECKER_WINDOW`]), whether the game's rule checker failed during
+    /// its own calls, the latest last.
+    checker: std::collections::VecDeque<bool>,
     /// Its player's latest version, not benched.
     playing: bool,
     /// Its component could not be loaded (not tried again).
@@ -107,12 +119,14 @@ pub async fn run<G: LoadPlayers>(
     let row = store.tournament(id)?.ok_or_else(|| anyhow::anyhow!("there is no tournament {id}"))?;
     let entrants = store.entrants(id)?;
     let faults = store.faults_by_version(id)?;
+    let mut checker = store.checker_faults_by_version(id, CHECKER_WINDOW)?;
     let journal = store.ladder_journal(id, &entrants)?;
     game.bind(&store.run_name(id)?);
     let slots = entrants
         .into_iter()
         .map(|v| Slot {
             faults: faults.get(&v.id).copied().unwrap_or(0),
+            checker: checker.remove(&v.id).unwrap_or_default(),
             version: v,
             entry: None,
             busy: 0,
@@ -127,6 +141,13 @@ pub async fn run<G: LoadPlayers>(
     let written = l.journal.finish().map_err(anyhow::Error::msg);
     let (stop, benched) = result?;
     Ok(LadderRun { stop, written: written?, benched })
+}
+
+impl<P> Slot<P> {
+    /// Of its latest games, those in which the game's rule checker failed during its own calls.
+    fn checker_faults(&self) -> u32 {
+        self.checker.iter().filter(|&&c| c).count() as u32
+    }
 }
 
 type Played = (Vec<usize>, GameRecord);
@@ -227,6 +248,18 @@ impl<G: LoadPlayers> Ladder<'_, G> {
         for (seat, &i) in seated.iter().enumerate() {
             let slot = &mut self.slots[i];
             slot.busy = slot.busy.saturating_sub(1);
+            let checker = record.fault_by.as_ref() == Some(&record.players[seat]);
+            slot.checker.push_back(checker);
+            if slot.checker.len() > CHECKER_WINDOW {
+                slot.checker.pop_front();
+            }
+            let hits = slot.checker_faults();
+            if checker && slot.playing && hits >= CHECKER_FAULTS {
+                slot.playing = false;
+                benched += 1;
+                observe(Event::BenchedForChecker(&slot.version, hits));
+                continue;
+            }
             if !faulted[seat] {
                 continue;
             }
@@ -271,11 +304,11 @@ impl<G: LoadPlayers> Ladder<'_, G> {
                     if s.entry.is_some() || s.broken {
                         continue;
                     }
-                    if s.faults < self.cfg.max_faults {
+                    if s.faults < self.cfg.max_faults && s.checker_faults() < CHECKER_FAULTS {
                         to_load.push(i);
                     } else if !s.told {
                         s.told = true;
-                        observe(Event::StaysBenched(&s.version, s.faults));
+                        observe(Event::StaysBenched(&s.version, s.faults.max(s.checker_faults())));
                     }
                 }
                 None => {
@@ -287,6 +320,7 @@ impl<G: LoadPlayers> Ladder<'_, G> {
                         entry: None,
                         busy: 0,
                         faults: 0,
+                        checker: Default::default(),
                         playing: false,
                         broken: false,
                         told: false,

@@ -117,11 +117,11 @@ pub async fn publish(
     check_game::check_package(&game, &rules.plan).map_err(|e| Refused::Package(strip(&e, scratch.path())))?;
     // Nothing new is refused before the conformance run, not after it.
     let hash = game.package().hash.clone();
-    if let Some(v) = store.published_game(&name)?.as_ref().and_then(|g| g.latest()).filter(|v| v.referee == hash) {
-        return Err(Refused::Package(format!(
-            "its referee is identical to {name} version {}: nothing new to publish",
-            v.version
-        )));
+    // (Said early here; the store's constraint is what holds when two publish it at once.)
+    if let Some(v) =
+        store.published_game(&name)?.and_then(|g| g.versions.into_iter().last()).filter(|v| v.referee == hash)
+    {
+        return Err(Refused::Store(StoreError::AlreadyPublished { name, version: v.version, referee: hash }));
     }
     drop(store);
     let game = Arc::new(game);
@@ -139,7 +139,10 @@ pub async fn publish(
     let version = match Store::open(data).and_then(|mut s| s.publish_version(&name, &hash, size, by)) {
         Ok(v) => v,
         Err(e) => {
-            if let Some(made) = &dir.made {
+            // A package already published as a version is that version's (the same referee, the
+            // same directory, kept by whichever publish made it): it stays.
+            let published = matches!(e, arena_store::StoreError::AlreadyPublished { .. });
+            if let Some(made) = dir.made.as_ref().filter(|_| !published) {
                 let _ = std::fs::remove_dir_all(made);
             }
             return Err(e.into());

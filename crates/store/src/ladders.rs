@@ -3,7 +3,7 @@
 //! whose faults, per version, decide who is benched.
 
 use super::{Result, Store};
-use std::collections::HashMap;
+use std::collections::{HashMap, VecDeque};
 
 /// A player's record in one tournament: name, [games, won, lost, tied], total score, games faulted.
 pub type RecordIn = (String, [u32; 4], i64, u32);
@@ -61,6 +61,35 @@ impl Store {
             .query_map([id], |r| Ok((r.get(0)?, [r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?], r.get(5)?, r.get(6)?)))
             .and_then(Iterator::collect);
         rows.map_err(|e| self.sql(e))
+    }
+
+    /// Of each version's latest `window` games of tournament `id`, whether the game's rule checker
+    /// failed during its own calls (the game's record names it `fault_by`), the latest last.
+    pub fn checker_faults_by_version(&self, id: i64, window: usize) -> Result<HashMap<i64, VecDeque<bool>>> {
+        let mut q = self
+            .conn
+            .prepare(
+                "SELECT version_id, hit FROM (
+                   SELECT gp.version_id, gp.game_id,
+                          gp.game_id IN (SELECT f.id FROM games f INDEXED BY games_faulted
+                                          WHERE f.tournament_id = ?1 AND f.game_fault IS NOT NULL
+                                            AND json_extract(f.record, '$.fault_by')
+                                                = json_extract(f.record, '$.players[' || gp.seat || ']')) AS hit,
+                          ROW_NUMBER() OVER (PARTITION BY gp.version_id ORDER BY gp.game_id DESC) AS nth
+                     FROM game_players gp JOIN games g ON g.id = gp.game_id
+                    WHERE g.tournament_id = ?1)
+                  WHERE nth <= ?2 ORDER BY version_id, game_id",
+            )
+            .map_err(|e| self.sql(e))?;
+        let rows: Vec<(i64, bool)> = q
+            .query_map(rusqlite::params![id, window as i64], |r| Ok((r.get(0)?, r.get(1)?)))
+            .and_then(Iterator::collect)
+            .map_err(|e| self.sql(e))?;
+        let mut out: HashMap<i64, VecDeque<bool>> = HashMap::new();
+        for (version, hit) in rows {
+            out.entry(version).or_default().push_back(hit);
+        }
+        Ok(out)
     }
 
     /// Faults in games of tournament `id`, by version.

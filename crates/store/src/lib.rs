@@ -66,6 +66,11 @@ pub enum StoreError {
         "the game `{name}` belongs to account {owner}: only its owner can publish versions of it; nothing was kept"
     )]
     NotGameOwner { name: String, owner: String },
+    #[error(
+        "its referee is identical to {name} version {version}, the latest (sha256 {referee}): nothing new to \
+         publish, nothing was kept; change the package to publish a new version"
+    )]
+    AlreadyPublished { name: String, version: u32, referee: String },
     #[error("{0}")]
     Invalid(String),
 }

@@ -168,20 +168,31 @@ impl Store {
                 tx.last_insert_rowid()
             }
         };
-        let version: u32 = tx
-            .query_row("SELECT COALESCE(MAX(version), 0) + 1 FROM published_versions WHERE game_id = ?1", [id], |r| {
-                r.get(0)
-            })
-            .map_err(e)?;
-        tx.execute(
-            "INSERT INTO published_versions (game_id, version, referee, size, published_by) VALUES (?1, ?2, ?3, ?4, ?5)",
-            params![id, version, referee, size as i64, user.id],
-        )
-        .map_err(e)?;
-        let at: String = tx
-            .query_row("SELECT published_at FROM published_versions WHERE id = ?1", [tx.last_insert_rowid()], |r| {
-                r.get(0)
-            })
+        // The version and the referee it follows are read by the insert itself, and the store refuses
+        // a referee identical to the one it follows: two publishes of one package at once make one
+        // version, and the other is refused, naming it.
+        let inserted = tx.execute(
+            "INSERT INTO published_versions (game_id, version, referee, size, published_by, follows)
+             SELECT ?1, COALESCE(MAX(version), 0) + 1, ?2, ?3, ?4,
+                    (SELECT referee FROM published_versions WHERE game_id = ?1 ORDER BY version DESC LIMIT 1)
+               FROM published_versions WHERE game_id = ?1",
+            params![id, referee, size as i64, user.id],
+        );
+        if let Err(rusqlite::Error::SqliteFailure(f, _)) = &inserted
+            && f.extended_code == rusqlite::ffi::SQLITE_CONSTRAINT_CHECK
+        {
+            let version: u32 = tx
+                .query_row("SELECT MAX(version) FROM published_versions WHERE game_id = ?1", [id], |r| r.get(0))
+                .map_err(e)?;
+            return Err(StoreError::AlreadyPublished { name: name.into(), version, referee: referee.into() });
+        }
+        inserted.map_err(e)?;
+        let (version, at): (u32, String) = tx
+            .query_row(
+                "SELECT version, published_at FROM published_versions WHERE id = ?1",
+                [tx.last_insert_rowid()],
+                |r| Ok((r.get(0)?, r.get(1)?)),
+            )
             .map_err(e)?;
         tx.commit().map_err(e)?;
         Ok(GameVersion { version, referee: referee.into(), size, published_by: user.name.clone(), published_at: at })

@@ -228,6 +228,22 @@ const MIGRATIONS: &[&str] = &[
         SELECT tid, gid, slot, call FROM rateable WHERE status = 'finished' OR format = 'ladder'
          ORDER BY tid, phase, a, b, c, d;
     ",
+    // 9: a game that faulted counts for nobody, whenever the fault came: games stored with a fault
+    // after their outcome (a referee failing in `events` or `view` once the game had ended) kept the
+    // winner the referee named; their records name none now, and their seats are no wins or ties.
+    "
+    UPDATE games SET record = json_set(record, '$.winner', json('null'), '$.winners', json('[]'))
+     WHERE game_fault IS NOT NULL
+       AND (json_extract(record, '$.winner') IS NOT NULL OR json_array_length(record, '$.winners') > 0);
+    UPDATE game_players SET result = 'lost'
+     WHERE result <> 'lost' AND game_id IN (SELECT id FROM games INDEXED BY games_faulted WHERE game_fault IS NOT NULL);
+    ",
+    // 10: a version of a published game is a new referee: each version names the referee of the one
+    // before it, which its own must differ from, a constraint of the store (concurrent publishes of one
+    // package made two versions before). Going back to an earlier version's referee is a new version.
+    "
+    ALTER TABLE published_versions ADD COLUMN follows TEXT CHECK (follows IS NULL OR follows <> referee);
+    ",
 ];
 
 /// The schema version this Arena writes.

@@ -358,9 +358,17 @@ impl Store {
             .map_err(|e| self.sql(e))?;
         match json.flatten() {
             None => Ok(None),
-            Some(j) => serde_json::from_str(&j).map(Some).map_err(|x| {
-                StoreError::Invalid(format!("{}: tournament {id}: unreadable result: {x}", self.db.display()))
-            }),
+            Some(j) => {
+                let mut r: TournamentResult = serde_json::from_str(&j).map_err(|x| {
+                    StoreError::Invalid(format!("{}: tournament {id}: unreadable result: {x}", self.db.display()))
+                })?;
+                // A result stored before a faulted game counted for nobody names no winner of it now
+                // (the games' own records were corrected by migration 9).
+                for g in &mut r.games {
+                    g.void_if_faulted();
+                }
+                Ok(Some(r))
+            }
         }
     }
 

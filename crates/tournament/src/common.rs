@@ -81,10 +81,13 @@ impl<G: Game> Table<G> {
         earlier: &[[i64; 2]],
         (k, match_no, matches): (u32, u32, u32),
     ) -> SeriesGame {
-        let order = if number % 2 == 1 { [0, 1] } else { [1, 0] };
+        // Its number within the series (a knockout match played again numbers its games on, and
+        // starts its series over).
+        let nth = earlier.len() as u32 + 1;
+        let order = if nth % 2 == 1 { [0, 1] } else { [1, 0] };
         let seated = order.map(|j| pair[j]);
         let so_far = MatchSoFar {
-            game: number,
+            game: nth,
             games_in_match: k,
             wins: order.iter().map(|&j| rec.wins[j]).collect(),
             ties: rec.ties,
@@ -93,13 +96,18 @@ impl<G: Game> Table<G> {
             matches,
         };
         let record = self.play(&seated, (round, m, number), so_far).await;
+        // A game that faulted counts for nobody: no score towards the match, no win (its players'
+        // own faults in it still stand: each was judged on its own answer).
+        let counts = record.counts();
         let mut score = [0i64; 2];
-        for (seat, &j) in order.iter().enumerate() {
-            score[j] = record.scores.get(seat).copied().unwrap_or(0);
+        if counts {
+            for (seat, &j) in order.iter().enumerate() {
+                score[j] = record.scores.get(seat).copied().unwrap_or(0);
+            }
         }
         let failed = pair.map(|i| record.faults.iter().any(|f| f.player == self.names[i]));
-        let won = pair.map(|i| record.winners.contains(&self.names[i]));
-        SeriesGame { record, score, failed, won }
+        let won = pair.map(|i| counts && record.winners.contains(&self.names[i]));
+        SeriesGame { record, score, failed, won, counts }
     }
 
     pub fn report(&self, p: Progress<'_>) {
@@ -118,6 +126,8 @@ pub struct SeriesGame {
     pub score: [i64; 2],
     pub failed: [bool; 2],
     pub won: [bool; 2],
+    /// The game has a result (it did not end in a game fault).
+    pub counts: bool,
 }
 
 /// The players of one tournament and what is known about their standing.

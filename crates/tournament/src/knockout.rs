@@ -5,6 +5,11 @@
 //! to win one takes the match; still level after those, the higher total score over all of the match's
 //! games wins; still level, the player in the earlier slot advances. A player banned during a match
 //! loses it (its opponent advances, `decided_by: forfeit`) and is out of the tournament.
+//!
+//! A game that ended in a game fault (its referee failed) counts for nobody: no win, no tie, no score.
+//! A match none of whose games counted is played again from seeds of its own (the numbers of the games
+//! that follow), up to three times in all; still without a counted game, the earlier slot advances and
+//! the match says it was decided without a result (`decided_by: no-result`).
 
 use super::common::{Roster, Table, join_in_order};
 use super::{GameRecord, MatchRecord, Progress, Settings, TournamentResult};
@@ -72,6 +77,10 @@ pub async fn knockout<G: Game>(
     roster.result(s, limits, ranking, matches, games)
 }
 
+/// How many times a match none of whose games counted is played in all before the tie rule decides it
+/// (`decided_by: no-result`).
+pub const TRIES: u32 = 3;
+
 struct MatchResult {
     pair: [Option<usize>; 2],
     winner: Option<usize>,
@@ -107,17 +116,31 @@ async fn play_match<G: Game>(
     let mut totals = [0i64; 2];
     let mut earlier: Vec<[i64; 2]> = vec![];
     let mut number = 0u32;
+    // Whether any game of the match counted, and which try of the match this is.
+    let (mut counted, mut tries) = (false, 1u32);
     let decided = loop {
         number += 1;
-        if number > k && rec.wins[0] != rec.wins[1] {
+        // The game's number within this try of the match.
+        let nth = earlier.len() as u32 + 1;
+        if nth > k && rec.wins[0] != rec.wins[1] {
             break "tie-break";
         }
-        if number > 2 * k {
-            break if totals[0] != totals[1] { "total-score" } else { "slot" };
+        if nth > 2 * k {
+            if counted {
+                break if totals[0] != totals[1] { "total-score" } else { "slot" };
+            }
+            // No game counted (each ended in a game fault): the match is played again from seeds of
+            // its own (those of the games' numbers that follow), up to `TRIES` times.
+            if tries == TRIES {
+                break "no-result";
+            }
+            tries += 1;
+            earlier.clear();
         }
         // Players alternate who starts: slot a starts the odd games.
         let g = table.series_game([a, b], (round, m, number), &rec, &earlier, (k, match_no, matches)).await;
         let (score, failed, won) = (g.score, g.failed, g.won);
+        counted |= g.counts;
         totals[0] += score[0];
         totals[1] += score[1];
         earlier.push(score);
@@ -134,18 +157,22 @@ async fn play_match<G: Game>(
         match won {
             [true, false] => rec.wins[0] += 1,
             [false, true] => rec.wins[1] += 1,
-            _ => rec.ties += 1,
+            // A game that faulted is no tie: it counts for nobody.
+            _ if g.counts => rec.ties += 1,
+            _ => {}
         }
-        if number <= k && rec.wins.iter().any(|&w| w * 2 > k) {
+        let nth = earlier.len() as u32;
+        if nth <= k && rec.wins.iter().any(|&w| w * 2 > k) {
             break "played";
         }
-        if number == k && rec.wins[0] != rec.wins[1] {
+        if nth == k && rec.wins[0] != rec.wins[1] {
             break "played";
         }
     };
     let j = match decided {
         "played" | "tie-break" => usize::from(rec.wins[1] > rec.wins[0]),
         "total-score" => usize::from(totals[1] > totals[0]),
+        // `slot`, and `no-result`: the earlier slot advances.
         _ => 0,
     };
     res.winner = pair[j];

@@ -187,6 +187,10 @@ pub struct GameRecord {
     /// The referee failed: the game has no result, and nobody was banned for it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub game_fault: Option<Fault>,
+    /// The player whose call the game fault came in (the game's rule checker failed during it): not
+    /// banned for it, but counted (see the ladder's bench).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fault_by: Option<String>,
     /// What the referee emitted, with its audience.
     #[serde(skip)]
     pub events: Vec<arena_core::Event>,
@@ -221,6 +225,10 @@ impl GameRecord {
     ) -> GameRecord {
         let calls = o.answered_calls(players.len());
         let board = o.board();
+        // However the outcome came (played here, by a worker, read from a record), a game that
+        // faulted names no winner.
+        let mut o = o;
+        o.void_if_faulted();
         GameRecord {
             id,
             round,
@@ -240,6 +248,7 @@ impl GameRecord {
             board,
             logs: o.logs,
             game_fault: o.game_fault,
+            fault_by: o.fault_by.and_then(|s| players.get(s).cloned()),
             events: o.events,
             seat_views: o.seat_views,
             so_far: o.so_far,
@@ -262,6 +271,20 @@ impl GameRecord {
         }
         hide_output(&mut self.replay, seats);
         self.events.retain(|e| e.seen_by_any(seats));
+    }
+
+    /// Whether the game counts for a result: one that ended in a game fault counts for nobody.
+    pub fn counts(&self) -> bool {
+        self.game_fault.is_none()
+    }
+
+    /// Takes the winners away from a game that faulted (a record stored before such a game counted
+    /// for nobody may still name them).
+    pub fn void_if_faulted(&mut self) {
+        if !self.counts() {
+            self.winner = None;
+            self.winners.clear();
+        }
     }
 
     /// Per seat, whether that seat faulted in the game.

@@ -92,6 +92,7 @@ fn bracket(s: &mut String, r: &TournamentResult) {
         };
         let how = match m.decided_by.as_str() {
             "played" | "bye" => String::new(),
+            "no-result" => "  (decided without a result: every game ended in a game fault)".to_string(),
             other => format!("  ({other})"),
         };
         let winner = m.winner.clone().unwrap_or_else(|| "nobody".into());
@@ -223,6 +224,7 @@ pub fn read_replay(path: &Path) -> Result<(String, serde_json::Value, GameRecord
         board: String::new(),
         logs: vec![],
         game_fault: None,
+        fault_by: None,
         events: vec![],
         seat_views: vec![],
         svg: None,

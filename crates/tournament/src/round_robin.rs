@@ -218,7 +218,9 @@ async fn series<G: Game>(
             }
             (_, [true, false]) => rec.wins[0] += 1,
             (_, [false, true]) => rec.wins[1] += 1,
-            _ => rec.ties += 1,
+            // A game that faulted is no tie: it counts for nobody.
+            _ if g.counts => rec.ties += 1,
+            _ => {}
         }
     }
     rec.winner = match rec.wins[0].cmp(&rec.wins[1]) {

@@ -83,7 +83,10 @@ pub async fn rounds<G: Game>(
         let mut winners: Vec<usize> = vec![];
         for g in join_in_order(handles).await {
             roster.ban_faults(&g);
-            winners.extend(g.winners.iter().filter_map(|w| roster.names.iter().position(|x| x == w)));
+            // A game that faulted counts for nobody: nobody in it goes out for it (those not banned
+            // stay in, as if they had sat the round out).
+            let stay: Vec<&String> = if g.counts() { g.winners.iter().collect() } else { g.players.iter().collect() };
+            winners.extend(stay.into_iter().filter_map(|w| roster.names.iter().position(|x| x == w)));
             games.push(g);
         }
         winners.sort_unstable();

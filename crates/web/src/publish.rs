@@ -153,6 +153,7 @@ async fn publish_as(app: &App, user: &User, bytes: Vec<u8>) -> Result<Published,
     let published = r.map_err(|e| {
         let status = match &e {
             Refused::Reserved(_) | Refused::Store(StoreError::NotGameOwner { .. }) => StatusCode::FORBIDDEN,
+            Refused::Store(StoreError::AlreadyPublished { .. }) => StatusCode::CONFLICT,
             Refused::Store(_) | Refused::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
             _ => StatusCode::UNPROCESSABLE_ENTITY,
         };

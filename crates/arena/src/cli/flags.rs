@@ -126,6 +126,10 @@ pub struct LimitArgs {
     /// fraction is allowed); past it the game ends as a game fault.
     #[arg(long)]
     pub game_cpu_s: Option<f64>,
+    /// What a whole game may record (its referee's events, views and drawings, its players' answers
+    /// and output), in MiB (default 16); past it the game ends as a game fault.
+    #[arg(long)]
+    pub game_record_mb: Option<u64>,
     /// CPU time one compile of a component may use, in seconds (default 40).
     #[arg(long)]
     pub compile_cpu_s: Option<u64>,
@@ -153,6 +157,8 @@ impl LimitArgs {
                 Some(s) if s.is_finite() && s > 0.0 && s <= 1e9 => Duration::from_secs_f64(s),
                 Some(s) => anyhow::bail!("--game-cpu-s {s}: must be a number of seconds above 0"),
             },
+            game_record_bytes: positive("game-record-mb", self.game_record_mb)?
+                .map_or(d.game_record_bytes, |m| m.saturating_mul(1 << 20)),
             ..d
         })
     }

@@ -168,6 +168,13 @@ async fn play<G: LoadPlayers>(game: Arc<G>, store: &Store, id: i64, cfg: &Ladder
             "  {} version {} is benched ({} faults; the last: {} in {}: {})",
             v.name, v.version, max_faults, f.kind, f.call, f.reason
         )),
+        Event::BenchedForChecker(v, n) => say(format!(
+            "  {} version {} is benched: the game's rule checker failed during its own calls in {n} of its latest {} \
+             games (each a game fault, no result for anyone); it plays again with its next version",
+            v.name,
+            v.version,
+            arena_service::ladder::CHECKER_WINDOW
+        )),
         Event::StaysBenched(v, n) => say(format!("  {} version {} stays benched ({n} faults)", v.name, v.version)),
         Event::Waiting(n) => say(format!("  {n} player(s) can play: waiting for submissions (`arena submit`)")),
     };

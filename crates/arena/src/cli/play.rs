@@ -8,6 +8,7 @@ use arena_match::LoadPlayers;
 use arena_service::submit::one_game;
 use arena_service::tournaments::seed_or_clock;
 use arena_tournament::{Ban, report};
+use std::io::Write as _;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::Arc;
@@ -101,10 +102,36 @@ async fn play<G: LoadPlayers>(
         std::fs::write(path, drawn).with_context(|| format!("{}: cannot write", path.display()))?;
     }
     if json {
-        let doc = serde_json::json!({"game": game.name(), "seed": seed, "options": game.options(), "limits": limits,
-            "result": record, "board": record.board, "seat": seat, "events": events, "view": view,
-            "game_fault": record.game_fault});
-        println!("{}", serde_json::to_string_pretty(&doc)?);
+        // Written out from the record itself: what the referee emitted is never held twice.
+        #[derive(serde::Serialize)]
+        struct Doc<'a> {
+            game: &'a str,
+            seed: u64,
+            options: serde_json::Value,
+            limits: Limits,
+            result: &'a arena_tournament::GameRecord,
+            board: &'a str,
+            seat: Option<usize>,
+            events: &'a [&'a str],
+            view: &'a str,
+            game_fault: &'a Option<arena_core::Fault>,
+        }
+        let doc = Doc {
+            game: game.name(),
+            seed,
+            options: game.options(),
+            limits,
+            result: &record,
+            board: &record.board,
+            seat,
+            events: &events,
+            view: &view,
+            game_fault: &record.game_fault,
+        };
+        let mut out = std::io::BufWriter::new(std::io::stdout().lock());
+        serde_json::to_writer_pretty(&mut out, &doc)?;
+        writeln!(out)?;
+        out.flush()?;
     } else {
         println!("{}, seed {seed}\n", game.name());
         if let Some(s) = seat {

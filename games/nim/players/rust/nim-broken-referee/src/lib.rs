@@ -9,14 +9,21 @@
 //! `step` in flat form too (the host calls that one); with `flat-bad=K` what that answers is broken:
 //! a varint that never ends (1), a byte after the `next` (2), a request of case 7 of Nim's one (3),
 //! 2 MiB, past the referee's answer limit (4), or well-formed but ending the game after the second
-//! move, won by seat 0, where its typed `step` goes on (5).
+//! move, won by seat 0, where its typed `step` goes on (5). With `late=K` it fails once the game has
+//! its outcome: in `view` (1) or in `events` (2). With `event-seat=N` its `start` emits an event to
+//! seat N. With `flood-events=N` every `events()` call hands over N events of `event-chars`
+//! characters, for ever: a referee at every per-call limit, stopped only by the game's record bound.
+//! It serves a rule checker, `arena:nim/test-rules#stones`, that traps when the heaps hold 10 stones or fewer
+//! stones (the `nim-checker` test player asks it before each move).
 #![cfg(target_arch = "wasm32")]
 // The generated lowering of the setup record takes many flat arguments.
 #![allow(clippy::too_many_arguments)]
 
 wit_bindgen::generate!({
     path: "../../../wit",
-    world: "arena:nim/referee-flat",
+    inline: "package arena:nim-checked@0.1.0;
+             world referee-checked { include arena:nim/referee-flat@0.1.0; export arena:nim/test-rules@0.1.0; }",
+    world: "arena:nim-checked/referee-checked",
     generate_all,
     additional_derives: [serde::Serialize, serde::Deserialize],
 });
@@ -38,6 +45,10 @@ thread_local! {
     static SLOW_EVENTS: Cell<Option<u64>> = const { Cell::new(None) };
     /// How the flat `step` breaks what it answers, when set.
     static FLAT_BAD: Cell<Option<usize>> = const { Cell::new(None) };
+    /// Where it fails once the game has its outcome, when set.
+    static LATE: Cell<Option<usize>> = const { Cell::new(None) };
+    /// How many events of how many characters every `events()` call hands over, when set.
+    static FLOOD: Cell<Option<(usize, usize)>> = const { Cell::new(None) };
 }
 
 fn trusting() -> bool {
@@ -96,6 +107,8 @@ impl Guest for Broken {
         TAKEN.set(option("taken").map(|t| t as u32));
         SLOW_EVENTS.set(option("slow-events").map(|n| n as u64));
         FLAT_BAD.set(option("flat-bad"));
+        LATE.set(option("late"));
+        FLOOD.set(option("flood-events").filter(|&n| n > 0).map(|n| (n, text.len())));
         if let Some(mode) = option("trusting").filter(|&m| m > 0) {
             MODE.set(mode);
             HEAPS.set(vec![3, 4, 5]);
@@ -110,6 +123,10 @@ impl Guest for Broken {
                 _ => ("ab", &[u32::MAX, 3]),
             };
             told = Told { text: text.into(), events: lengths.iter().map(|&l| (Audience::All, l)).collect() };
+        }
+        if let Some(seat) = option("event-seat") {
+            told.text.push_str("psst");
+            told.events.push((Audience::Seat(seat as u32), 4));
         }
         EVENTS.set(Some(told));
         Ok(next(0))
@@ -143,6 +160,15 @@ impl Guest for Broken {
 
     /// Every event at once, however many; or, slowly, one a call for ever.
     fn events() -> Told {
+        if LATE.get() == Some(2) && WINNER.get().is_some() {
+            panic!("the broken referee fails in events after the outcome");
+        }
+        if let Some((n, chars)) = FLOOD.get() {
+            return Told {
+                text: "y".repeat(n * chars),
+                events: (0..n).map(|_| (Audience::All, chars as u32)).collect(),
+            };
+        }
         if let Some(rounds) = SLOW_EVENTS.get() {
             let mut spin = 0u64;
             while std::hint::black_box(spin) < rounds {
@@ -159,6 +185,9 @@ impl Guest for Broken {
     }
 
     fn view(_: Option<u32>) -> String {
+        if LATE.get() == Some(1) && WINNER.get().is_some() {
+            panic!("the broken referee fails in view after the outcome");
+        }
         String::new()
     }
 }
@@ -180,6 +209,18 @@ impl exports::arena::game::flat::Guest for Broken {
             _ => {}
         }
         bytes
+    }
+}
+
+/// A rule checker for the tests of one that fails: how many stones the heaps hold, trapping when they
+/// hold 10 or fewer (the `nim-checker` test player asks it before each move).
+impl exports::arena::nim::test_rules::Guest for Broken {
+    fn stones(heaps: Vec<u32>) -> u32 {
+        let stones = heaps.iter().sum();
+        if stones <= 10 {
+            panic!("the broken referee's rule checker fails on 10 stones or fewer");
+        }
+        stones
     }
 }
 
