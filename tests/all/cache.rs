@@ -44,3 +44,43 @@ fn no_cache_compiles_and_keeps_nothing() {
     assert!(String::from_utf8_lossy(&out.stdout).contains("compiled in"));
     assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
 }
+
+/// Compiled code in memory is bounded: past the cap, the component used least recently is let go of
+/// (and read back from the disk cache when next loaded); forgetting a component leaves nothing of it in
+/// memory or on disk; a sweep removes from the disk what nothing references.
+#[test]
+fn compiled_code_is_a_bounded_cache_forgotten_and_swept() {
+    use arena_core::Limits;
+    use arena_sandbox::{Compilation, Sandbox};
+    use std::collections::HashSet;
+    let dir = tempfile::tempdir().unwrap();
+    let files = ["nim-optimal", "nim-cheat", "pennies-heads"].map(player);
+    let bytes: Vec<Vec<u8>> = files.iter().map(|f| std::fs::read(f).unwrap()).collect();
+    let hashes: Vec<String> = bytes.iter().map(|b| arena_core::sha256_hex(b)).collect();
+    let spec = arena_sandbox::WorldSpec::new("test", "arena:", "player");
+    let load =
+        |s: &Sandbox, i: usize| s.load_bytes(std::path::Path::new(&files[i]), &bytes[i], &spec).unwrap().compilation;
+    // Room for about one of them: each new one lets the oldest go.
+    let s = Sandbox::new(Limits::default()).unwrap().with_cache_dir(dir.path().to_path_buf()).with_cache_memory(1);
+    for i in 0..3 {
+        assert!(matches!(load(&s, i), Compilation::Compiled(_)));
+        assert_eq!(s.cached_in_memory().0, 1, "one kept in memory at a time");
+    }
+    assert!(matches!(load(&s, 2), Compilation::InMemory));
+    assert!(matches!(load(&s, 0), Compilation::FromDisk(_)), "let go of in memory, read back from disk");
+    // A roomy cache keeps all three.
+    let roomy = Sandbox::new(Limits::default()).unwrap().with_cache_dir(dir.path().to_path_buf());
+    for i in 0..3 {
+        load(&roomy, i);
+    }
+    assert_eq!(roomy.cached_in_memory().0, 3);
+    // Forgotten: gone from memory and disk, compiled afresh when loaded again.
+    roomy.forget(&hashes[1]);
+    assert_eq!(roomy.cached_in_memory().0, 2);
+    assert!(!cached(dir.path(), &files[1]));
+    assert!(matches!(load(&roomy, 1), Compilation::Compiled(_)));
+    // A sweep keeping the first only.
+    let keep: HashSet<String> = [hashes[0].clone()].into();
+    assert_eq!(roomy.sweep_cache(&keep), 2);
+    assert!(cached(dir.path(), &files[0]) && !cached(dir.path(), &files[1]) && !cached(dir.path(), &files[2]));
+}

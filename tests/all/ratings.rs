@@ -200,7 +200,11 @@ fn a_tournament_is_rated_in_its_own_order_however_its_games_were_recorded() {
             // A store from before the rating order (schema 7) gets it from its games when opened.
             drop(store);
             let conn = rusqlite::Connection::open(tmp.path().join("arena.db")).unwrap();
-            conn.execute_batch("DROP VIEW rateable; DROP TABLE rating_order; PRAGMA user_version = 7;").unwrap();
+            conn.execute_batch(
+                "DROP VIEW rateable; DROP TABLE rating_order; ALTER TABLE published_versions DROP COLUMN follows;
+                 PRAGMA user_version = 7;",
+            )
+            .unwrap();
             drop(conn);
             let store = Store::open(tmp.path()).unwrap();
             assert_eq!(serde_json::to_value(store.leaderboard(GAME, SYSTEM, true).unwrap()).unwrap(), board);

@@ -3,7 +3,7 @@
 //! what strangers send, scrimmages that are never rated, the command line against a remote arena, and
 //! `arena replay --html`. (The pages in a real browser: tests/browser.)
 
-use super::{arena, player, run};
+use super::{arena, cached, player, run};
 use std::io::{BufRead, BufReader};
 use std::path::Path;
 use std::process::{Child, Stdio};
@@ -189,6 +189,10 @@ fn api_uploads_are_validated_owned_and_refused_with_reasons() {
         // Two stored files (the two versions), nothing of the refused uploads, no upload left behind: an
         // upload is validated from its bytes, and the data directory holds the store's layout alone.
         assert_eq!(components(s.data.path()), 2);
+        // Nothing compiled of the refused looping upload is kept on disk either.
+        let compiled = s.data.path().join("compiled");
+        assert!(cached(&compiled, &player("pennies-heads")), "an accepted upload stays compiled");
+        assert!(!cached(&compiled, &player("yahtzee-wat-loop")), "a refused upload's compiled code is kept");
         let layout = ["arena.db", "arena.db-wal", "arena.db-shm", "components", "compiled", "locks", "packages"];
         for entry in std::fs::read_dir(s.data.path()).unwrap() {
             let name = entry.unwrap().file_name().to_string_lossy().into_owned();
@@ -639,25 +643,65 @@ fn games_whose_referee_failed_are_shown_on_the_pages_and_in_the_api_blamed_on_th
 }
 
 #[test]
-fn an_anonymous_upload_is_refused_before_its_body_is_read() {
+fn an_anonymous_post_to_any_form_is_refused_before_its_body_is_read() {
     // Headers that announce a 32 MB form, then one kilobyte and silence: the server answers 401 at
-    // once, without waiting for (or buffering) the rest.
+    // once, without waiting for (or buffering) the rest, on every route only an account may post to;
+    // a form anyone may post (signing in) is refused as too large by what it announces, at once too.
     use std::io::{Read, Write};
     let s = serve(&[]);
     let addr = s.url.trim_start_matches("http://").to_string();
-    let mut c = std::net::TcpStream::connect(&addr).unwrap();
-    c.set_read_timeout(Some(std::time::Duration::from_secs(10))).unwrap();
-    let head = format!(
-        "POST /upload HTTP/1.1\r\nHost: {addr}\r\nContent-Type: multipart/form-data; boundary=x\r\n\
-         Content-Length: {}\r\n\r\n",
-        32 << 20
-    );
-    c.write_all(head.as_bytes()).unwrap();
-    c.write_all(&[b'a'; 1024]).unwrap();
-    let mut answer = [0u8; 64];
-    let n = c.read(&mut answer).expect("an answer before the body is sent");
-    let first = String::from_utf8_lossy(&answer[..n]).to_string();
-    assert!(first.starts_with("HTTP/1.1 401"), "{first}");
+    let form = "application/x-www-form-urlencoded";
+    let multipart = "multipart/form-data; boundary=x";
+    let signed_in = [
+        "/scrimmages",
+        "/competitions",
+        "/tournaments",
+        "/ladders",
+        "/signout",
+        "/account/token",
+        "/account/signout-everywhere",
+        "/account/invites",
+        "/account/users",
+    ];
+    let mut cases: Vec<(&str, &str, usize, &str)> =
+        vec![("/upload", multipart, 32 << 20, "401"), ("/publish", multipart, 32 << 20, "401")];
+    // Under the form cap, for want of a session; over it, for its size, whoever sends it.
+    cases.extend(signed_in.iter().map(|r| (*r, form, 60_000, "401")));
+    cases.extend(signed_in.iter().chain(&["/signin", "/signup"]).map(|r| (*r, form, 32 << 20, "413")));
+    for (route, kind, length, want) in cases {
+        let mut c = std::net::TcpStream::connect(&addr).unwrap();
+        c.set_read_timeout(Some(std::time::Duration::from_secs(10))).unwrap();
+        let head = format!(
+            "POST {route} HTTP/1.1\r\nHost: {addr}\r\nContent-Type: {kind}\r\nContent-Length: {length}\r\n\r\n"
+        );
+        c.write_all(head.as_bytes()).unwrap();
+        c.write_all(&[b'a'; 1024]).unwrap();
+        let mut answer = [0u8; 64];
+        let n = c.read(&mut answer).unwrap_or_else(|e| panic!("{route}: no answer before the body is sent: {e}"));
+        let first = String::from_utf8_lossy(&answer[..n]).to_string();
+        assert!(first.starts_with(&format!("HTTP/1.1 {want}")), "{route} ({length} bytes): {first}");
+    }
+}
+
+/// What a request sends comes back in an error message cut to a few hundred characters, never whole:
+/// a long path, a player's name, a cursor.
+#[test]
+fn errors_quote_what_a_request_sent_cut_short() {
+    let s = serve(&[]);
+    let long = "x".repeat(8_000);
+    rt().block_on(async {
+        for path in [format!("/api/{long}"), format!("/api/players/{long}"), format!("/api/tournaments?after={long}")] {
+            let res = client().get(format!("{}{path}", s.url)).send().await.unwrap();
+            assert!(res.status().is_client_error(), "{path:.40}: {}", res.status());
+            let v: serde_json::Value = res.json().await.unwrap();
+            let message = v["error"]["message"].as_str().unwrap_or_else(|| panic!("{v:.300}"));
+            assert!(message.len() < 400 && message.contains("more bytes"), "{path:.40}: {} characters", message.len());
+        }
+        let res = client().get(format!("{}/players/{long}", s.url)).send().await.unwrap();
+        assert_eq!(res.status().as_u16(), 404);
+        let page = res.text().await.unwrap();
+        assert!(!page.contains(&"x".repeat(1_000)), "the page quotes the name whole");
+    });
 }
 
 #[test]

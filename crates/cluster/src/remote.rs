@@ -455,6 +455,11 @@ impl LoadPlayers for RemoteGame {
         self.paths.lock().unwrap_or_else(|e| e.into_inner()).insert(loaded.hash.clone(), Source::Bytes(bytes.into()));
         Ok((loaded, player))
     }
+
+    fn forget(&self, hash: &str) {
+        self.paths.lock().unwrap_or_else(|e| e.into_inner()).remove(hash);
+        self.local.forget(hash);
+    }
 }
 
 impl Game for RemoteGame {

@@ -64,6 +64,9 @@ pub trait LoadPlayers: Game {
     fn load(&self, path: &Path) -> Result<(Loaded, Self::Player), LoadError>;
     /// [`LoadPlayers::load`] of a file's bytes already read (an upload); `path` names it in errors.
     fn load_bytes(&self, path: &Path, bytes: &[u8]) -> Result<(Loaded, Self::Player), LoadError>;
+    /// Lets go of what loading the component whose sha256 is `hash` compiled, in memory and on disk (a
+    /// refused upload leaves nothing compiled behind).
+    fn forget(&self, hash: &str);
 }
 
 impl LoadPlayers for PackageGame {
@@ -79,6 +82,10 @@ impl LoadPlayers for PackageGame {
     fn load_bytes(&self, path: &Path, bytes: &[u8]) -> Result<(Loaded, Self::Player), LoadError> {
         let name = path.file_stem().and_then(|s| s.to_str()).unwrap_or("player");
         self.pkg.load_player_bytes(name, path, bytes).map_err(|e| self.load_error(path, e))
+    }
+
+    fn forget(&self, hash: &str) {
+        self.pkg.sandbox.forget(hash);
     }
 }
 

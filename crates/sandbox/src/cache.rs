@@ -22,17 +22,80 @@ pub enum Compilation {
     FromDisk(Duration),
 }
 
+/// The compiled code kept in memory by default: past it, the components used least recently are let go
+/// of (a game that holds one keeps it until it ends; a later load reads it from disk again).
+pub const MEMORY_BYTES: u64 = 512 << 20;
+
+/// Compiled components in memory, bounded by the size of their code (and so the memory and the
+/// mappings they hold), the least recently used let go of first.
+#[derive(Default)]
+struct Kept {
+    by_hash: HashMap<String, Entry>,
+    bytes: u64,
+    /// A clock of uses, for the least recently used.
+    tick: u64,
+}
+
+struct Entry {
+    component: Component,
+    bytes: u64,
+    used: u64,
+}
+
 pub(crate) struct Cache {
-    memory: Mutex<HashMap<String, Component>>,
+    memory: Mutex<Kept>,
+    /// The most code `memory` keeps, in bytes.
+    memory_cap: u64,
     dir: Option<PathBuf>,
     engine_key: String,
 }
 
 impl Cache {
-    pub(crate) fn new(engine: &Engine, dir: Option<PathBuf>) -> Cache {
+    pub(crate) fn new(engine: &Engine, dir: Option<PathBuf>, memory_cap: u64) -> Cache {
         let mut h = std::collections::hash_map::DefaultHasher::new();
         engine.precompile_compatibility_hash().hash(&mut h);
-        Cache { memory: Mutex::default(), dir, engine_key: format!("{:016x}", h.finish()) }
+        Cache { memory: Mutex::default(), memory_cap, dir, engine_key: format!("{:016x}", h.finish()) }
+    }
+
+    pub(crate) fn memory_cap(&self) -> u64 {
+        self.memory_cap
+    }
+
+    /// How many components the memory holds, and the bytes of their code.
+    pub(crate) fn in_memory(&self) -> (usize, u64) {
+        let kept = self.memory.lock().unwrap_or_else(|e| e.into_inner());
+        (kept.by_hash.len(), kept.bytes)
+    }
+
+    /// Lets go of the component whose sha256 is `hash`, in memory and on disk (a refused upload leaves
+    /// nothing compiled behind).
+    pub(crate) fn forget(&self, hash: &str) {
+        let mut kept = self.memory.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(e) = kept.by_hash.remove(hash) {
+            kept.bytes -= e.bytes;
+        }
+        drop(kept);
+        if let Some(f) = self.file(hash) {
+            let _ = std::fs::remove_file(f);
+        }
+    }
+
+    /// Removes from the disk cache every compiled file whose component is not in `keep` (sha256s), and
+    /// every one of another engine; how many it removed.
+    pub(crate) fn sweep(&self, keep: &std::collections::HashSet<String>) -> usize {
+        let Some(dir) = &self.dir else { return 0 };
+        let Ok(entries) = std::fs::read_dir(dir) else { return 0 };
+        let mut removed = 0;
+        for e in entries.flatten() {
+            let name = e.file_name().to_string_lossy().to_string();
+            let Some(stem) = name.strip_suffix(".cwasm") else { continue };
+            let kept =
+                stem.rsplit_once('-').is_some_and(|(hash, engine)| engine == self.engine_key && keep.contains(hash));
+            if !kept && std::fs::remove_file(e.path()).is_ok() {
+                removed += 1;
+            }
+        }
+        removed
     }
 
     pub(crate) fn dir(&self) -> Option<&Path> {
@@ -52,8 +115,14 @@ impl Cache {
         hash: &str,
         compile: impl FnOnce() -> Result<Compiled, CompileError>,
     ) -> Result<(Component, Compilation), CompileError> {
-        if let Some(c) = self.memory.lock().unwrap_or_else(|e| e.into_inner()).get(hash) {
-            return Ok((c.clone(), Compilation::InMemory));
+        {
+            let mut kept = self.memory.lock().unwrap_or_else(|e| e.into_inner());
+            kept.tick += 1;
+            let tick = kept.tick;
+            if let Some(e) = kept.by_hash.get_mut(hash) {
+                e.used = tick;
+                return Ok((e.component.clone(), Compilation::InMemory));
+            }
         }
         let file = self.file(hash);
         if let Some(f) = file.as_ref().filter(|f| f.is_file()) {
@@ -85,7 +154,27 @@ impl Cache {
         Ok((c, Compilation::Compiled(took)))
     }
 
+    /// Keeps `c` in memory, letting go of the least recently used past the cap (one component larger
+    /// than the cap is kept alone).
     fn remember(&self, hash: &str, c: &Component) {
-        self.memory.lock().unwrap_or_else(|e| e.into_inner()).insert(hash.to_string(), c.clone());
+        let range = c.image_range();
+        let bytes = (range.end as usize).saturating_sub(range.start as usize) as u64;
+        let mut kept = self.memory.lock().unwrap_or_else(|e| e.into_inner());
+        kept.tick += 1;
+        let used = kept.tick;
+        if let Some(old) = kept.by_hash.insert(hash.to_string(), Entry { component: c.clone(), bytes, used }) {
+            kept.bytes -= old.bytes;
+        }
+        kept.bytes += bytes;
+        while kept.bytes > self.memory_cap && kept.by_hash.len() > 1 {
+            let Some(oldest) =
+                kept.by_hash.iter().filter(|(h, _)| *h != hash).min_by_key(|(_, e)| e.used).map(|(h, _)| h.clone())
+            else {
+                break;
+            };
+            if let Some(e) = kept.by_hash.remove(&oldest) {
+                kept.bytes -= e.bytes;
+            }
+        }
     }
 }

@@ -10,7 +10,7 @@ mod load;
 mod meter;
 mod state;
 
-pub use cache::Compilation;
+pub use cache::{Compilation, MEMORY_BYTES as CACHE_MEMORY_BYTES};
 pub use call::{Guard, HostRefusal, refuse};
 pub use compile::{CompileError, CompileLimits, Compiler, WORKER_ARG, compile_worker_main};
 pub use load::{LoadError, Loaded, WorldSpec};
@@ -19,7 +19,7 @@ pub use state::{LOG_CAPACITY, MAX_RESOURCES, PlayerState};
 
 use arena_core::Limits;
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
@@ -102,7 +102,7 @@ impl Sandbox {
                 }
             })
             .map_err(|e| SandboxError::Engine(e.into()))?;
-        let cache = cache::Cache::new(&engine, None);
+        let cache = cache::Cache::new(&engine, None, cache::MEMORY_BYTES);
         Ok(Sandbox {
             engine,
             limits,
@@ -131,8 +131,32 @@ impl Sandbox {
 
     /// Keeps compiled components in `dir` too, so later runs load them instead of compiling.
     pub fn with_cache_dir(mut self, dir: PathBuf) -> Sandbox {
-        self.cache = cache::Cache::new(&self.engine, Some(dir));
+        self.cache = cache::Cache::new(&self.engine, Some(dir), self.cache.memory_cap());
         self
+    }
+
+    /// Keeps at most `bytes` of compiled code in memory (default [`CACHE_MEMORY_BYTES`]): past it, the
+    /// components used least recently are let go of (a game holding one keeps it until it ends).
+    pub fn with_cache_memory(mut self, bytes: u64) -> Sandbox {
+        self.cache = cache::Cache::new(&self.engine, self.cache.dir().map(Path::to_path_buf), bytes);
+        self
+    }
+
+    /// How many compiled components the memory holds, and the bytes of their code.
+    pub fn cached_in_memory(&self) -> (usize, u64) {
+        self.cache.in_memory()
+    }
+
+    /// Lets go of the compiled component whose sha256 is `hash`, in memory and on disk: what an upload
+    /// or a publication that was refused compiled is not kept.
+    pub fn forget(&self, hash: &str) {
+        self.cache.forget(hash);
+    }
+
+    /// Removes from the disk cache every compiled component not in `keep` (sha256s; what the store
+    /// references), and every one compiled for another engine; how many were removed.
+    pub fn sweep_cache(&self, keep: &std::collections::HashSet<String>) -> usize {
+        self.cache.sweep(keep)
     }
 
     /// Where compiled components are kept across runs, if anywhere.

@@ -40,10 +40,14 @@ fn in_layout(parts: &[&str], is_dir: bool) -> bool {
     }
 }
 
+/// The most characters of an archive's path a refusal quotes.
+const NAME_QUOTE: usize = 120;
+
 /// A path of an archive as plain names: refused when absolute, with `..`, or with a name that is
 /// empty, hidden, over 100 bytes or of other characters than letters, digits, `-`, `_` and `.`.
 fn plain_parts(path: &Path) -> Result<Vec<&str>, String> {
-    let shown = path.display();
+    // A name is quoted cut: a stranger's 100 KB path does not come back whole.
+    let shown = arena_core::quote_at(&path.display().to_string(), NAME_QUOTE);
     let mut parts = Vec::new();
     for c in path.components() {
         match c {
@@ -106,14 +110,16 @@ pub struct Layout {
 
 /// [`unpack`] from any reader, for any [`Layout`].
 pub fn unpack_from(read: impl Read, into: &Path, caps: Caps, layout: Layout) -> Result<Vec<PathBuf>, String> {
-    let reader = Capped { inner: flate2::read::GzDecoder::new(read), left: caps.total_bytes, cap: caps.total_bytes };
+    // Every member of a multi-member gzip stream is read (as `gzip -d` does), the cap counting them all.
+    let reader =
+        Capped { inner: flate2::read::MultiGzDecoder::new(read), left: caps.total_bytes, cap: caps.total_bytes };
     let mut archive = tar::Archive::new(reader);
     let mut written: Vec<PathBuf> = Vec::new();
     let unreadable = |e: std::io::Error| format!("not a readable .tar.gz: {e}");
     for entry in archive.entries().map_err(unreadable)? {
         let mut entry = entry.map_err(unreadable)?;
         let path = entry.path().map_err(unreadable)?.into_owned();
-        let shown = path.display().to_string();
+        let shown = arena_core::quote_at(&path.display().to_string(), NAME_QUOTE);
         let kind = entry.header().entry_type();
         let is_dir = match kind {
             tar::EntryType::Regular | tar::EntryType::Continuous => false,
@@ -290,6 +296,30 @@ mod tests {
         let over = (0..15).map(|i| (format!("templates/f{i}"), 4096)).collect::<Vec<_>>();
         assert!(unpacked(&zeros(&over), Caps { files: 100, ..caps }).unwrap_err().contains("unpacks to more than"));
     }
+    #[test]
+    fn a_multi_member_gzip_is_read_whole_and_a_long_name_is_quoted_cut() {
+        // A tar stream compressed as two gzip members (as `cat a.gz b.gz` makes): both are read.
+        let mut tar = tar::Builder::new(Vec::new());
+        for i in 0..3 {
+            let mut h = tar::Header::new_gnu();
+            h.set_size(10);
+            h.set_mode(0o644);
+            tar.append_data(&mut h, format!("templates/f{i}"), std::io::repeat(0).take(10)).unwrap();
+        }
+        let raw = tar.into_inner().unwrap();
+        let (a, b) = raw.split_at(512 + 512 + 100);
+        let member = |part: &[u8]| {
+            let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+            std::io::Write::write_all(&mut gz, part).unwrap();
+            gz.finish().unwrap()
+        };
+        let two = [member(a), member(b)].concat();
+        assert_eq!(unpacked(&two, CAPS), Ok(3));
+        // A refused name far longer than any rule allows is quoted cut, not whole.
+        let why = unpacked(&zeros(&[(format!("templates/{}", "é".repeat(40_000)), 1)]), CAPS).unwrap_err();
+        assert!(why.len() < 600 && why.contains("more bytes"), "{} bytes", why.len());
+    }
+
     #[test]
     fn a_gzip_bomb_stops_at_the_cap() {
         // 200 MB of zeros in one file: about 200 KB compressed.

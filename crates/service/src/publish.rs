@@ -102,6 +102,40 @@ pub async fn publish(
         .await
         .map_err(|e| internal(&e))?
         .map_err(Refused::Archive)?;
+    // What a refused publication compiled (its referee, its sample players) is not kept: in memory or
+    // on disk. A package published already as a version is that version's, and stays compiled.
+    let components = components_in(scratch.path());
+    let r = checked_and_kept(sandbox.clone(), data, scratch, size, by, rules).await;
+    if let Err(e) = &r
+        && !matches!(e, Refused::Store(StoreError::AlreadyPublished { .. }))
+    {
+        for hash in &components {
+            sandbox.forget(hash);
+        }
+    }
+    r
+}
+
+/// The sha256 of every component file (`.wasm`, `.wat`) under `dir`.
+fn components_in(dir: &Path) -> Vec<String> {
+    let files = arena_match::files_under(dir).unwrap_or_default();
+    files
+        .iter()
+        .filter(|f| f.extension().is_some_and(|e| e == "wasm" || e == "wat"))
+        .filter_map(|f| std::fs::read(dir.join(f)).ok())
+        .map(|bytes| arena_core::sha256_hex(&bytes))
+        .collect()
+}
+
+/// The rest of [`publish`], once the archive is unpacked in `scratch`.
+async fn checked_and_kept(
+    sandbox: Arc<Sandbox>,
+    data: &Path,
+    scratch: tempfile::TempDir,
+    size: u64,
+    by: &User,
+    rules: &Rules,
+) -> Result<Published, Refused> {
     let manifest =
         Manifest::read(scratch.path()).map_err(|e| Refused::Package(strip(&e.to_string(), scratch.path())))?;
     let name = manifest.name.clone();

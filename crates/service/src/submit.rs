@@ -94,15 +94,25 @@ pub async fn submit<G: LoadPlayers>(
         // A name somebody else owns is refused before anything is compiled.
         store.owner_of(s.name)?.admits(s.name, user)?;
     }
+    // What a refused submission compiled is not kept, in memory or on disk (unless the same component
+    // is a stored version already: then it is that version's).
+    let forget = |store: &Store| {
+        let hash = arena_core::sha256_hex(&s.bytes);
+        if !store.has_component(&hash).unwrap_or(true) {
+            game.forget(&hash);
+        }
+    };
     let (g, bytes, label) = (game.clone(), s.bytes.clone(), s.label.to_string());
-    let (loaded, player) = tokio::task::spawn_blocking(move || g.load_bytes(Path::new(&label), &bytes))
+    let loaded = tokio::task::spawn_blocking(move || g.load_bytes(Path::new(&label), &bytes))
         .await
         .map_err(|e| Refused::Load { label: s.label.to_string(), error: e.to_string() })?
-        .map_err(|e| Refused::Load { label: s.label.to_string(), error: strip_label(&e.to_string(), s.label) })?;
+        .map_err(|e| Refused::Load { label: s.label.to_string(), error: strip_label(&e.to_string(), s.label) });
+    let (loaded, player) = loaded.inspect_err(|_| forget(&store))?;
     let (label, hash) = (s.label.to_string(), loaded.hash.clone());
     let me = Arc::new(Entry { name: s.name.to_string(), source: label.clone(), hash: Some(hash.clone()), player });
     let (best, o) = against_strongest(&*game, s.seed, me).await.map_err(Refused::Game)?;
     if let Some(f) = o.faults.iter().find(|f| f.player == s.name) {
+        forget(&store);
         let fault = Fault { kind: f.kind, call: f.call.clone(), reason: f.reason.clone() };
         return Err(Refused::Validation { label, opponent: best.to_string(), seed: s.seed, fault });
     }

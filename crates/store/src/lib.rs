@@ -150,6 +150,20 @@ impl Store {
         self.layout().components()
     }
 
+    /// The sha256 of every stored version's component.
+    pub fn component_hashes(&self) -> Result<std::collections::HashSet<String>> {
+        let mut q = self.conn.prepare("SELECT DISTINCT hash FROM versions").map_err(|e| self.sql(e))?;
+        let rows = q.query_map([], |r| r.get(0)).and_then(Iterator::collect);
+        rows.map_err(|e| self.sql(e))
+    }
+
+    /// Whether some stored version (of any player) is the component with this sha256.
+    pub fn has_component(&self, hash: &str) -> Result<bool> {
+        self.conn
+            .query_row("SELECT EXISTS (SELECT 1 FROM versions WHERE hash = ?1)", [hash], |r| r.get(0))
+            .map_err(|e| self.sql(e))
+    }
+
     /// Where the component with this sha256 is kept.
     pub fn component_path(&self, hash: &str) -> PathBuf {
         self.layout().component(hash)

@@ -4,7 +4,7 @@
 //! made before any session, a token of its own cookie's.
 
 use super::App;
-use super::auth::{self, Viewer};
+use super::auth::{self, SignedIn, Viewer};
 use super::error::WebError;
 use super::layout::{Nav, html};
 use arena_store::{Invite, MAX_INVITE_SECS, MAX_USES, User};
@@ -187,7 +187,7 @@ pub struct CsrfForm {
 /// (this browser gets a new session).
 pub async fn replace_token(
     State(app): State<Arc<App>>,
-    viewer: Viewer,
+    SignedIn(viewer): SignedIn,
     Form(f): Form<CsrfForm>,
 ) -> Result<Response, WebError> {
     let user = viewer.checked(&f.csrf)?.user.clone();
@@ -211,7 +211,7 @@ pub async fn replace_token(
 /// `POST /account/signout-everywhere`: every session of the account ends, this one too.
 pub async fn sign_out_everywhere(
     State(app): State<Arc<App>>,
-    viewer: Viewer,
+    SignedIn(viewer): SignedIn,
     Form(f): Form<CsrfForm>,
 ) -> Result<Response, WebError> {
     let user = viewer.checked(&f.csrf)?.user.clone();
@@ -240,7 +240,7 @@ fn admin_of<'a>(viewer: &'a Viewer, csrf: &str) -> Result<&'a User, WebError> {
 /// `POST /account/invites` (admins): an invitation link, shown once.
 pub async fn invite(
     State(app): State<Arc<App>>,
-    viewer: Viewer,
+    SignedIn(viewer): SignedIn,
     Form(f): Form<InviteForm>,
 ) -> Result<Response, WebError> {
     let by = admin_of(&viewer, &f.csrf)?.clone();
@@ -276,7 +276,7 @@ pub struct AccountForm {
 /// `POST /account/users` (admins): disable or enable an account.
 pub async fn set_account(
     State(app): State<Arc<App>>,
-    viewer: Viewer,
+    SignedIn(viewer): SignedIn,
     Form(f): Form<AccountForm>,
 ) -> Result<Response, WebError> {
     let me = admin_of(&viewer, &f.csrf)?.clone();

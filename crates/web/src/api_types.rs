@@ -65,9 +65,9 @@ impl Paging {
         }
         let after = match &self.after {
             None => None,
-            Some(a) => Some(
-                a.parse::<i64>().map_err(|_| super::error::WebError::bad(format!("`after` is not a cursor: {a:?}")))?,
-            ),
+            Some(a) => Some(a.parse::<i64>().map_err(|_| {
+                super::error::WebError::bad(format!("`after` is not a cursor: `{}`", super::error::quoted(a)))
+            })?),
         };
         Ok((limit, after))
     }

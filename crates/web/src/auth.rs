@@ -79,6 +79,41 @@ impl FromRequestParts<Arc<App>> for Viewer {
     }
 }
 
+/// A signed-in viewer, checked before anything of the request's body is read: a form that only a
+/// signed-in account may post answers 401 to anyone else at once, whatever its body (an anonymous
+/// 30 MB post costs the server its headers only).
+pub struct SignedIn(pub Viewer);
+
+impl FromRequestParts<Arc<App>> for SignedIn {
+    type Rejection = WebError;
+
+    async fn from_request_parts(parts: &mut Parts, app: &Arc<App>) -> Result<Self, Self::Rejection> {
+        let viewer = Viewer::from_request_parts(parts, app).await?;
+        viewer.require()?;
+        Ok(SignedIn(viewer))
+    }
+}
+
+/// The most a form of the site's pages may carry (uploads and publications are multipart, and bounded
+/// by the upload cap): a larger one is refused before more of it is read.
+pub const FORM_BYTES: usize = 64 * 1024;
+
+/// Refuses at once (413) a form whose `Content-Length` announces more than [`FORM_BYTES`]: the cap counts
+/// from the first byte, nothing of such a body is read (one that announces nothing is cut at the cap
+/// as it is read).
+pub async fn small_form(req: axum::extract::Request, next: axum::middleware::Next) -> Response {
+    let announced = req
+        .headers()
+        .get(header::CONTENT_LENGTH)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.trim().parse::<u64>().ok());
+    if announced.is_some_and(|n| n > FORM_BYTES as u64) {
+        let why = format!("a form may carry at most {} KiB; nothing of this one was read", FORM_BYTES >> 10);
+        return WebError::new(axum::http::StatusCode::PAYLOAD_TOO_LARGE, why).into_response();
+    }
+    next.run(req).await
+}
+
 /// The account of an API request's bearer token, checked before anything else of the request is read
 /// (its body included): 401 without a valid one.
 pub struct ApiUser(pub User);
@@ -162,7 +197,7 @@ pub struct CsrfOnly {
 pub async fn signout(
     State(app): State<Arc<App>>,
     headers: HeaderMap,
-    viewer: Viewer,
+    SignedIn(viewer): SignedIn,
     Form(f): Form<CsrfOnly>,
 ) -> Result<Response, WebError> {
     viewer.checked(&f.csrf)?;

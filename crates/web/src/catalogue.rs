@@ -132,7 +132,7 @@ impl Catalogue {
             .chain(published.iter())
             .find(|e| e.manifest.name == name)
             .cloned()
-            .ok_or_else(|| WebError::not_found(format!("there is no game `{name}` here")))
+            .ok_or_else(|| WebError::not_found(format!("there is no game `{}` here", super::error::quoted(name))))
     }
 
     /// A game that takes new players, tournaments and scrimmages now: found, and neither removed nor

@@ -62,7 +62,11 @@ pub struct NewForm {
 }
 
 /// `POST /competitions` (admins): records it and starts the game's ladder here.
-pub async fn create(State(app): State<Arc<App>>, viewer: Viewer, Form(f): Form<NewForm>) -> Result<Response, WebError> {
+pub async fn create(
+    State(app): State<Arc<App>>,
+    super::auth::SignedIn(viewer): super::auth::SignedIn,
+    Form(f): Form<NewForm>,
+) -> Result<Response, WebError> {
     let session = viewer.checked(&f.csrf)?;
     if !session.user.admin {
         return Err(WebError::forbidden("only an admin creates a competition"));

@@ -11,9 +11,23 @@ pub struct WebError {
     pub message: String,
 }
 
+/// The most characters an error message keeps: whatever a request sent that a message quotes, it never
+/// comes back whole (the sites that quote a request's value cut it to [`QUOTED`] first).
+pub const MESSAGE_CHARS: usize = 2_000;
+/// The most characters of a request's own value (a path, a cursor, a name) an error message quotes.
+pub const QUOTED: usize = 120;
+
+/// A request's value as an error message quotes it: cut to [`QUOTED`] characters.
+pub fn quoted(s: &str) -> String {
+    arena_core::quote_at(s, QUOTED)
+}
+
 impl WebError {
     pub fn new(status: StatusCode, message: impl Into<String>) -> WebError {
-        WebError { status, message: message.into() }
+        let message = message.into();
+        let message =
+            if message.len() > MESSAGE_CHARS { arena_core::quote_at(&message, MESSAGE_CHARS) } else { message };
+        WebError { status, message }
     }
     pub fn not_found(m: impl Into<String>) -> WebError {
         WebError::new(StatusCode::NOT_FOUND, m)
@@ -83,6 +97,7 @@ impl IntoResponse for ApiError {
 }
 
 fn api_error(status: StatusCode, message: String) -> Response {
+    let message = if message.len() > MESSAGE_CHARS { arena_core::quote_at(&message, MESSAGE_CHARS) } else { message };
     let error = super::api_types::ErrorDetail { code: super::api_types::error_code(status).into(), message };
     (status, axum::Json(super::api_types::ErrorBody { error })).into_response()
 }
@@ -131,5 +146,5 @@ async fn refusal_text(res: Response) -> String {
 
 /// Any `/api/` path that is no route.
 pub async fn api_not_found(uri: axum::http::Uri) -> Response {
-    api_error(StatusCode::NOT_FOUND, format!("no API route `{}` (the routes: /api/openapi.json)", uri.path()))
+    api_error(StatusCode::NOT_FOUND, format!("no API route `{}` (the routes: /api/openapi.json)", quoted(uri.path())))
 }

@@ -4,7 +4,7 @@
 //! runtime of its own (the ladder holds its store across its games).
 
 use super::App;
-use super::auth::Viewer;
+use super::auth::SignedIn;
 use super::error::WebError;
 use arena_core::Game;
 use arena_service::ladder::{LadderConfig, run};
@@ -93,7 +93,7 @@ impl LadderForm {
 /// `POST /ladders` (admins): start, resume or pause a game's ladder.
 pub async fn control(
     State(app): State<Arc<App>>,
-    viewer: Viewer,
+    SignedIn(viewer): SignedIn,
     Form(f): Form<LadderForm>,
 ) -> Result<Response, WebError> {
     let session = viewer.checked(&f.csrf)?;

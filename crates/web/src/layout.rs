@@ -47,7 +47,7 @@ pub async fn asset(Path(file): Path<String>) -> Result<Response, WebError> {
         "arena.css" => (CSS, "text/css; charset=utf-8"),
         "arena.js" => (ARENA_JS, "text/javascript; charset=utf-8"),
         "replay.js" => (REPLAY_JS, "text/javascript; charset=utf-8"),
-        _ => return Err(WebError::not_found(format!("no asset `{file}`"))),
+        _ => return Err(WebError::not_found(format!("no asset `{}`", super::error::quoted(&file)))),
     };
     Ok(([(header::CONTENT_TYPE, kind), (header::CACHE_CONTROL, "public, max-age=300")], body).into_response())
 }

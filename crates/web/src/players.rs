@@ -89,7 +89,7 @@ pub async fn player_page(
         })
         .await?;
     if sections.is_empty() {
-        return Err(WebError::not_found(format!("no player `{name}` is registered")));
+        return Err(WebError::not_found(format!("no player `{}` is registered", super::error::quoted(&name))));
     }
     let csrf = viewer.0.as_ref().map(|s| s.csrf.clone()).unwrap_or_default();
     let sections = sections
@@ -180,7 +180,7 @@ pub async fn player_games_page(
     let (known, rows) =
         app.read(move |s| Ok((!s.games_of(&n)?.is_empty(), s.player_games_page(&n, after, limit)?))).await?;
     if !known {
-        return Err(WebError::not_found(format!("no player `{name}` is registered")));
+        return Err(WebError::not_found(format!("no player `{}` is registered", super::error::quoted(name))));
     }
     Ok((rows, limit))
 }
@@ -204,7 +204,7 @@ pub async fn player(State(app): State<Arc<App>>, Path(name): Path<String>) -> Ap
         })
         .await?;
     if found.is_empty() {
-        return Err(WebError::not_found(format!("no player `{name}` is registered")).into());
+        return Err(WebError::not_found(format!("no player `{}` is registered", super::error::quoted(&name))).into());
     }
     let owner = match owner {
         arena_store::Owner::Account(u) => Some(u.name),

@@ -249,8 +249,9 @@ pub async fn listing(
     if !user.admin {
         return Err(WebError::forbidden("only an admin lists, hides or removes a game").into());
     }
-    let listing = Listing::parse(&l.listing)
-        .ok_or_else(|| WebError::bad(format!("`{}` is not a listing (listed, hidden, removed)", l.listing)))?;
+    let listing = Listing::parse(&l.listing).ok_or_else(|| {
+        WebError::bad(format!("`{}` is not a listing (listed, hidden, removed)", super::error::quoted(&l.listing)))
+    })?;
     let e = app.catalogue.find(&game)?;
     if e.published.is_none() {
         return Err(

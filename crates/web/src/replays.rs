@@ -128,7 +128,9 @@ async fn stored(app: &App, tournament: i64, key: &str) -> Result<(arena_store::T
     let k = key.to_string();
     let (row, record) = app.read(move |s| Ok((s.tournament(tournament)?, s.game(tournament, &k)?))).await?;
     let row = row.ok_or_else(|| WebError::not_found(format!("there is no tournament {tournament}")))?;
-    let record = record.ok_or_else(|| WebError::not_found(format!("tournament {tournament} has no game `{key}`")))?;
+    let record = record.ok_or_else(|| {
+        WebError::not_found(format!("tournament {tournament} has no game `{}`", super::error::quoted(key)))
+    })?;
     Ok((row, record))
 }
 

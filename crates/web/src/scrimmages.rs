@@ -2,7 +2,7 @@
 //! recorded and shown as a tournament of one game.
 
 use super::App;
-use super::auth::Viewer;
+use super::auth::SignedIn;
 use super::error::WebError;
 use super::tournaments::start;
 use arena_service::tournaments::seed_or_clock;
@@ -23,7 +23,7 @@ pub struct ScrimmageForm {
 /// `POST /scrimmages`: one unrated game of the user's player against another registered player.
 pub async fn scrimmage(
     State(app): State<Arc<App>>,
-    viewer: Viewer,
+    SignedIn(viewer): SignedIn,
     Form(f): Form<ScrimmageForm>,
 ) -> Result<Response, WebError> {
     let session = viewer.checked(&f.csrf)?;
@@ -42,9 +42,9 @@ pub async fn scrimmage_of(app: &App, user: &User, game: &str, player: &str, oppo
     }
     if opponent.starts_with("builtin:") {
         // A built-in opponent (one of the game's sample players) is stored as a version of its own.
-        let file = entry
-            .sample_file(opponent)
-            .ok_or_else(|| WebError::not_found(format!("{} has no built-in player `{opponent}`", m.name)))?;
+        let file = entry.sample_file(opponent).ok_or_else(|| {
+            WebError::not_found(format!("{} has no built-in player `{}`", m.name, super::error::quoted(opponent)))
+        })?;
         let (g, o) = (m.name.clone(), opponent.to_string());
         app.write(move |s| {
             let bytes =

@@ -346,7 +346,7 @@ pub struct StartForm {
 /// `POST /tournaments` (admins): a tournament of every registered player of a game.
 pub async fn start_tournament(
     State(app): State<Arc<App>>,
-    viewer: Viewer,
+    super::auth::SignedIn(viewer): super::auth::SignedIn,
     Form(f): Form<StartForm>,
 ) -> Result<Response, WebError> {
     let session = viewer.checked(&f.csrf)?;
@@ -354,10 +354,13 @@ pub async fn start_tournament(
         return Err(WebError::forbidden("only an admin can start a tournament"));
     }
     let m = app.catalogue.open(&f.game)?.manifest;
-    let format: Format = serde_json::from_value(serde_json::Value::String(f.format.clone()))
-        .ok()
-        .ok_or(())
-        .map_err(|_| WebError::bad(format!("`{}` is not a format (knockout, round-robin, rounds)", f.format)))?;
+    let format: Format =
+        serde_json::from_value(serde_json::Value::String(f.format.clone())).ok().ok_or(()).map_err(|_| {
+            WebError::bad(format!(
+                "`{}` is not a format (knockout, round-robin, rounds)",
+                super::error::quoted(&f.format)
+            ))
+        })?;
     let k: u32 = match f.games_per_match.as_deref().map(str::trim).filter(|s| !s.is_empty()) {
         None => 1,
         Some(s) => s
@@ -368,7 +371,9 @@ pub async fn start_tournament(
     };
     let seed = match f.seed.as_deref().map(str::trim).filter(|s| !s.is_empty()) {
         None => seed_or_clock(None),
-        Some(s) => s.parse().map_err(|_| WebError::bad(format!("`{s}` is not a seed (a whole number)")))?,
+        Some(s) => s
+            .parse()
+            .map_err(|_| WebError::bad(format!("`{}` is not a seed (a whole number)", super::error::quoted(s))))?,
     };
     let g = m.name.clone();
     let versions: Vec<Version> =

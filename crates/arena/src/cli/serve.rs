@@ -45,8 +45,19 @@ pub struct Args {
     /// Mark cookies `Secure` (sent over TLS only): on by default when --public-url is https.
     #[arg(long, num_args = 0..=1, default_missing_value = "true")]
     pub secure_cookies: Option<bool>,
+    /// Compiled code kept in memory, in MiB: past it, the components used least recently are let go
+    /// of (and read from the disk cache when next needed).
+    #[arg(long, default_value_t = arena_sandbox::CACHE_MEMORY_BYTES >> 20)]
+    pub cache_memory_mb: u64,
     #[command(flatten)]
     pub limits: LimitArgs,
+}
+
+/// The published packages' directories (`packages/<referee sha256>/` of the data directory).
+fn published_dirs(data: &std::path::Path) -> Vec<std::path::PathBuf> {
+    let dir = DataDir::new(data).packages();
+    let Ok(entries) = std::fs::read_dir(&dir) else { return vec![] };
+    entries.flatten().map(|e| e.path()).filter(|p| p.is_dir()).collect()
 }
 
 /// Who may publish games.
@@ -60,8 +71,38 @@ pub enum PublishersArg {
 
 pub fn execute(a: Args) -> anyhow::Result<ExitCode> {
     let limits = a.limits.to_limits()?;
-    let sandbox = Arc::new(sandbox(limits, CompileLimits::default(), Some(DataDir::new(&a.data.dir).compiled()))?);
-    arena_store::Store::open(&a.data.dir)?;
+    // A server's games are anyone's: its bound on what one game records may be lowered, never raised.
+    let most = arena_core::Limits::default().game_record_bytes;
+    if limits.game_record_bytes > most {
+        anyhow::bail!(
+            "--game-record-mb {}: a server may only lower the bound on what a game records (at most {})",
+            limits.game_record_bytes >> 20,
+            arena_core::bytes_text(most)
+        );
+    }
+    let memory = a.cache_memory_mb.max(1).saturating_mul(1 << 20);
+    let compiled = DataDir::new(&a.data.dir).compiled();
+    let sandbox = sandbox(limits, CompileLimits::default(), Some(compiled))?.with_cache_memory(memory);
+    let store = arena_store::Store::open(&a.data.dir)?;
+    // The disk cache keeps what something here references (a stored version, a package's referee or
+    // sample player): what a refused upload or an earlier run left is swept.
+    let mut keep = store.component_hashes()?;
+    let packages = arena_match::shipped().into_iter().map(|(_, dir)| dir).chain(published_dirs(&a.data.dir));
+    for dir in packages {
+        for f in arena_match::files_under(&dir).unwrap_or_default() {
+            if f.extension().is_some_and(|e| e == "wasm" || e == "wat")
+                && let Ok(bytes) = std::fs::read(dir.join(&f))
+            {
+                keep.insert(arena_core::sha256_hex(&bytes));
+            }
+        }
+    }
+    let swept = sandbox.sweep_cache(&keep);
+    if swept > 0 {
+        tracing::info!("swept {swept} compiled component(s) nothing here references from the compile cache");
+    }
+    drop(store);
+    let sandbox = Arc::new(sandbox);
     let cfg = arena_web::Config {
         data: a.data.dir.clone(),
         listen: a.listen,
