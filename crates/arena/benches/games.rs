@@ -25,7 +25,9 @@
 //!   running wasm does), and what one such call costs;
 //! - compiling in a child process under limits (what every submission gets) against in-process;
 //! - a round-robin tournament with every game recorded in the results store (journal, writer thread,
-//!   SQLite) against the same tournament unrecorded: the store's cost per game.
+//!   SQLite) against the same tournament unrecorded: the store's cost per game;
+//! - one game whose referee floods what the game records within every per-call limit: the host's peak
+//!   memory and the JSON written, against a plain game (`ARENA_BENCH_ONLY=hostile-referee` alone).
 //!
 //! Each figure is the median of several rounds; run it on a quiet machine.
 
@@ -124,6 +126,9 @@ async fn main() {
     // `ARENA_BENCH_ONLY=calls` prints only the per-call figures and the decisions through a package;
     // `ARENA_BENCH_ONLY=games` only the games per second.
     let only = std::env::var("ARENA_BENCH_ONLY");
+    if only.as_deref() == Ok("hostile-referee") {
+        return hostile_referee();
+    }
     if only.as_deref() == Ok("games") {
         return games_per_second(&sandbox, &yahtzee, &santorini, &fish, greedy).await;
     }
@@ -201,6 +206,65 @@ async fn main() {
     fuel_prices(&sandbox, &yahtzee, &dir).await;
     compile_in_child(&dir);
     store_overhead(&sandbox, &dir).await;
+    hostile_referee();
+}
+
+/// What one game costs the host when its referee stays inside every per-call limit and floods what it
+/// records (#48): `arena play --json` of Nim under the broken test referee handing over 400 events of
+/// 2,000 characters at every `events()` call, for ever, against a plain game of Nim. The process's peak
+/// memory and the size of its JSON; the game's bound (16 MiB recorded by default) ends it as a game
+/// fault. (Before the bound: one such game took 810 MB and wrote 203 MB of JSON.)
+fn hostile_referee() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let from = package_dir("nim");
+    for entry in arena_match::files_under(&from).expect("the package") {
+        let to = dir.path().join(&entry);
+        std::fs::create_dir_all(to.parent().expect("a parent")).expect("mkdir");
+        std::fs::copy(from.join(&entry), &to).expect("copy");
+    }
+    std::fs::copy(players_dir().join("nim-broken-referee.wasm"), dir.path().join("referee.wasm")).expect("referee");
+    let manifest = std::fs::read_to_string(dir.path().join("game.toml")).expect("manifest");
+    let options = "\n[options.trusting]\ndefault = 1\nmin = 0\nmax = 2\n\
+                   [options.flood-events]\ndefault = 0\nmin = 0\nmax = 100000\n\
+                   [options.event-chars]\ndefault = 1000\nmin = 0\nmax = 100000\n";
+    std::fs::write(dir.path().join("game.toml"), format!("{manifest}{options}")).expect("manifest");
+    let optimal = players_dir().join("nim-optimal.wasm");
+    let (a, b) = (format!("a={}", optimal.display()), format!("b={}", optimal.display()));
+    let play = |flood: &[&str]| -> (u64, usize, String) {
+        let mut c = std::process::Command::new(env!("CARGO_BIN_EXE_arena"));
+        c.args(["play", "--game"]).arg(dir.path()).args(flood).args(["--seed", "1", "--json", &a, &b]);
+        let child = c.stdout(std::process::Stdio::piped()).stderr(std::process::Stdio::null()).spawn().expect("arena");
+        let pid = child.id();
+        // The peak, read while it runs (its /proc entry goes with it).
+        let peak = std::sync::Arc::new(std::sync::atomic::AtomicU64::new(0));
+        let watch = {
+            let peak = peak.clone();
+            std::thread::spawn(move || {
+                while let Ok(status) = std::fs::read_to_string(format!("/proc/{pid}/status")) {
+                    let kb = status.lines().find(|l| l.starts_with("VmHWM:")).and_then(|l| l.split_whitespace().nth(1));
+                    if let Some(kb) = kb.and_then(|k| k.parse::<u64>().ok()) {
+                        peak.fetch_max(kb, std::sync::atomic::Ordering::Relaxed);
+                    }
+                    std::thread::sleep(Duration::from_millis(5));
+                }
+            })
+        };
+        let out = child.wait_with_output().expect("arena play");
+        let _ = watch.join();
+        let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap_or_default();
+        let ended =
+            doc["game_fault"]["reason"].as_str().map_or("a result".to_string(), |r| r.chars().take(60).collect());
+        (peak.load(std::sync::atomic::Ordering::Relaxed) / 1024, out.stdout.len(), ended)
+    };
+    println!("\none game whose referee floods within every per-call limit (arena play --json, Nim):");
+    let (plain_mib, plain_json, _) = play(&[]);
+    let (mib, json, ended) = play(&["--option", "flood-events=400", "--option", "event-chars=2000"]);
+    println!("  a plain game:           peak {plain_mib:>4} MiB, {:>8.1} KiB of JSON", plain_json as f64 / 1024.0);
+    println!(
+        "  the flooding referee:   peak {mib:>4} MiB, {:>8.1} MiB of JSON; ended: {ended}",
+        json as f64 / (1 << 20) as f64
+    );
+    println!("  (goal: at most 256 MiB and 16 MiB of JSON for one such game)");
 }
 
 /// The games whose games per second the bench compares with native.

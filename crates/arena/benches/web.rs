@@ -9,7 +9,8 @@
 //! (3) Paging by cursor: a page of 100 games in a 500-game and in a 500,000-game tournament. (4) The
 //! leaderboard of a ladder of 1,000,000 stored games (#24): its first answer (every game rated), a
 //! player's statistics, then the leaderboard's p99 under 50 clients while the ladder records games, and
-//! the ladder's speed then against alone.
+//! the ladder's speed then against alone. (5) 200 distinct uploads, each refused: the server's memory,
+//! descriptors and compiled files kept.
 //! Server, clients and tournament share this machine's cores.
 
 use std::io::{BufRead, BufReader};
@@ -662,6 +663,9 @@ fn main() {
     if run("ratings") {
         ratings();
     }
+    if run("uploads") {
+        uploads();
+    }
     if !run("load") {
         return;
     }
@@ -674,6 +678,88 @@ fn main() {
     // The tournaments under load are the store's third and fourth (the first two ran above).
     under_load(data.path(), k, alone, 3, None);
     under_load(data.path(), k, alone, 4, Some(PACE));
+}
+
+/// How many descriptors process `pid` holds open.
+fn descriptors(pid: u32) -> usize {
+    std::fs::read_dir(format!("/proc/{pid}/fd")).map(|d| d.count()).unwrap_or(0)
+}
+
+/// The memory process `pid` holds now (resident), in MiB.
+fn resident_mib(pid: u32) -> u64 {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap_or_default();
+    let kb = status.lines().find(|l| l.starts_with("VmRSS:")).and_then(|l| l.split_whitespace().nth(1));
+    kb.and_then(|k| k.parse::<u64>().ok()).unwrap_or(0) / 1024
+}
+
+/// (5) 200 distinct components uploaded to `arena serve` one after another (each compiled in its child
+/// process, then refused by its validation game: a matching-pennies player that traps in round 2, each
+/// with a constant of its own so that no two share a hash): the server's resident memory, its
+/// descriptors and the compiled files it keeps, after 20, 100 and 200 (#48: refused uploads once kept
+/// about 6 MB and a descriptor each, for ever).
+fn uploads() {
+    let data = tempfile::tempdir().unwrap();
+    let d = data.path().display().to_string();
+    let out = ok(arena().args(["user", "add", "bench", "--data", &d]));
+    let token = out.split_whitespace().last().unwrap().to_string();
+    let (mut server, url) = {
+        let mut server = arena()
+            .args(["serve", "--data", &d, "--listen", "127.0.0.1:0", "--uploads-per-hour", "100000"])
+            .stderr(Stdio::piped())
+            .stdout(Stdio::null())
+            .spawn()
+            .unwrap();
+        let mut lines = BufReader::new(server.stderr.take().unwrap()).lines();
+        let first = lines.next().unwrap().unwrap();
+        let url =
+            first.split_whitespace().find(|w| w.starts_with("http://")).unwrap().trim_end_matches('/').to_string();
+        std::thread::spawn(move || for _ in lines {});
+        (server, url)
+    };
+    let wat = std::fs::read_to_string(players().join("pennies-wat-panic.wat")).unwrap();
+    let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
+    let client = reqwest::Client::new();
+    let pid = server.id();
+    let compiled = data.path().join("compiled");
+    println!(
+        "\n200 distinct uploads, each refused by its validation game (arena serve's memory, descriptors, compiled files):"
+    );
+    let mut refused = 0;
+    let t = Instant::now();
+    for i in 1..=200u32 {
+        // A global of its own: another component, another hash, another compile.
+        let body = wat.replacen(
+            "(global $bump (mut i32) (i32.const 1024))",
+            &format!("(global $bump (mut i32) (i32.const {}))", 1024 + 8 * i),
+            1,
+        );
+        let form = reqwest::multipart::Form::new()
+            .text("game", "pennies")
+            .text("name", format!("u{i}"))
+            .part("file", reqwest::multipart::Part::bytes(body.into_bytes()).file_name("p.wat"));
+        let status = rt.block_on(async {
+            client
+                .post(format!("{url}/api/players"))
+                .bearer_auth(&token)
+                .multipart(form)
+                .send()
+                .await
+                .map(|r| r.status().as_u16())
+        });
+        refused += usize::from(status.ok() == Some(422));
+        if [1, 20, 100, 200].contains(&i) {
+            let files = std::fs::read_dir(&compiled).map(|d| d.count()).unwrap_or(0);
+            println!(
+                "  after {i:>3}: {:>4} MiB resident, {:>3} descriptors, {files:>2} compiled files kept ({:.1?} so far)",
+                resident_mib(pid),
+                descriptors(pid),
+                t.elapsed()
+            );
+        }
+    }
+    println!("  {refused} of 200 refused (422), as each should be");
+    let _ = server.kill();
+    let _ = server.wait();
 }
 
 /// How often each client of the paced load asks (50 clients: 5,000 requests a second in all).
