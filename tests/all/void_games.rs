@@ -64,22 +64,15 @@ fn a_game_faulted_after_its_outcome_counts_for_nobody_in_every_format() {
         let text = String::from_utf8_lossy(&out.stdout);
         assert!(!text.contains("Winner:") && text.contains("No result"), "{late}: {text}");
 
-        let rr = run_json(&[
-            "tournament",
-            "--game",
-            game,
-            "--option",
-            late,
-            "--format",
-            "round-robin",
-            "--games-per-match",
-            "3",
-            "--seed",
-            "3",
-            "--json",
-            a,
-            b,
-        ]);
+        let tournament = |format: &str, k: &str, json: bool| {
+            let mut args = vec!["tournament", "--game", game, "--option", late, "--format", format];
+            args.extend(["--games-per-match", k, "--seed", "3", a, b]);
+            if json {
+                args.push("--json");
+            }
+            args
+        };
+        let rr = run_json(&tournament("round-robin", "3", true));
         let m = &rr["matches"][0];
         assert_eq!((m["wins"].clone(), m["ties"].clone()), (serde_json::json!([0, 0]), serde_json::json!(0)), "{m}");
         assert!(rr["games"].as_array().unwrap().iter().all(|g| g["winners"] == serde_json::json!([])), "{rr}");
@@ -88,22 +81,7 @@ fn a_game_faulted_after_its_outcome_counts_for_nobody_in_every_format() {
         assert!(rr["banned"].as_array().unwrap().is_empty(), "{late}");
 
         // Best of 1: each try is the game and its sudden death (2 games), three tries in all.
-        let ko = run_json(&[
-            "tournament",
-            "--game",
-            game,
-            "--option",
-            late,
-            "--format",
-            "knockout",
-            "--games-per-match",
-            "1",
-            "--seed",
-            "3",
-            "--json",
-            a,
-            b,
-        ]);
+        let ko = run_json(&tournament("knockout", "1", true));
         let m = &ko["matches"][0];
         assert_eq!(m["decided_by"], "no-result", "{m}");
         assert_eq!(m["wins"], serde_json::json!([0, 0]), "{m}");
@@ -113,38 +91,11 @@ fn a_game_faulted_after_its_outcome_counts_for_nobody_in_every_format() {
             ko["games"].as_array().unwrap().iter().map(|g| g["seed"].as_u64().unwrap()).collect();
         assert_eq!(seeds.len(), 6, "each try from seeds of its own");
         assert_eq!(m["winner"], "a", "the tie rule decides at last: the earlier slot");
-        let out = run(&[
-            "tournament",
-            "--game",
-            game,
-            "--option",
-            late,
-            "--format",
-            "knockout",
-            "--games-per-match",
-            "1",
-            "--seed",
-            "3",
-            a,
-            b,
-        ]);
+        let out = run(&tournament("knockout", "1", false));
         let text = String::from_utf8_lossy(&out.stdout);
         assert!(text.contains("decided without a result"), "{text}");
 
-        let rounds = run_json(&[
-            "tournament",
-            "--game",
-            game,
-            "--option",
-            late,
-            "--format",
-            "rounds",
-            "--seed",
-            "3",
-            "--json",
-            a,
-            b,
-        ]);
+        let rounds = run_json(&tournament("rounds", "1", true));
         let first: Vec<&str> = rounds["ranking"][0].as_array().unwrap().iter().map(|p| p.as_str().unwrap()).collect();
         assert_eq!(first, ["a", "b"], "{late}: nobody goes out for a game without a result: {}", rounds["ranking"]);
     }

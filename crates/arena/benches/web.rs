@@ -92,6 +92,11 @@ fn pin(cpu: Option<usize>) {
 
 /// `arena serve`, all its threads on `cpu` when given (through util-linux's `taskset`).
 fn serve_on(data: &Path, cpu: Option<usize>) -> (std::process::Child, String) {
+    serve_with(data, cpu, &[])
+}
+
+/// [`serve_on`] with more of `arena serve`'s flags.
+fn serve_with(data: &Path, cpu: Option<usize>, flags: &[&str]) -> (std::process::Child, String) {
     let d = data.display().to_string();
     let exe = env!("CARGO_BIN_EXE_arena");
     let mut c = match cpu {
@@ -104,6 +109,7 @@ fn serve_on(data: &Path, cpu: Option<usize>) -> (std::process::Child, String) {
     };
     let mut server = c
         .args(["serve", "--data", &d, "--listen", "127.0.0.1:0"])
+        .args(flags)
         .stderr(Stdio::piped())
         .stdout(Stdio::null())
         .spawn()
@@ -702,20 +708,7 @@ fn uploads() {
     let d = data.path().display().to_string();
     let out = ok(arena().args(["user", "add", "bench", "--data", &d]));
     let token = out.split_whitespace().last().unwrap().to_string();
-    let (mut server, url) = {
-        let mut server = arena()
-            .args(["serve", "--data", &d, "--listen", "127.0.0.1:0", "--uploads-per-hour", "100000"])
-            .stderr(Stdio::piped())
-            .stdout(Stdio::null())
-            .spawn()
-            .unwrap();
-        let mut lines = BufReader::new(server.stderr.take().unwrap()).lines();
-        let first = lines.next().unwrap().unwrap();
-        let url =
-            first.split_whitespace().find(|w| w.starts_with("http://")).unwrap().trim_end_matches('/').to_string();
-        std::thread::spawn(move || for _ in lines {});
-        (server, url)
-    };
+    let (mut server, url) = serve_with(data.path(), None, &["--uploads-per-hour", "100000"]);
     let wat = std::fs::read_to_string(players().join("pennies-wat-panic.wat")).unwrap();
     let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
     let client = reqwest::Client::new();
