@@ -64,7 +64,7 @@ fn a_game_faulted_after_its_outcome_counts_for_nobody_in_every_format() {
         let text = String::from_utf8_lossy(&out.stdout);
         assert!(!text.contains("Winner:") && text.contains("No result"), "{late}: {text}");
 
-        let tournament = |format: &str, k: &str, json: bool| {
+        let tournament = |format: &'static str, k: &'static str, json: bool| {
             let mut args = vec!["tournament", "--game", game, "--option", late, "--format", format];
             args.extend(["--games-per-match", k, "--seed", "3", a, b]);
             if json {
