@@ -214,8 +214,8 @@ fn a_player_whose_calls_keep_failing_the_rule_checker_is_benched_from_the_ladder
     let dir = tempfile::tempdir().unwrap();
     let root = broken_nim_package(dir.path(), OPTIONS);
     let game = root.to_str().unwrap();
-    let data = dir.path().join("data");
-    let d = data.display().to_string();
+    let data = tempfile::tempdir().unwrap();
+    let d = data.path().display().to_string();
     for (name, p) in [("checker", "nim-checker"), ("a", "nim-optimal"), ("b", "nim-optimal")] {
         let out = run(&["submit", "--data", &d, "--game", game, "--name", name, &player(p)]);
         assert!(out.status.success(), "{name}: {}", String::from_utf8_lossy(&out.stderr));
@@ -234,4 +234,17 @@ fn a_player_whose_calls_keep_failing_the_rule_checker_is_benched_from_the_ladder
     let out = run(&["ladder", "--data", &d, "--game", game, "--games", "4", "--seed", "3"]);
     let said = format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
     assert!(said.contains("checker version 1 stays benched"), "{said}");
+    // On the web, its page tells its owner and the admins why (here an admin: it was submitted from the
+    // command line, by the organiser); a visitor who is neither is not told.
+    let admin = super::web::user(data.path(), "admin", true);
+    let s = super::web::serve_in(data, &[]);
+    super::web::rt().block_on(async {
+        let session = super::web::sign_in(&s.url, &admin).await;
+        let (body, _) = super::web::page(&format!("{}/players/checker", s.url), &session).await;
+        assert!(body.contains("id=\"benched-nim\"") && body.contains("of its latest 20 ladder games"), "{body}");
+        let (body, _) = super::web::page(&format!("{}/players/a", s.url), &session).await;
+        assert!(!body.contains("benched-nim"), "a is not benched");
+        let (body, _) = super::web::page(&format!("{}/players/checker", s.url), "").await;
+        assert!(!body.contains("benched-nim"), "a visitor is not told");
+    });
 }

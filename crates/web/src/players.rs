@@ -30,6 +30,8 @@ pub struct PlayerSection {
     since_latest: bool,
     failures: Vec<FailureRow>,
     scrimmage: Option<ScrimmageChoices>,
+    /// Why its latest version is benched from the game's ladder, shown to its owner and the admins.
+    benched: Option<String>,
 }
 
 #[derive(Template)]
@@ -61,6 +63,7 @@ pub async fn player_page(
         .read(move |s| {
             let owner = s.owner_of(&n)?;
             let mine = matches!((&owner, &user), (arena_store::Owner::Account(o), Some(u)) if o.id == u.id);
+            let told = mine || user.as_ref().is_some_and(|u| u.admin);
             let mut sections = vec![];
             for g in s.games_of(&n)? {
                 let Some(stats) = crate::player_stats(s, &ratings, &g, &n, catalogue.system(&g))? else {
@@ -83,7 +86,27 @@ pub async fn player_page(
                 } else {
                     None
                 };
-                sections.push((stats, points, versions, latest, failures, scrimmage));
+                // The ladder's bench for a version whose calls keep meeting a failure of the game's
+                // rule checker (see `arena_service::ladder`): its owner and the admins are told why.
+                let benched = match (told, versions.first(), s.ladder_of(&g)?) {
+                    (true, Some(v), Some(ladder)) => {
+                        let window = arena_service::ladder::CHECKER_WINDOW;
+                        let hits = s
+                            .checker_faults_by_version(ladder.id, window)?
+                            .remove(&v.id)
+                            .map_or(0, |w| w.iter().filter(|&&h| h).count() as u32);
+                        (hits >= arena_service::ladder::CHECKER_FAULTS).then(|| {
+                            format!(
+                                "Version {} is benched from the ladder: the game's rule checker failed during its own \
+                                 calls in {hits} of its latest {window} ladder games (each a game fault, a result for \
+                                 nobody). It plays again with its next version.",
+                                v.version
+                            )
+                        })
+                    }
+                    _ => None,
+                };
+                sections.push((stats, points, versions, latest, failures, scrimmage, benched));
             }
             Ok((owner, sections))
         })
@@ -94,7 +117,7 @@ pub async fn player_page(
     let csrf = viewer.0.as_ref().map(|s| s.csrf.clone()).unwrap_or_default();
     let sections = sections
         .into_iter()
-        .map(|(stats, points, versions, latest, failures, scrimmage)| PlayerSection {
+        .map(|(stats, points, versions, latest, failures, scrimmage, benched)| PlayerSection {
             rating: format!("{:.1} ± {:.1}", stats.rating.rating, stats.rating.deviation),
             fuel: arena_tournament::report::thousands(stats.fuel.per_decision),
             chart: view::rating_chart(&points),
@@ -106,6 +129,7 @@ pub async fn player_page(
             scrimmage: scrimmage
                 .filter(|o| !o.is_empty())
                 .map(|opponents| ScrimmageChoices { csrf: csrf.clone(), opponents }),
+            benched,
         })
         .collect();
     let owner = match owner {
