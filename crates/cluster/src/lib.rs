@@ -45,6 +45,11 @@ pub fn protocol_of(headers: Option<&async_nats::HeaderMap>) -> Option<Result<u32
     Some(v.parse().map_err(|_| arena_core::quote_at(v, 40)))
 }
 
+/// Whether a message's version (as [`protocol_of`] reads it) is this Arena's.
+pub fn speaks_ours(version: &Option<Result<u32, String>>) -> bool {
+    matches!(version, Some(Ok(v)) if *v == PROTOCOL)
+}
+
 /// Headers naming this Arena's protocol version, for a message published without [`Nats::publish_stored`].
 pub fn protocol_headers() -> async_nats::HeaderMap {
     let mut headers = async_nats::HeaderMap::new();
@@ -172,9 +177,8 @@ impl Nats {
     /// take (over its max payload) is an error at once, never retried.
     pub async fn publish_stored(&self, subject: &str, id: &str, payload: bytes::Bytes) -> Result<(), String> {
         use async_nats::jetstream::context::PublishErrorKind;
-        let mut headers = async_nats::HeaderMap::new();
+        let mut headers = protocol_headers();
         headers.insert("Nats-Msg-Id", id);
-        headers.insert(PROTOCOL_HEADER, PROTOCOL.to_string().as_str());
         let mut wait = Duration::from_millis(100);
         loop {
             let stored = match self.js.publish_with_headers(subject.to_string(), headers.clone(), payload.clone()).await

@@ -43,7 +43,7 @@ impl Mailbox {
         // An outcome of another protocol version is not read as one: the games it names fail, saying
         // why (a worker of another Arena version took them).
         let version = super::protocol_of(headers);
-        if version.as_ref().is_none_or(|v| v.as_ref().is_ok_and(|&v| v != super::PROTOCOL) || v.is_err()) {
+        if !super::speaks_ours(&version) {
             let why = super::protocol_mismatch("A worker's outcome on the result stream", version);
             tracing::error!("{why}");
             match super::dones_in(payload) {

@@ -88,8 +88,7 @@ pub async fn work(cfg: WorkerConfig) -> Result<(), ClusterError> {
             // A job of another protocol version is not taken: handed back at once for a worker of its
             // version, and this worker stops, saying why (it would misread every such job).
             let version = super::protocol_of(m.headers.as_ref());
-            let readable = version.as_ref().is_some_and(|v| v.as_ref().is_ok_and(|&v| v == super::PROTOCOL));
-            if !readable && (version.is_some() || super::jobs_in(&m.payload).is_some()) {
+            if !super::speaks_ours(&version) && (version.is_some() || super::jobs_in(&m.payload).is_some()) {
                 let _ = m.ack_with(async_nats::jetstream::AckKind::Nak(None)).await;
                 let why = super::protocol_mismatch("A coordinator's job on the queue", version);
                 return Err(ClusterError::Other(format!("worker {name}: refused: {why}")));

@@ -5,6 +5,7 @@
 pub mod archive;
 pub mod backup;
 pub mod check_game;
+pub mod compiled;
 pub mod ladder;
 pub mod packages;
 pub mod players;

@@ -104,7 +104,7 @@ pub async fn publish(
         .map_err(Refused::Archive)?;
     // What a refused publication compiled (its referee, its sample players) is not kept: in memory or
     // on disk. A package published already as a version is that version's, and stays compiled.
-    let components = components_in(scratch.path());
+    let components = crate::compiled::components_in(scratch.path());
     let r = checked_and_kept(sandbox.clone(), data, scratch, size, by, rules).await;
     if let Err(e) = &r
         && !matches!(e, Refused::Store(StoreError::AlreadyPublished { .. }))
@@ -114,17 +114,6 @@ pub async fn publish(
         }
     }
     r
-}
-
-/// The sha256 of every component file (`.wasm`, `.wat`) under `dir`.
-fn components_in(dir: &Path) -> Vec<String> {
-    let files = arena_match::files_under(dir).unwrap_or_default();
-    files
-        .iter()
-        .filter(|f| f.extension().is_some_and(|e| e == "wasm" || e == "wat"))
-        .filter_map(|f| std::fs::read(dir.join(f)).ok())
-        .map(|bytes| arena_core::sha256_hex(&bytes))
-        .collect()
 }
 
 /// The rest of [`publish`], once the archive is unpacked in `scratch`.

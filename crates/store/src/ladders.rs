@@ -5,6 +5,14 @@
 use super::{Result, Store};
 use std::collections::{HashMap, VecDeque};
 
+/// Whether the game of game-player row `gp` (in tournament `?1`) ended in a failure of the rule checker
+/// during that seat's own call: the game's record names its player `fault_by` (found among the
+/// tournament's faulted games, through their index).
+const CHECKER_HIT: &str = "gp.game_id IN (SELECT f.id FROM games f INDEXED BY games_faulted
+                                   WHERE f.tournament_id = ?1 AND f.game_fault IS NOT NULL
+                                     AND json_extract(f.record, '$.fault_by')
+                                         = json_extract(f.record, '$.players[' || gp.seat || ']'))";
+
 /// A player's record in one tournament: name, [games, won, lost, tied], total score, games faulted.
 pub type RecordIn = (String, [u32; 4], i64, u32);
 
@@ -66,21 +74,15 @@ impl Store {
     /// Of each version's latest `window` games of tournament `id`, whether the game's rule checker
     /// failed during its own calls (the game's record names it `fault_by`), the latest last.
     pub fn checker_faults_by_version(&self, id: i64, window: usize) -> Result<HashMap<i64, VecDeque<bool>>> {
-        let mut q = self
-            .conn
-            .prepare(
-                "SELECT version_id, hit FROM (
-                   SELECT gp.version_id, gp.game_id,
-                          gp.game_id IN (SELECT f.id FROM games f INDEXED BY games_faulted
-                                          WHERE f.tournament_id = ?1 AND f.game_fault IS NOT NULL
-                                            AND json_extract(f.record, '$.fault_by')
-                                                = json_extract(f.record, '$.players[' || gp.seat || ']')) AS hit,
-                          ROW_NUMBER() OVER (PARTITION BY gp.version_id ORDER BY gp.game_id DESC) AS nth
-                     FROM game_players gp JOIN games g ON g.id = gp.game_id
-                    WHERE g.tournament_id = ?1)
-                  WHERE nth <= ?2 ORDER BY version_id, game_id",
-            )
-            .map_err(|e| self.sql(e))?;
+        let sql = format!(
+            "SELECT version_id, hit FROM (
+               SELECT gp.version_id, gp.game_id, {CHECKER_HIT} AS hit,
+                      ROW_NUMBER() OVER (PARTITION BY gp.version_id ORDER BY gp.game_id DESC) AS nth
+                 FROM game_players gp JOIN games g ON g.id = gp.game_id
+                WHERE g.tournament_id = ?1)
+              WHERE nth <= ?2 ORDER BY version_id, game_id"
+        );
+        let mut q = self.conn.prepare(&sql).map_err(|e| self.sql(e))?;
         let rows: Vec<(i64, bool)> = q
             .query_map(rusqlite::params![id, window as i64], |r| Ok((r.get(0)?, r.get(1)?)))
             .and_then(Iterator::collect)
@@ -90,6 +92,22 @@ impl Store {
             out.entry(version).or_default().push_back(hit);
         }
         Ok(out)
+    }
+
+    /// [`Store::checker_faults_by_version`] for one version (of player `player`) alone: how many of its
+    /// latest `window` games of tournament `id` the rule checker failed in during its calls (read
+    /// through the player's own games, not the whole tournament's).
+    pub fn checker_faults_of(&self, id: i64, (player, version): (i64, i64), window: usize) -> Result<u32> {
+        let sql = format!(
+            "SELECT COALESCE(SUM(hit), 0) FROM (
+               SELECT {CHECKER_HIT} AS hit
+                 FROM game_players gp JOIN games g ON g.id = gp.game_id
+                WHERE gp.player_id = ?2 AND gp.version_id = ?3 AND g.tournament_id = ?1
+                ORDER BY gp.game_id DESC LIMIT ?4)"
+        );
+        self.conn
+            .query_row(&sql, rusqlite::params![id, player, version, window as i64], |r| r.get(0))
+            .map_err(|e| self.sql(e))
     }
 
     /// Faults in games of tournament `id`, by version.

@@ -221,13 +221,12 @@ impl GameRecord {
         (round, match_no, number): (u32, u32, u32),
         players: Vec<String>,
         seed: u64,
-        o: GameOutcome,
+        mut o: GameOutcome,
     ) -> GameRecord {
         let calls = o.answered_calls(players.len());
         let board = o.board();
         // However the outcome came (played here, by a worker, read from a record), a game that
         // faulted names no winner.
-        let mut o = o;
         o.void_if_faulted();
         GameRecord {
             id,

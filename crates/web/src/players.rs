@@ -91,10 +91,7 @@ pub async fn player_page(
                 let benched = match (told, versions.first(), s.ladder_of(&g)?) {
                     (true, Some(v), Some(ladder)) => {
                         let window = arena_service::ladder::CHECKER_WINDOW;
-                        let hits = s
-                            .checker_faults_by_version(ladder.id, window)?
-                            .remove(&v.id)
-                            .map_or(0, |w| w.iter().filter(|&&h| h).count() as u32);
+                        let hits = s.checker_faults_of(ladder.id, (v.player_id, v.id), window)?;
                         (hits >= arena_service::ladder::CHECKER_FAULTS).then(|| {
                             format!(
                                 "Version {} is benched from the ladder: the game's rule checker failed during its own \

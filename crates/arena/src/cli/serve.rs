@@ -53,13 +53,6 @@ pub struct Args {
     pub limits: LimitArgs,
 }
 
-/// The published packages' directories (`packages/<referee sha256>/` of the data directory).
-fn published_dirs(data: &std::path::Path) -> Vec<std::path::PathBuf> {
-    let dir = DataDir::new(data).packages();
-    let Ok(entries) = std::fs::read_dir(&dir) else { return vec![] };
-    entries.flatten().map(|e| e.path()).filter(|p| p.is_dir()).collect()
-}
-
 /// Who may publish games.
 #[derive(clap::ValueEnum, Clone, Copy, Debug)]
 pub enum PublishersArg {
@@ -83,25 +76,12 @@ pub fn execute(a: Args) -> anyhow::Result<ExitCode> {
     let memory = a.cache_memory_mb.max(1).saturating_mul(1 << 20);
     let compiled = DataDir::new(&a.data.dir).compiled();
     let sandbox = sandbox(limits, CompileLimits::default(), Some(compiled))?.with_cache_memory(memory);
-    let store = arena_store::Store::open(&a.data.dir)?;
-    // The disk cache keeps what something here references (a stored version, a package's referee or
-    // sample player): what a refused upload or an earlier run left is swept.
-    let mut keep = store.component_hashes()?;
-    let packages = arena_match::shipped().into_iter().map(|(_, dir)| dir).chain(published_dirs(&a.data.dir));
-    for dir in packages {
-        for f in arena_match::files_under(&dir).unwrap_or_default() {
-            if f.extension().is_some_and(|e| e == "wasm" || e == "wat")
-                && let Ok(bytes) = std::fs::read(dir.join(&f))
-            {
-                keep.insert(arena_core::sha256_hex(&bytes));
-            }
-        }
-    }
-    let swept = sandbox.sweep_cache(&keep);
+    // The disk cache keeps what something here references: what a refused upload or an earlier run
+    // left is swept.
+    let swept = arena_service::compiled::sweep(&sandbox, &a.data.dir)?;
     if swept > 0 {
         tracing::info!("swept {swept} compiled component(s) nothing here references from the compile cache");
     }
-    drop(store);
     let sandbox = Arc::new(sandbox);
     let cfg = arena_web::Config {
         data: a.data.dir.clone(),
