@@ -704,6 +704,51 @@ fn errors_quote_what_a_request_sent_cut_short() {
     });
 }
 
+/// A request the HTTP layer cannot parse (headers too large or too many, a target too long, no HTTP at
+/// all) is answered in the API's error shape too, before any route is known; answers of the
+/// application on the same connections pass unchanged.
+#[test]
+fn the_http_layers_own_refusals_are_in_the_apis_error_shape() {
+    use std::io::{Read, Write};
+    let s = serve(&[]);
+    let addr = s.url.trim_start_matches("http://").to_string();
+    let big = format!("GET /api/games HTTP/1.1\r\nHost: x\r\nX-Big: {}\r\n\r\n", "a".repeat(200_000));
+    let many = format!("GET /api/games HTTP/1.1\r\nHost: x\r\n{}\r\n", "X-A: b\r\n".repeat(200));
+    let long = format!("GET /api/{} HTTP/1.1\r\nHost: x\r\n\r\n", "a".repeat(100_000));
+    let cases = [
+        (big.as_str(), 431, "headers_too_large"),
+        (many.as_str(), 431, "headers_too_large"),
+        (long.as_str(), 414, "uri_too_long"),
+        ("GARBAGE\r\n\r\n", 400, "bad_request"),
+        ("GET /api/games HTTP/1.1\r\nHost x\r\n\r\n", 400, "bad_request"),
+    ];
+    for (request, status, code) in cases {
+        let mut c = std::net::TcpStream::connect(&addr).unwrap();
+        c.set_read_timeout(Some(std::time::Duration::from_secs(10))).unwrap();
+        let _ = c.write_all(request.as_bytes());
+        let mut answer = vec![];
+        let _ = c.read_to_end(&mut answer);
+        let answer = String::from_utf8_lossy(&answer).to_string();
+        let (head, body) = answer.split_once("\r\n\r\n").unwrap_or_else(|| panic!("{request:.40}: {answer:.300}"));
+        assert!(head.starts_with(&format!("HTTP/1.1 {status} ")), "{request:.40}: {head}");
+        assert!(head.contains("content-type: application/json"), "{request:.40}: {head}");
+        let v: serde_json::Value = serde_json::from_str(body).unwrap_or_else(|e| panic!("{request:.40}: {e}: {body}"));
+        assert_eq!(v["error"]["code"], code, "{request:.40}: {v}");
+        assert!(v["error"]["message"].as_str().is_some_and(|m| !m.is_empty()), "{v}");
+    }
+    // Two requests on one kept-alive connection, the second with a body of its own: both whole.
+    let mut c = std::net::TcpStream::connect(&addr).unwrap();
+    c.set_read_timeout(Some(std::time::Duration::from_secs(10))).unwrap();
+    c.write_all(b"GET /api/games HTTP/1.1\r\nHost: x\r\n\r\nGET /api/nothing-here HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+        .unwrap();
+    let mut answer = vec![];
+    let _ = c.read_to_end(&mut answer);
+    let answer = String::from_utf8_lossy(&answer).to_string();
+    assert!(answer.starts_with("HTTP/1.1 200 OK\r\n"), "{answer:.300}");
+    let second = answer.find("HTTP/1.1 404").unwrap_or_else(|| panic!("{answer:.2000}"));
+    assert!(answer[second..].contains("\"not_found\""), "{}", &answer[second..]);
+}
+
 #[test]
 fn a_half_sent_request_is_closed_within_fifteen_seconds() {
     use std::io::{Read, Write};

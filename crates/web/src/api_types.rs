@@ -33,6 +33,7 @@ pub fn error_code(status: axum::http::StatusCode) -> &'static str {
         405 => "method_not_allowed",
         408 => "request_timeout",
         413 => "payload_too_large",
+        414 => "uri_too_long",
         415 => "unsupported_media_type",
         422 => "unprocessable",
         429 => "too_many_requests",

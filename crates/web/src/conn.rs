@@ -12,6 +12,9 @@ use std::time::Duration;
 
 /// How long a request's headers may take, counted from the connection's start or its last response.
 pub const HEADER_TIMEOUT: Duration = Duration::from_secs(10);
+/// What a connection buffers of what it reads, a request's head included (a browser's head, cookies
+/// and all, is a few KiB): past it the request is refused (431), so that no head costs more.
+pub const READ_BUFFER: usize = 64 * 1024;
 /// How long a request's body may go without sending anything.
 pub const BODY_STALL: Duration = Duration::from_secs(10);
 /// A body's average rate, in bytes a second, below which it is cut once [`BODY_GRACE`] is past (a
@@ -230,7 +233,7 @@ pub async fn serve(
     let mut arrivals = Arrivals::default();
     let mut shun = per_address.then(|| crate::shun::Shun::new(std::os::fd::AsRawFd::as_raw_fd(&listener)));
     let mut http = hyper::server::conn::http1::Builder::new();
-    http.timer(hyper_util::rt::TokioTimer::new()).header_read_timeout(HEADER_TIMEOUT);
+    http.timer(hyper_util::rt::TokioTimer::new()).header_read_timeout(HEADER_TIMEOUT).max_buf_size(READ_BUFFER);
     let router = router
         .layer(axum::middleware::from_fn(min_rate))
         .layer(tower_http::timeout::RequestBodyTimeoutLayer::new(BODY_STALL));
@@ -280,7 +283,9 @@ pub async fn serve(
         };
         let service = tower::Layer::layer(&axum::Extension(axum::extract::ConnectInfo(addr)), router.clone());
         let service = hyper_util::service::TowerToHyperService::new(service);
-        let conn = http.serve_connection(hyper_util::rt::TokioIo::new(stream), service).with_upgrades();
+        let conn = http
+            .serve_connection(hyper_util::rt::TokioIo::new(crate::refusals::JsonRefusals::new(stream)), service)
+            .with_upgrades();
         tokio::spawn(async move {
             let _slot = slot;
             if let Err(e) = conn.await {

@@ -21,6 +21,7 @@ mod live;
 mod metrics;
 mod players;
 mod publish;
+mod refusals;
 mod replays;
 mod scrimmages;
 mod shun;
