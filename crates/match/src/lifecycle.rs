@@ -38,7 +38,13 @@ impl Package {
         let Val::Variant(case, arg) = *request else { return None };
         let c = self.cases.iter().find(|c| c.name == case)?;
         let mut seat = Seat::new(self.sandbox.clone(), player.pre.clone(), seed);
-        seat.call(&c.name, arg.as_deref(), c.spread(), c.result.is_some()).await.err()
+        let fault = seat.call(&c.name, arg.as_deref(), c.spread(), c.result.is_some()).await.err()?;
+        // The game's rule checker failed during the call: the package's failure, not the player's.
+        if let Some(why) = seat.host_failed.take() {
+            tracing::warn!("{}: the rule checker failed during a tournament call: {why}", self.manifest.name);
+            return None;
+        }
+        Some(fault)
     }
 
     /// Whether the referee starts a game with the options set, for the fewest seats the game takes: a
