@@ -20,6 +20,7 @@ mod ladder;
 mod languages;
 mod layers;
 mod memory;
+mod newcomer;
 mod packages;
 mod publish;
 mod ratings;

@@ -58,6 +58,7 @@ fn game(key: (u32, u32, u32), players: [&Version; 2], winner: Option<usize>, fau
             .into_iter()
             .collect(),
         replay: vec![],
+        last_words: vec![],
         board: String::new(),
         logs: vec![String::new(), String::new()],
         game_fault: None,

@@ -85,6 +85,10 @@ pub struct CallLine {
     /// seat's owner: every view for anyone else goes through `GameRecord::only_for`, which clears it.
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub output: String,
+    /// What the seat was asked, on a line where it failed (its arguments, quoted as answers are):
+    /// private to the seat's owner as its output is, and cleared with it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub request: Option<serde_json::Value>,
 }
 
 /// What a call line takes in a game's record besides its answer and output, as its record bound counts.
@@ -118,6 +122,7 @@ impl CallLine {
             turn,
             answer: crate::quote_json(answer),
             fuel,
+            request: None,
             fault: None,
             micros: 0,
             output: String::new(),
@@ -134,8 +139,17 @@ impl CallLine {
         fuel: u64,
     ) -> (CallLine, usize) {
         let (answer, len) = crate::quote_json_measured(answer);
-        let line =
-            CallLine { seat, call: call.into(), turn, answer, fuel, fault: None, micros: 0, output: String::new() };
+        let line = CallLine {
+            seat,
+            call: call.into(),
+            turn,
+            answer,
+            fuel,
+            fault: None,
+            micros: 0,
+            output: String::new(),
+            request: None,
+        };
         (line, len + LINE_BYTES)
     }
 
@@ -150,6 +164,7 @@ impl CallLine {
             fault: Some(fault),
             micros: 0,
             output: String::new(),
+            request: None,
         }
     }
 }
@@ -174,6 +189,10 @@ pub struct GameOutcome {
     pub view: String,
     /// What each seat printed (bounded), for replays.
     pub logs: Vec<String>,
+    /// Per seat, the last lines a seat that faulted printed (its own words under its fault; empty for
+    /// the others, and no list at all when nobody faulted). Kept for a result too, and its owner's only.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub last_words: Vec<String>,
     /// What the referee emitted, with its audience.
     pub events: Vec<Event>,
     /// The referee's view of the final position for each seat (it may show what that seat alone sees);

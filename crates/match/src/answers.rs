@@ -16,8 +16,8 @@ pub(crate) enum Reply {
     /// The answer, with its fuel, its time on the clock in microseconds and what the seat printed.
     Answer(Option<Val>, u64, u64, String),
     /// The host found the call at fault (a trap, fuel, time, memory, a malformed answer); what the
-    /// seat printed.
-    Fault(Fault, String),
+    /// seat printed, and what it was asked (quoted).
+    Fault(Fault, String, Option<serde_json::Value>),
     /// A record has no reply here: the live game dropped the answer.
     Missing,
     /// The call failed because the game's rule checker did (why): the game's fault, not the seat's.
@@ -126,7 +126,10 @@ impl Answers<'_, '_> {
                         Ok((answer, fuel)) => Reply::Answer(answer, fuel, micros, output),
                         Err(f) => match seat.host_failed.take() {
                             Some(why) => Reply::CheckerFailed(why),
-                            None => Reply::Fault(f, output),
+                            None => {
+                                let request = a.arg.map_or(serde_json::Value::Null, values::to_json);
+                                Reply::Fault(f, output, Some(arena_core::quote_json(request)))
+                            }
                         },
                     };
                     (i, a.case, Some(reply))
@@ -170,7 +173,7 @@ impl Answers<'_, '_> {
     ) -> Result<Reply, Fault> {
         let Answers::Recorded(log) = self else { return Ok(Reply::Missing) };
         let reply = match log.peek() {
-            Some(CallLine { seat: s, turn, call, answer, fuel, fault: None, micros, output })
+            Some(CallLine { seat: s, turn, call, answer, fuel, fault: None, micros, output, .. })
                 if *s == seat && *turn == step && call == case =>
             {
                 let value = match ty {
@@ -179,8 +182,10 @@ impl Answers<'_, '_> {
                 };
                 Reply::Answer(value, *fuel, *micros, output.clone())
             }
-            Some(CallLine { seat: s, turn, fault: Some(fault), output, .. }) if *s == seat && *turn == step => {
-                Reply::Fault(fault.clone(), output.clone())
+            Some(CallLine { seat: s, turn, fault: Some(fault), output, request, .. })
+                if *s == seat && *turn == step =>
+            {
+                Reply::Fault(fault.clone(), output.clone(), request.clone())
             }
             _ => return Ok(Reply::Missing),
         };

@@ -121,6 +121,14 @@ impl Package {
             seat.fuzzer = Some(Fuzzer::new(f.every, arena_core::seed::derive(seed, &[f.seat as u64, 0xf022]), limit));
         }
         let (mut out, cost) = self.run(Answers::Live(&mut seats), names, seed, so_far, finals, typed).await;
+        if !out.faults.is_empty() {
+            let faulted = |i: usize| out.faults.iter().any(|(s, _)| *s == i);
+            out.last_words = seats
+                .iter()
+                .enumerate()
+                .map(|(i, s)| if faulted(i) { s.last_words() } else { String::new() })
+                .collect();
+        }
         if finals == Finals::Result {
             out.keep_result_only();
         } else {
@@ -299,11 +307,14 @@ impl Package {
                 match reply {
                     // A fault is the host's finding on the seat's own call: it stands whatever the
                     // other seats did.
-                    Reply::Fault(f, output) => {
+                    Reply::Fault(f, output, request) => {
                         game.hand(&mut answers, &mut this, &mut batch).await?;
                         ban(game.referee, &mut answers, game.banned, game.out, (i, step), f).await?;
+                        // One such line a seat at most (a seat is banned at its fault), its request
+                        // quoted to a small bound: no more to count towards the record's bound.
                         if let Some(line) = game.out.log.last_mut() {
                             line.output = output;
+                            line.request = request;
                         }
                         this.change();
                     }

@@ -17,6 +17,8 @@ pub(super) struct Seat {
     live: Option<(Store<PlayerState>, Instance)>,
     /// What it printed, kept when its instance is dropped (a fault, a ban): its owner's to read.
     kept_log: String,
+    /// Its last words, kept with the log.
+    kept_words: String,
     /// How much of its log [`Seat::take_output`] has handed out.
     shown: usize,
     instantiated: bool,
@@ -37,6 +39,7 @@ impl Seat {
             seed,
             live: None,
             kept_log: String::new(),
+            kept_words: String::new(),
             shown: 0,
             instantiated: false,
             spent: std::time::Duration::ZERO,
@@ -49,6 +52,11 @@ impl Seat {
     /// What the player printed in this game so far.
     pub(super) fn log(&self) -> String {
         self.live.as_ref().map_or_else(|| self.kept_log.clone(), |(s, _)| s.data().log())
+    }
+
+    /// The last lines the player printed (past its log's capacity too): shown under its fault.
+    pub(super) fn last_words(&self) -> String {
+        self.live.as_ref().map_or_else(|| self.kept_words.clone(), |(s, _)| s.data().last_words())
     }
 
     /// What the player printed since this was last asked (its last call's output, instantiation
@@ -75,6 +83,7 @@ impl Seat {
     pub(super) fn drop_instance(&mut self) {
         if let Some((store, _)) = self.live.take() {
             self.kept_log = store.data().log();
+            self.kept_words = store.data().last_words();
         }
     }
 

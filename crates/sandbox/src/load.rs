@@ -56,6 +56,11 @@ pub enum LoadError {
     Compile { path: PathBuf, error: super::CompileError },
     #[error("{path}: imports `{import}`, which players may not use (only WASI and `{package}/…` are provided)")]
     ForbiddenImport { path: PathBuf, import: String, package: String },
+    #[error(
+        "{path}: this is a {theirs} player (it imports `{import}`), not a {ours} one: choose {theirs} (`--game \
+         {theirs}` on the command line, the game {theirs} on the upload form)"
+    )]
+    OtherGame { path: PathBuf, import: String, theirs: String, ours: String },
     #[error("{path}: does not implement the {world} world: {detail}")]
     WrongWorld { path: PathBuf, world: String, detail: String },
 }
@@ -86,6 +91,11 @@ impl Sandbox {
         if bytes.len() >= 8 && bytes[4..8] == CORE_VERSION {
             return Err(LoadError::CoreModule { path: p(), world: spec.world.to_string() });
         }
+        // A player of another game of the same namespace is named as such before anything is compiled.
+        if let Some((import, theirs)) = other_game(&bytes, &spec.package) {
+            let ours = spec.package.split_once(':').map_or(&*spec.package, |(_, n)| n).to_string();
+            return Err(LoadError::OtherGame { path: p(), import, theirs, ours });
+        }
         let compile = || {
             super::compile::compile(self.engine(), &bytes, &self.compile_limits, &self.compiler, &self.compile_slots)
         };
@@ -107,6 +117,35 @@ impl Sandbox {
         }
         Ok(Loaded { path: p(), component, hash, size: bytes.len(), imports, exports, compilation })
     }
+}
+
+/// The first of the component's own imports (not its inner modules' or components') from another package
+/// of `package`'s namespace (`arena:yahtzee/types@0.1.0` for `arena:fish`), with that package's name.
+fn other_game(bytes: &[u8], package: &str) -> Option<(String, String)> {
+    use wasmtime::wasmparser::{Parser, Payload};
+    let (namespace, _) = package.split_once(':')?;
+    if package.ends_with(':') {
+        return None;
+    }
+    let mut depth = 0usize;
+    for payload in Parser::new(0).parse_all(bytes) {
+        match payload.ok()? {
+            Payload::Version { .. } => depth += 1,
+            Payload::End(_) => depth = depth.saturating_sub(1),
+            Payload::ComponentImportSection(imports) if depth == 1 => {
+                for import in imports.into_iter().flatten() {
+                    let name = import.name.name;
+                    let Some((ns, rest)) = name.split_once(':') else { continue };
+                    let theirs = rest.split(['/', '@']).next().unwrap_or_default();
+                    if ns == namespace && !theirs.is_empty() && format!("{ns}:{theirs}") != package {
+                        return Some((name.to_string(), theirs.to_string()));
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    None
 }
 
 impl LoadError {

@@ -20,6 +20,13 @@ use wasmtime_wasi::{HostMonotonicClock, HostWallClock, WasiCtx, WasiCtxView, Was
 /// Bytes of stdout+stderr kept per player per store; the rest is counted and dropped.
 pub const LOG_CAPACITY: usize = 16 * 1024;
 
+/// The end of what a player printed, kept past [`LOG_CAPACITY`] too: its last words, shown under its
+/// fault (a traceback comes last, after whatever it printed before).
+const TAIL_BYTES: usize = 2048;
+/// The lines of its last words shown under a fault, and the characters of each.
+pub const LAST_LINES: usize = 8;
+const LAST_LINE_CHARS: usize = 200;
+
 /// The most random bytes one WASI call may ask for (language runtimes ask for a few dozen).
 const MAX_RANDOM_BYTES: u64 = 64 * 1024;
 
@@ -75,6 +82,13 @@ impl PlayerState {
     /// What the player printed so far (bounded), as lossy UTF-8.
     pub fn log(&self) -> String {
         self.log.text()
+    }
+
+    /// The last lines the player printed (at most [`LAST_LINES`], each cut to a line's width), past
+    /// the log's capacity too, control characters replaced: what it said last, shown under its fault to
+    /// whoever owns it.
+    pub fn last_words(&self) -> String {
+        self.log.last_words()
     }
 
     /// What it printed from byte `from` of its kept log on, and where the kept log ends now (what it
@@ -241,11 +255,17 @@ struct LogBuf {
     kept: Vec<u8>,
     capacity: usize,
     dropped: usize,
+    /// The last [`TAIL_BYTES`] of what was dropped (nothing while nothing is).
+    tail: std::collections::VecDeque<u8>,
 }
 
 impl BoundedLog {
     fn new(capacity: usize, chunk: usize, metered: WasiBytes) -> BoundedLog {
-        BoundedLog { inner: Arc::new(Mutex::new(LogBuf { kept: Vec::new(), capacity, dropped: 0 })), chunk, metered }
+        BoundedLog {
+            inner: Arc::new(Mutex::new(LogBuf { kept: Vec::new(), capacity, dropped: 0, tail: Default::default() })),
+            chunk,
+            metered,
+        }
     }
 
     fn push(&self, bytes: &[u8]) {
@@ -254,6 +274,13 @@ impl BoundedLog {
         let take = room.min(bytes.len());
         b.kept.extend_from_slice(&bytes[..take]);
         b.dropped += bytes.len() - take;
+        let over = &bytes[take..];
+        if !over.is_empty() {
+            let over = &over[over.len().saturating_sub(TAIL_BYTES)..];
+            b.tail.extend(over);
+            let excess = b.tail.len().saturating_sub(TAIL_BYTES);
+            b.tail.drain(..excess);
+        }
         drop(b);
         self.metered.add(bytes.len());
     }
@@ -264,6 +291,15 @@ impl BoundedLog {
         (String::from_utf8_lossy(new).into_owned(), b.kept.len())
     }
 
+    fn last_words(&self) -> String {
+        let b = self.inner.lock().unwrap_or_else(|e| e.into_inner());
+        let from_kept = TAIL_BYTES.saturating_sub(b.tail.len()).min(b.kept.len());
+        let mut end: Vec<u8> = b.kept[b.kept.len() - from_kept..].to_vec();
+        end.extend(b.tail.iter());
+        drop(b);
+        last_lines(&String::from_utf8_lossy(&end), end.len() >= TAIL_BYTES)
+    }
+
     fn text(&self) -> String {
         let b = self.inner.lock().unwrap_or_else(|e| e.into_inner());
         let mut s = String::from_utf8_lossy(&b.kept).into_owned();
@@ -272,6 +308,32 @@ impl BoundedLog {
         }
         s
     }
+}
+
+/// The last [`LAST_LINES`] non-blank lines of `text`, each cut to [`LAST_LINE_CHARS`]; `cut`: the
+/// text starts mid-stream, so its first line may be a piece of one and is left out.
+pub fn last_lines(text: &str, cut: bool) -> String {
+    let mut lines: Vec<&str> = text.lines().collect();
+    if cut && lines.len() > 1 {
+        lines.remove(0);
+    }
+    let kept: Vec<String> = lines
+        .iter()
+        .rev()
+        .filter(|l| !l.trim().is_empty())
+        .take(LAST_LINES)
+        .map(|l| {
+            // Control characters (a terminal's escapes) are shown as such, never sent on.
+            let mut out: String =
+                l.trim_end().chars().map(|c| if c.is_control() && c != '\t' { '\u{fffd}' } else { c }).collect();
+            if let Some((i, _)) = out.char_indices().nth(LAST_LINE_CHARS) {
+                out.truncate(i);
+                out.push('…');
+            }
+            out
+        })
+        .collect();
+    kept.into_iter().rev().collect::<Vec<_>>().join("\n")
 }
 
 impl IsTerminal for BoundedLog {
@@ -328,5 +390,38 @@ impl OutputStream for BoundedLog {
     }
     fn check_write(&mut self) -> StreamResult<usize> {
         Ok(self.chunk)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn last_words_are_the_end_of_what_was_printed_even_past_the_logs_capacity() {
+        let log = BoundedLog::new(64, 1024, WasiBytes::default());
+        log.push(b"hello\n");
+        assert_eq!(log.last_words(), "hello");
+        for i in 0..100 {
+            log.push(format!("line {i}\n").as_bytes());
+        }
+        log.push(b"Traceback (most recent call last):\n  File \"/0/app.py\", line 17\nIndexError: list index out of range\n\n");
+        let words = log.last_words();
+        let lines: Vec<&str> = words.lines().collect();
+        assert_eq!(lines.len(), LAST_LINES, "{words}");
+        assert_eq!(lines[LAST_LINES - 1], "IndexError: list index out of range");
+        assert_eq!(lines[LAST_LINES - 4], "line 99");
+        assert!(log.text().len() < 200, "the kept log stays bounded");
+    }
+
+    #[test]
+    fn last_lines_cut_long_lines_and_show_control_characters() {
+        let long = "x".repeat(500);
+        let words = last_lines(&format!("{long}\n\u{1b}[2Jcleared\n"), false);
+        let lines: Vec<&str> = words.lines().collect();
+        assert_eq!(lines[0].chars().count(), LAST_LINE_CHARS + 1);
+        assert_eq!(lines[1], "\u{fffd}[2Jcleared");
+        // Cut mid-stream: the first piece of a line is left out.
+        assert_eq!(last_lines("ece of a line\nwhole\n", true), "whole");
     }
 }

@@ -59,10 +59,18 @@ pub enum Refused {
     Load { label: String, error: String },
     #[error(
         "{label}: failed its validation game against builtin:{opponent} (seed {seed}): {} in `{}`: {}; nothing was \
-         stored (`arena check` shows more)",
-        fault.kind, fault.call, fault.reason
+         stored{}",
+        fault.kind, fault.call, fault.reason, details
     )]
-    Validation { label: String, opponent: String, seed: u64, fault: Fault },
+    Validation {
+        label: String,
+        opponent: String,
+        seed: u64,
+        fault: Fault,
+        /// Where it failed, what it was asked and its last output, one per line (for its uploader:
+        /// whoever submits a file owns what it printed).
+        details: String,
+    },
     #[error(transparent)]
     Store(#[from] StoreError),
     #[error("{0}")]
@@ -114,7 +122,8 @@ pub async fn submit<G: LoadPlayers>(
     if let Some(f) = o.faults.iter().find(|f| f.player == s.name) {
         forget(&store);
         let fault = Fault { kind: f.kind, call: f.call.clone(), reason: f.reason.clone() };
-        return Err(Refused::Validation { label, opponent: best.to_string(), seed: s.seed, fault });
+        let details = fault_details(&o, 0, &format!("arena check --game {} --seed {}", game.name(), s.seed));
+        return Err(Refused::Validation { label, opponent: best.to_string(), seed: s.seed, fault, details });
     }
     let Submitted { version, new_player, unchanged } =
         store.add_version_as(game.name(), s.name, &s.bytes, &hash, by)?;
@@ -133,6 +142,26 @@ pub async fn submit<G: LoadPlayers>(
             max_call_fuel,
         },
     })
+}
+
+/// What to show under seat `seat`'s fault in `o`, each on a line of its own: the step and what it was
+/// asked (cut to a line), its last output, and the command that plays the same game again.
+pub fn fault_details(o: &GameRecord, seat: usize, again: &str) -> String {
+    let mut s = String::new();
+    if let Some(c) = o.replay.iter().find(|c| c.seat == seat && c.fault.is_some()) {
+        s.push_str(&format!("\nat step {}", c.turn));
+        if let Some(r) = &c.request {
+            let r = arena_tournament::report::quoted_text(r);
+            s.push_str(&format!(", asked {}", arena_core::quote_at(&r, 200)));
+        }
+    }
+    let words = arena_tournament::report::last_words(o.last_words.get(seat).map_or("", String::as_str), "");
+    if !words.is_empty() {
+        s.push('\n');
+        s.push_str(words.trim_end_matches('\n'));
+    }
+    s.push_str(&format!("\n`{again} FILE` plays the same game on your machine"));
+    s
 }
 
 /// A load error without the file's name it starts with (the refusal names the file once).

@@ -28,6 +28,9 @@ struct Replay {
     /// none since their replays draw every step: see `arena_core::Finals`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     svg: Option<String>,
+    /// The last lines each seat that faulted printed (its owner's, as its log is).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    last_words: Vec<String>,
 }
 
 /// A game record from its two stored columns.
@@ -40,6 +43,7 @@ pub(super) fn restore(record: &str, replay: &str) -> std::result::Result<GameRec
     g.so_far = r.so_far;
     g.events = r.events;
     g.svg = r.svg;
+    g.last_words = r.last_words;
     Ok(g)
 }
 
@@ -254,6 +258,7 @@ fn write_one(tx: &rusqlite::Transaction<'_>, who: &mut Entrants, w: &Write) -> r
                 so_far: g.so_far.clone(),
                 events: g.events.clone(),
                 svg: g.svg.clone(),
+                last_words: g.last_words.clone(),
             };
             tx.execute(
                 "INSERT INTO games (tournament_id, key, round, match_no, number, seed, record, replay, game_fault)

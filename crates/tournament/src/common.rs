@@ -234,9 +234,13 @@ impl<G: Game> Roster<G> {
 
     /// Bans everyone who failed in `record`, in the order they failed.
     pub fn ban_faults(&mut self, record: &GameRecord) {
-        for (i, f) in self.faulted(record) {
-            let fault = Fault::new(f.kind, f.call.clone(), f.reason.clone());
-            self.ban(i, &fault, Some(&record.id));
+        for ban in record.bans() {
+            if let Some(i) = self.names.iter().position(|n| *n == ban.player)
+                && !self.is_banned[i]
+            {
+                self.banned.push(ban);
+                self.is_banned[i] = true;
+            }
         }
     }
 

@@ -146,6 +146,10 @@ pub struct Ban {
     #[serde(flatten)]
     pub fault: PlayerFault,
     pub game: Option<String>,
+    /// The last lines the player printed before its fault, for whoever runs the tournament (who owns
+    /// every seat on the command line); never serialized, so never shown to anyone else.
+    #[serde(skip)]
+    pub output: String,
 }
 
 /// A ban is read as the player's fault it is (`b.player`, `b.kind`, …).
@@ -184,6 +188,9 @@ pub struct GameRecord {
     /// What each player printed (bounded), in seat order; for replays.
     #[serde(skip)]
     pub logs: Vec<String>,
+    /// The last lines each player that faulted printed, in seat order (see `GameOutcome::last_words`).
+    #[serde(skip)]
+    pub last_words: Vec<String>,
     /// The referee failed: the game has no result, and nobody was banned for it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub game_fault: Option<Fault>,
@@ -208,10 +215,11 @@ pub struct GameRecord {
     pub seat_svgs: Vec<Option<String>>,
 }
 
-/// Clears what seats other than `seats` printed from their call lines.
+/// Clears what seats other than `seats` printed from their call lines, and what they were asked.
 pub fn hide_output(lines: &mut [arena_core::CallLine], seats: &[usize]) {
     for l in lines.iter_mut().filter(|l| !seats.contains(&l.seat)) {
         l.output.clear();
+        l.request = None;
     }
 }
 
@@ -246,6 +254,7 @@ impl GameRecord {
             replay: o.log,
             board,
             logs: o.logs,
+            last_words: o.last_words,
             game_fault: o.game_fault,
             fault_by: o.fault_by.and_then(|s| players.get(s).cloned()),
             events: o.events,
@@ -263,7 +272,7 @@ impl GameRecord {
     /// and per-call output cleared, events only those the viewer may see. Every view of a stored game
     /// for someone other than the operator goes through here.
     pub fn only_for(&mut self, seats: &[usize]) {
-        for (s, log) in self.logs.iter_mut().enumerate() {
+        for (s, log) in self.logs.iter_mut().enumerate().chain(self.last_words.iter_mut().enumerate()) {
             if !seats.contains(&s) {
                 log.clear();
             }
@@ -284,6 +293,18 @@ impl GameRecord {
             self.winner = None;
             self.winners.clear();
         }
+    }
+
+    /// The game's faults as bans, each with the last lines its player printed.
+    pub fn bans(&self) -> Vec<Ban> {
+        self.faults
+            .iter()
+            .map(|f| {
+                let seat = self.players.iter().position(|p| *p == f.player);
+                let output = seat.and_then(|s| self.last_words.get(s)).cloned().unwrap_or_default();
+                Ban { fault: f.clone(), game: Some(self.id.clone()), output }
+            })
+            .collect()
     }
 
     /// Per seat, whether that seat faulted in the game.
@@ -381,6 +402,6 @@ impl GameFaultRow {
 
 impl Ban {
     pub fn new(player: &str, f: &Fault, game: Option<&str>) -> Ban {
-        Ban { fault: PlayerFault::new(player, f.clone()), game: game.map(str::to_string) }
+        Ban { fault: PlayerFault::new(player, f.clone()), game: game.map(str::to_string), output: String::new() }
     }
 }

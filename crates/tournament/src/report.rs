@@ -148,6 +148,28 @@ pub fn ban_table(bans: &[super::Ban]) -> String {
     for b in bans {
         let game = b.game.as_deref().unwrap_or("-");
         let _ = writeln!(s, "  {:<w$}  {:<7}  {:<16}  {:<10}  {}", b.player, b.kind.as_str(), b.call, game, b.reason);
+        let _ = write!(s, "{}", last_words(&b.output, "    "));
+    }
+    s
+}
+
+/// A quoted value as text: its JSON, or a cut quote's own text (a long value is quoted as a string).
+pub fn quoted_text(v: &serde_json::Value) -> String {
+    match v {
+        serde_json::Value::String(s) => s.clone(),
+        v => v.to_string(),
+    }
+}
+
+/// A player's last words under its fault, indented by `indent`: "its last output:" and the lines,
+/// each behind a bar (nothing when it printed nothing).
+pub fn last_words(output: &str, indent: &str) -> String {
+    if output.trim().is_empty() {
+        return String::new();
+    }
+    let mut s = format!("{indent}its last output:\n");
+    for line in output.lines() {
+        let _ = writeln!(s, "{indent}| {line}");
     }
     s
 }
@@ -167,7 +189,8 @@ pub fn write_replay(
 }
 
 /// A game's replay as JSON Lines: a header (game, players, seed, limits, options, the match so far),
-/// a line per call, a footer (result, final board, logs, events, drawing).
+/// a line per call (with what the seat printed during it, and on a fault what it was asked), a footer
+/// (result, final board, logs, events, drawing).
 pub fn write_replay_to(
     f: &mut impl std::io::Write,
     game: &str,
@@ -188,11 +211,21 @@ pub fn write_replay_to(
         if c.micros > 0 {
             line["micros"] = json!(c.micros);
         }
+        // The seat's own: a record shown to anyone else has had them cleared (`GameRecord::only_for`).
+        if !c.output.is_empty() {
+            line["output"] = json!(c.output);
+        }
+        if let Some(r) = &c.request {
+            line["request"] = r.clone();
+        }
         writeln!(f, "{line}")?;
     }
-    let footer = json!({"type": "footer", "scores": g.scores, "winners": g.winners, "fuel": g.fuel,
+    let mut footer = json!({"type": "footer", "scores": g.scores, "winners": g.winners, "fuel": g.fuel,
         "calls": g.calls, "faults": g.faults, "board": g.board, "logs": g.logs, "game_fault": g.game_fault,
         "events": g.events, "svg": g.svg});
+    if g.last_words.iter().any(|w| !w.is_empty()) {
+        footer["last_words"] = json!(g.last_words);
+    }
     writeln!(f, "{footer}")
 }
 
@@ -223,6 +256,7 @@ pub fn read_replay(path: &Path) -> Result<(String, serde_json::Value, GameRecord
         replay: vec![],
         board: String::new(),
         logs: vec![],
+        last_words: vec![],
         game_fault: None,
         fault_by: None,
         events: vec![],
@@ -247,6 +281,7 @@ pub fn read_replay(path: &Path) -> Result<(String, serde_json::Value, GameRecord
                 g.faults = serde_json::from_value(f("faults")).map_err(|e| bad(n, format!("faults: {e}")))?;
                 g.board = f("board").as_str().unwrap_or_default().to_string();
                 g.logs = serde_json::from_value(f("logs")).unwrap_or_default();
+                g.last_words = serde_json::from_value(f("last_words")).unwrap_or_default();
                 g.game_fault = serde_json::from_value(f("game_fault")).unwrap_or_default();
                 g.events = serde_json::from_value(f("events")).unwrap_or_default();
                 g.svg = serde_json::from_value(f("svg")).unwrap_or_default();

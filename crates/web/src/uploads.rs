@@ -36,9 +36,17 @@ struct UploadPage {
     max_mb: usize,
     mine: Vec<(String, String)>,
     result: Option<UploadResult>,
+    /// The game chosen last (the form keeps it after an upload); none at first, so that nobody uploads
+    /// to the first game listed by default.
+    chosen: String,
 }
 
-async fn render_upload_page(app: &App, viewer: &Viewer, result: Option<UploadResult>) -> Result<Response, WebError> {
+async fn render_upload_page(
+    app: &App,
+    viewer: &Viewer,
+    result: Option<UploadResult>,
+    chosen: &str,
+) -> Result<Response, WebError> {
     let mine = match viewer.user().cloned() {
         Some(u) => app.read(move |s| s.owned_by(&u)).await?,
         None => vec![],
@@ -52,12 +60,13 @@ async fn render_upload_page(app: &App, viewer: &Viewer, result: Option<UploadRes
         max_mb: app.cfg.max_upload >> 20,
         mine,
         result,
+        chosen: chosen.to_string(),
     };
     Ok((status, Html(page.render()?)).into_response())
 }
 
 pub async fn upload_form(State(app): State<Arc<App>>, viewer: Viewer) -> Result<Response, WebError> {
-    render_upload_page(&app, &viewer, None).await
+    render_upload_page(&app, &viewer, None, "").await
 }
 
 pub async fn upload_submit(State(app): State<Arc<App>>, viewer: Viewer, m: Multipart) -> Result<Response, WebError> {
@@ -68,11 +77,12 @@ pub async fn upload_submit(State(app): State<Arc<App>>, viewer: Viewer, m: Multi
         Ok(f) => f,
         Err(e) if viewer.0.is_some() => {
             let r = UploadResult { status: e.status, outcome: "refused", message: e.message, details: vec![] };
-            return render_upload_page(&app, &viewer, Some(r)).await;
+            return render_upload_page(&app, &viewer, Some(r), "").await;
         }
         Err(e) => return Err(e),
     };
     let session = viewer.checked(&fields.csrf)?;
+    let chosen = fields.game.clone();
     let result = match store_upload(&app, &session.user, fields).await {
         Ok(a) => {
             let v = &a.version;
@@ -106,7 +116,7 @@ pub async fn upload_submit(State(app): State<Arc<App>>, viewer: Viewer, m: Multi
         }
         Err(e) => UploadResult { status: e.status, outcome: "refused", message: e.message, details: vec![] },
     };
-    render_upload_page(&app, &viewer, Some(result)).await
+    render_upload_page(&app, &viewer, Some(result), &chosen).await
 }
 
 /// An upload, validated as `arena submit` validates: 201 with the version and its validation game.

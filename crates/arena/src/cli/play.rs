@@ -7,7 +7,7 @@ use arena_core::Limits;
 use arena_match::LoadPlayers;
 use arena_service::submit::one_game;
 use arena_service::tournaments::seed_or_clock;
-use arena_tournament::{Ban, report};
+use arena_tournament::report;
 use std::io::Write as _;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -150,9 +150,7 @@ async fn play<G: LoadPlayers>(
             (None, []) => println!("No winner"),
             (None, ws) => println!("Tie: {}", ws.join(", ")),
         }
-        let bans: Vec<Ban> =
-            record.faults.iter().map(|f| Ban { fault: f.clone(), game: Some(record.id.clone()) }).collect();
-        print!("{}", report::ban_table(&bans));
+        print!("{}", report::ban_table(&record.bans()));
         print!("{}", report::game_fault_table(game.name(), &arena_tournament::GameFaultRow::of([&record])));
     }
     Ok(ExitCode::SUCCESS)

@@ -105,7 +105,7 @@ async fn replay(dir: &Path, which: &str, out: ReplayOut<'_>) -> anyhow::Result<E
 }
 
 /// A game step by step, as its referee re-ran it on the record: each call with its answer and fuel
-/// (or the fault instead), the public events it caused and the position after it, then the result.
+/// (or the fault instead, with what the seat was asked and the last lines it printed), the public events it caused and the position after it, then the result.
 pub fn replay_text(game: &str, g: &arena_tournament::GameRecord, frames: &[arena_core::Frame]) -> String {
     let mut s = String::new();
     let _ = writeln!(s, "{game} game {} (seed {}): {}", g.id, g.seed, g.players.join(" vs "));
@@ -120,7 +120,12 @@ pub fn replay_text(game: &str, g: &arena_tournament::GameRecord, frames: &[arena
             let who = g.players.get(c.seat).map_or("?", String::as_str);
             match &c.fault {
                 Some(fault) => {
+                    if let Some(r) = &c.request {
+                        let _ = writeln!(s, "  {who:<20} asked {:<10} {}", fault.call, report::quoted_text(r));
+                    }
                     let _ = writeln!(s, "  {who:<20} FAULT {} in `{}`: {}", fault.kind, fault.call, fault.reason);
+                    let words = arena_sandbox::last_lines(&c.output, false);
+                    let _ = write!(s, "{}", report::last_words(&words, "    "));
                 }
                 None => {
                     let answer = if c.answer.is_null() { String::new() } else { c.answer.to_string() };
