@@ -52,9 +52,17 @@ fn tournament_text_shows_the_bracket_winner_and_ban_table() {
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     assert!(text.contains("Round 1") && text.contains("Round 2"), "{text}");
     assert!(text.contains("(bye)"), "{text}");
+    // Three players in four slots: seed 1 has the bye, the bracket is drawn with its lines.
+    let drawn = &text[text.find("Bracket\n").unwrap_or_else(|| panic!("no bracket drawn: {text}"))..];
+    let lines: Vec<&str> = drawn.lines().skip(1).take(7).collect();
+    assert!(lines[0].contains("yahtzee-greedy") && lines[0].ends_with("─┐"), "{drawn}");
+    assert!(lines[1].contains("├─ yahtzee-greedy"), "{drawn}");
+    assert!(lines[2].contains("(bye)") && lines[2].contains("─┘"), "{drawn}");
+    assert!(lines[3].contains('├'), "the final joins the two halves: {drawn}");
     assert!(text.contains("Winner: "), "{text}");
     assert!(text.contains("Banned, in the order they failed:"), "{text}");
-    let row = text.lines().find(|l| l.trim_start().starts_with("yahtzee-panic ")).expect("a ban row");
+    let table = &text[text.find("Banned, in the order they failed:").unwrap()..];
+    let row = table.lines().find(|l| l.trim_start().starts_with("yahtzee-panic ")).expect("a ban row");
     assert!(row.contains("crash") && row.contains("choose"), "{row}");
 }
 

@@ -7,7 +7,7 @@ fn names(v: &serde_json::Value) -> Vec<Option<String>> {
 }
 
 #[test]
-fn five_players_fill_eight_slots_with_three_byes() {
+fn five_players_fill_eight_slots_with_three_byes_to_the_first_seeds() {
     let v = run_json(&[
         "tournament",
         "--game",
@@ -25,13 +25,29 @@ fn five_players_fill_eight_slots_with_three_byes() {
     assert_eq!(matches.len(), 7, "8 slots make 4 + 2 + 1 matches");
     let round1: Vec<_> = matches.iter().filter(|m| m["round"] == 1).collect();
     assert_eq!(round1.len(), 4);
-    // Slots are filled in the order given: r3 alone in the third pair, byes after it.
-    assert_eq!(names(&round1[2]["players"]), vec![Some("r3".into()), None]);
-    assert_eq!(round1[2]["decided_by"], "bye");
-    assert_eq!(round1[2]["winner"], "r3");
-    assert!(round1[2]["games"].as_array().unwrap().is_empty());
-    assert_eq!(names(&round1[3]["players"]), vec![None, None]);
-    assert!(round1[3]["winner"].is_null());
+    // The standard bracket: seed 1 against seed 8 (a bye), 4 against 5, 2 against 7 (a bye), 3 against
+    // 6 (a bye). No bye meets a bye; the three byes are the first three seeds'.
+    let pairs: Vec<Vec<Option<String>>> = round1.iter().map(|m| names(&m["players"])).collect();
+    let p = |n: &str| Some(n.to_string());
+    assert_eq!(pairs, vec![vec![p("g1"), None], vec![p("r2"), p("r3")], vec![p("r1"), None], vec![p("g2"), None]]);
+    for m in [0, 2, 3] {
+        assert_eq!(round1[m]["decided_by"], "bye");
+        assert!(round1[m]["games"].as_array().unwrap().is_empty());
+    }
+    assert_eq!(round1[0]["winner"], "g1");
+    // Nobody has a second bye: every later match is played by two.
+    for m in matches.iter().filter(|m| m["round"] != 1) {
+        assert!(names(&m["players"]).iter().all(Option::is_some), "{m}");
+        assert_ne!(m["decided_by"], "bye", "{m}");
+    }
+    // Ranked by the round reached: the champion, the finalist, the two semi-finalists, then the one
+    // out in the first round.
+    let ranking: Vec<usize> = v["ranking"].as_array().unwrap().iter().map(|p| p.as_array().unwrap().len()).collect();
+    assert_eq!(ranking, [1, 1, 2, 1], "{}", v["ranking"]);
+    let last = matches.last().unwrap();
+    assert_eq!(v["ranking"][0][0], last["winner"]);
+    let finalist = names(&last["players"]).into_iter().flatten().find(|n| *n != last["winner"]).unwrap();
+    assert_eq!(v["ranking"][1][0], finalist.as_str());
     // Best of 3: every played match stops as soon as someone has 2 wins.
     for m in matches.iter().filter(|m| m["decided_by"] == "played") {
         let wins: Vec<u64> = m["wins"].as_array().unwrap().iter().map(|w| w.as_u64().unwrap()).collect();

@@ -108,11 +108,12 @@ async fn failing_a_lifecycle_call_is_a_ban_like_any_other() {
     let entry = |name: &str, file: &str| {
         Arc::new(Entry { name: name.into(), source: file.into(), hash: None, player: seat(&pkg, file) })
     };
+    // Seeded 1 to 4: the first round is seed 1 against 4 and seed 2 against 3.
     let entries = vec![
         entry("early-quitter", "santorini-early-quitter"),
-        entry("random", "random"),
         entry("late-quitter", "santorini-quitter"),
         entry("random2", "random"),
+        entry("random", "random"),
     ];
     let game = Arc::new(PackageGame::new(pkg).unwrap());
     let settings = arena_tournament::Settings::new(arena_tournament::Format::Knockout, 3, 4);

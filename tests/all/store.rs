@@ -85,7 +85,7 @@ fn submit_refuses_bad_players_and_stores_nothing() {
     );
     // An import no game provides.
     let forbidden = fixture("forbidden-import.wat").display().to_string();
-    call(&sub("i", &forbidden), "forbidden-import.wat", "imports `evil:net/socket`, which players may not use");
+    call(&sub("i", &forbidden), "forbidden-import.wat", "imports `evil:host/files`, which players may not use");
     // Players that fail their validation game: a loop (fuel), a cheat (illegal), a panic (crash).
     for (p, kind) in [("yahtzee-loop", "fuel in"), ("yahtzee-cheat", "illegal in"), ("yahtzee-panic", "crash in")] {
         call(&sub("v", &player(p)), &format!("{p}.wasm"), kind);

@@ -13,7 +13,7 @@ pub mod limits;
 pub mod quote;
 pub mod seed;
 
-pub use clock::{duration_secs, unix_now};
+pub use clock::{duration_secs, duration_text, seats_text, unix_now};
 pub use data_dir::DataDir;
 pub use event::{Event, Seats};
 pub use fault::{Fault, FaultKind, PlayerFault};

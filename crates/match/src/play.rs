@@ -101,9 +101,9 @@ impl Package {
             out.game_fault = Some(protocol(
                 "start",
                 format!(
-                    "{} seats {:?} players, not {n} ({} names)",
+                    "{} is played by {}, not {n} ({} names)",
                     self.manifest.name,
-                    self.manifest.seats(),
+                    arena_core::seats_text(&self.manifest.seats()),
                     names.len()
                 ),
             ));

@@ -1,5 +1,8 @@
-//! Knockout: 2^m slots filled in the order players are given, empty slots are byes, every match is best
-//! of k, winners advance. Matches of a round run concurrently.
+//! Knockout: 2^m slots, the players seeded in the order given (the first is seed 1) into the standard
+//! bracket — seed 1 meets seed 2^m in the first round, 2 meets 2^m − 1, …, and seeds 1 and 2 can meet
+//! only in the final — the missing seeds being byes: so the byes go to the first seeds, no bye meets a
+//! bye, and nobody has two. Every match is best of k, winners advance. Matches of a round run
+//! concurrently. Players are ranked by the round they reached.
 //!
 //! The tie rule: a match level after its k games goes to sudden death, up to k more games, and the first
 //! to win one takes the match; still level after those, the higher total score over all of the match's
@@ -29,7 +32,8 @@ pub async fn knockout<G: Game>(
 
     let slots = n.next_power_of_two().max(2);
     roster.table.report(Progress::Matches(slots as u64 - 1));
-    let mut alive: Vec<Option<usize>> = (0..slots).map(|i| (i < n && !roster.is_banned[i]).then_some(i)).collect();
+    let mut alive: Vec<Option<usize>> =
+        bracket(slots).into_iter().map(|i| (i < n && !roster.is_banned[i]).then_some(i)).collect();
     // The round each player went out in (for the ranking).
     let mut out_in: Vec<u32> = vec![0; n];
     let mut matches = Vec::new();
@@ -75,6 +79,18 @@ pub async fn knockout<G: Game>(
     let key = |i: usize| if champion == Some(i) { i64::from(round) } else { i64::from(out_in[i]) };
     let ranking = super::common::places(&roster.names, &roster.is_banned, key);
     roster.result(s, limits, ranking, matches, games)
+}
+
+/// The seeds (from 0) in slot order for a bracket of `slots` (a power of two): each first-round pair
+/// is seeds `s` and `slots − 1 − s`, the better seed in the earlier slot, and each half of the bracket
+/// holds the halves' best seeds apart (0 and 1 meet only in the final).
+pub fn bracket(slots: usize) -> Vec<usize> {
+    let mut order = vec![0];
+    while order.len() < slots {
+        let size = order.len() * 2;
+        order = order.iter().flat_map(|&s| [s, size - 1 - s]).collect();
+    }
+    order
 }
 
 /// How many times a match none of whose games counted is played in all before the tie rule decides it
@@ -180,4 +196,42 @@ async fn play_match<G: Game>(
     rec.decided_by = decided.into();
     res.record = rec;
     res
+}
+
+#[cfg(test)]
+mod tests {
+    use super::bracket;
+
+    #[test]
+    fn byes_go_to_the_first_seeds_never_meet_each_other_and_nobody_has_two() {
+        assert_eq!(bracket(2), [0, 1]);
+        assert_eq!(bracket(8), [0, 7, 3, 4, 1, 6, 2, 5]);
+        for n in 2..=70usize {
+            let slots = n.next_power_of_two();
+            let order = bracket(slots);
+            let mut sorted = order.clone();
+            sorted.sort_unstable();
+            assert_eq!(sorted, (0..slots).collect::<Vec<_>>(), "every seed once");
+            let mut round: Vec<Option<usize>> = order.iter().map(|&s| (s < n).then_some(s)).collect();
+            let mut byes = vec![0; n];
+            while round.len() > 1 {
+                round = round
+                    .chunks(2)
+                    .map(|p| match (p[0], p[1]) {
+                        (Some(a), Some(b)) => Some(a.min(b)),
+                        (Some(a), None) | (None, Some(a)) => {
+                            byes[a] += 1;
+                            Some(a)
+                        }
+                        (None, None) => panic!("{n} players: a bye meets a bye"),
+                    })
+                    .collect();
+            }
+            assert!(byes.iter().all(|&b| b <= 1), "{n} players: {byes:?}");
+            // The byes are the first seeds', and the best two seeds meet only in the final.
+            assert!(byes.iter().take(slots - n).all(|&b| b == 1), "{n} players: {byes:?}");
+            let half = &order[..slots / 2];
+            assert!(half.contains(&0) && (slots == 2 || !half.contains(&1)), "{n}: {order:?}");
+        }
+    }
 }

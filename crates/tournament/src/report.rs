@@ -98,6 +98,85 @@ fn bracket(s: &mut String, r: &TournamentResult) {
         let winner = m.winner.clone().unwrap_or_else(|| "nobody".into());
         let _ = writeln!(s, "  {a:>width$} {score} {b:<width$}  -> {winner}{how}");
     }
+    if let Some(drawn) = bracket_drawing(&r.matches) {
+        let _ = write!(s, "\nBracket\n{drawn}");
+    }
+}
+
+/// The most first-round slots a bracket is drawn for (past it, the rounds' lists alone are shown).
+pub const DRAWN_SLOTS: usize = 32;
+
+/// A knockout's matches drawn as a bracket: the first round's slots down the left (byes as `(bye)`),
+/// each match's winner to the right of its two, joined by lines; nothing for a bracket over
+/// [`DRAWN_SLOTS`] or one whose first round is not whole.
+pub fn bracket_drawing(matches: &[super::MatchRecord]) -> Option<String> {
+    let last = matches.iter().map(|m| m.round).max()?;
+    let round = |r: u32| {
+        let mut ms: Vec<&super::MatchRecord> = matches.iter().filter(|m| m.round == r).collect();
+        ms.sort_by_key(|m| m.match_no);
+        ms
+    };
+    let first = round(1);
+    let slots = first.len() * 2;
+    if slots > DRAWN_SLOTS || !slots.is_power_of_two() {
+        return None;
+    }
+    let name = |p: &Option<String>| p.clone().unwrap_or_else(|| "(bye)".into());
+    // Each column's names and their rows: the slots on even rows, each winner between its two.
+    let mut columns: Vec<Vec<(usize, String)>> = vec![
+        first
+            .iter()
+            .flat_map(|m| [name(&m.players[0]), name(&m.players[1])])
+            .enumerate()
+            .map(|(k, n)| (2 * k, n))
+            .collect(),
+    ];
+    for r in 1..=last {
+        let before = columns.last().expect("a column");
+        let ms = round(r);
+        if ms.len() * 2 != before.len() {
+            break;
+        }
+        let col = ms
+            .iter()
+            .enumerate()
+            .map(|(j, m)| {
+                ((before[2 * j].0 + before[2 * j + 1].0) / 2, m.winner.clone().unwrap_or_else(|| "nobody".into()))
+            })
+            .collect();
+        columns.push(col);
+    }
+    let rows = 2 * slots - 1;
+    let mut grid: Vec<Vec<char>> = vec![Vec::new(); rows];
+    let put = |grid: &mut Vec<Vec<char>>, row: usize, x: usize, text: &str| {
+        let line = &mut grid[row];
+        for (i, c) in text.chars().enumerate() {
+            if line.len() <= x + i {
+                line.resize(x + i + 1, ' ');
+            }
+            line[x + i] = c;
+        }
+    };
+    let mut x = 2;
+    for (c, col) in columns.iter().enumerate() {
+        let width = col.iter().map(|(_, n)| n.chars().count()).max().unwrap_or(0);
+        for (row, n) in col {
+            put(&mut grid, *row, x, n);
+        }
+        let Some(next) = columns.get(c + 1) else { break };
+        let at = x + width + 1;
+        for (j, (mid, _)) in next.iter().enumerate() {
+            let (top, bottom) = (col[2 * j].0, col[2 * j + 1].0);
+            put(&mut grid, top, at, "─┐");
+            for row in top + 1..bottom {
+                put(&mut grid, row, at + 1, "│");
+            }
+            put(&mut grid, bottom, at, "─┘");
+            put(&mut grid, *mid, at + 1, "├─");
+        }
+        x = at + 4;
+    }
+    Some(grid.iter().map(|l| format!("{}\n", l.iter().collect::<String>().trim_end())).collect())
 }
 
 /// Games won, tied and lost per player over every series (forfeited games count), best first.

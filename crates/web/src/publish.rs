@@ -61,6 +61,7 @@ pub async fn publish_submit(State(app): State<Arc<App>>, viewer: Viewer, m: Mult
         outcome: "refused",
         message: e.message,
         details: vec![],
+        link: None,
     };
     if let Err(e) = may_publish(&app, &session.user) {
         return render(&app, &viewer, Some(refused(e))).await;
@@ -78,10 +79,10 @@ pub async fn publish_submit(State(app): State<Arc<App>>, viewer: Viewer, m: Mult
             message: format!("{} version {} is published", p.game, p.version.version),
             details: vec![
                 format!("referee sha256 {}", p.version.referee),
-                format!("`arena check-game` played {} games: every one conforms", p.games_checked),
+                format!("arena check-game played {} games: every one conforms", p.games_checked),
                 format!("registered players still loading against it: {}", p.players_kept),
-                format!("its page: /games/{}", p.game),
             ],
+            link: Some((format!("/games/{}", p.game), format!("{}'s page, with its players and ladder", p.game))),
         },
         Err(e) => refused(e),
     };

@@ -24,6 +24,8 @@ pub struct UploadResult {
     pub outcome: &'static str,
     pub message: String,
     pub details: Vec<String>,
+    /// A page to go on to (its address, its text).
+    pub link: Option<(String, String)>,
 }
 
 #[derive(Template)]
@@ -76,7 +78,8 @@ pub async fn upload_submit(State(app): State<Arc<App>>, viewer: Viewer, m: Multi
     let fields = match read_upload(m, app.cfg.max_upload).await {
         Ok(f) => f,
         Err(e) if viewer.0.is_some() => {
-            let r = UploadResult { status: e.status, outcome: "refused", message: e.message, details: vec![] };
+            let r =
+                UploadResult { status: e.status, outcome: "refused", message: e.message, details: vec![], link: None };
             return render_upload_page(&app, &viewer, Some(r), "").await;
         }
         Err(e) => return Err(e),
@@ -112,9 +115,13 @@ pub async fn upload_submit(State(app): State<Arc<App>>, viewer: Viewer, m: Multi
                     arena_tournament::report::thousands(o.max_call_fuel)
                 ),
             ];
-            UploadResult { status: axum::http::StatusCode::CREATED, outcome: "accepted", message, details }
+            let link =
+                Some((format!("/players/{}", v.name), format!("{}'s page: its games, ratings and scrimmages", v.name)));
+            UploadResult { status: axum::http::StatusCode::CREATED, outcome: "accepted", message, details, link }
         }
-        Err(e) => UploadResult { status: e.status, outcome: "refused", message: e.message, details: vec![] },
+        Err(e) => {
+            UploadResult { status: e.status, outcome: "refused", message: e.message, details: vec![], link: None }
+        }
     };
     render_upload_page(&app, &viewer, Some(result), &chosen).await
 }

@@ -87,6 +87,8 @@ pub struct TournamentView {
     pub game_faults: Vec<arena_tournament::GameFaultRow>,
     /// The game (its package), named as the culprit of a game fault.
     pub package: String,
+    /// A knockout: its rounds are drawn as a bracket too.
+    pub knockout: bool,
 }
 
 pub fn game_line(g: &GameRecord) -> GameLine {
@@ -105,6 +107,25 @@ pub fn game_line(g: &GameRecord) -> GameLine {
         result,
         faults: faults.join("; "),
     }
+}
+
+/// In a knockout, the last round each player played a match in; its champion one past the last.
+fn rounds_reached(matches: &[MatchRecord]) -> std::collections::HashMap<&str, u32> {
+    let mut reached = std::collections::HashMap::new();
+    let last = matches.iter().map(|m| m.round).max().unwrap_or(0);
+    for m in matches {
+        for p in m.players.iter().flatten() {
+            let r = reached.entry(p.as_str()).or_insert(0);
+            *r = (*r).max(m.round);
+        }
+        if m.round == last
+            && let Some(w) = &m.winner
+            && matches.iter().filter(|x| x.round == last).count() == 1
+        {
+            reached.insert(w.as_str(), last + 1);
+        }
+    }
+    reached
 }
 
 /// Standings and rounds from the games and matches recorded so far, and the bans outside any game (at
@@ -165,16 +186,19 @@ pub fn tournament(
         }
     }
     let mut standings: Vec<Standing> = by.into_values().collect();
+    // A knockout ranks by the round reached (its champion past the last), as its result does: players
+    // out in the same round share a place. Other formats rank by points, then score.
+    let knockout = t.format == Format::Knockout.into();
+    let reached = rounds_reached(matches);
+    let reach = |s: &Standing| if knockout { reached.get(s.name.as_str()).copied().unwrap_or(0) } else { 0 };
     standings.sort_by(|a, b| {
-        (a.banned, std::cmp::Reverse(a.points), std::cmp::Reverse(a.score), &a.name).cmp(&(
-            b.banned,
-            std::cmp::Reverse(b.points),
-            std::cmp::Reverse(b.score),
-            &b.name,
-        ))
+        (a.banned, std::cmp::Reverse(reach(a)), std::cmp::Reverse(a.points), std::cmp::Reverse(a.score), &a.name).cmp(
+            &(b.banned, std::cmp::Reverse(reach(b)), std::cmp::Reverse(b.points), std::cmp::Reverse(b.score), &b.name),
+        )
     });
-    for (i, s) in standings.iter_mut().enumerate() {
-        s.place = i + 1;
+    for i in 0..standings.len() {
+        let shared = knockout && i > 0 && reach(&standings[i - 1]) == reach(&standings[i]);
+        standings[i].place = if shared { standings[i - 1].place } else { i + 1 };
     }
     let mut rounds: BTreeMap<u32, RoundView> = BTreeMap::new();
     let empty = |n: u32| RoundView { number: n, matches: vec![], games: vec![] };
@@ -202,6 +226,7 @@ pub fn tournament(
         games: lines,
         game_faults: arena_tournament::GameFaultRow::of(games),
         package: t.game.clone(),
+        knockout,
     }
 }
 

@@ -89,7 +89,21 @@ pub async fn submit(server: &str, u: Upload<'_>) -> anyhow::Result<ExitCode> {
             &s("hash")[..12.min(s("hash").len())]
         );
         if let Some(val) = v.get("validation") {
-            println!("  validation game: {val}");
+            let n = |k: &str| val.get(k).and_then(serde_json::Value::as_u64).unwrap_or(0);
+            let scores: Vec<String> = val
+                .get("scores")
+                .and_then(serde_json::Value::as_array)
+                .map(|a| a.iter().map(|x| x.to_string()).collect())
+                .unwrap_or_default();
+            println!(
+                "  its validation game against {} (seed {}): {}; fuel {} over {} calls, at most {} in one",
+                val.get("opponent").and_then(serde_json::Value::as_str).unwrap_or("?"),
+                n("seed"),
+                scores.join(" to "),
+                n("fuel"),
+                n("calls"),
+                n("max_call_fuel")
+            );
         }
     }
     Ok(ExitCode::SUCCESS)
@@ -212,7 +226,9 @@ pub async fn games(server: &str, json: bool) -> anyhow::Result<ExitCode> {
     for g in &list {
         let s = |k: &str| g.get(k).map(|x| x.to_string().trim_matches('"').to_string()).unwrap_or_default();
         let by = g.get("owner").and_then(|o| o.as_str()).map(|o| format!(" (published by {o})")).unwrap_or_default();
-        println!("{:<12} {}-{} players  {}{by}", s("name"), s("min_seats"), s("max_seats"), s("description"));
+        let seat = |k: &str| g.get(k).and_then(serde_json::Value::as_u64).unwrap_or(0) as usize;
+        let players = arena_core::seats_text(&(seat("min_seats")..=seat("max_seats")));
+        println!("{:<12} {players}  {}{by}", s("name"), s("description"));
         let referee = s("referee");
         println!("{:<12}   referee sha256 {}", "", &referee[..16.min(referee.len())]);
     }

@@ -75,7 +75,12 @@ async fn play<G: LoadPlayers>(
     players: &[String],
 ) -> anyhow::Result<ExitCode> {
     if !game.seats().contains(&players.len()) {
-        bail!("a game of {} seats {:?} players, got {}", game.name(), game.seats(), players.len());
+        bail!(
+            "{} is played by {}, and {} were given: name one player per seat (PATH, NAME=PATH or builtin:NAME)",
+            game.name(),
+            arena_core::seats_text(&game.seats()),
+            players.len()
+        );
     }
     if let Some(path) = &svg
         && !game.draws_svg()

@@ -83,8 +83,9 @@ pub fn user(cmd: UserCommand) -> anyhow::Result<ExitCode> {
             let code = store.create_invite(admin, uses, expires, None)?;
             let base = public_url.as_deref().unwrap_or("").trim_end_matches('/');
             println!(
-                "An invitation for {uses} {}account(s), for {expires} s (only its hash is stored):",
-                if admin { "admin " } else { "" }
+                "An invitation for {uses} {}account(s), for {} (only its hash is stored):",
+                if admin { "admin " } else { "" },
+                arena_core::duration_text(expires)
             );
             println!("{base}/signup?code={code}");
         }
