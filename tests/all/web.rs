@@ -501,6 +501,69 @@ fn replay_html_is_one_file_that_plays_offline_and_keeps_secrets() {
     assert!(page.contains("rounds; seat 0 takes a round"), "public events are missing");
 }
 
+/// A knockout's page ranks its players by the round they reached (those out in one round share a
+/// place), as its result does, and draws the bracket with a column a round.
+#[test]
+fn a_knockouts_page_ranks_by_round_reached_and_draws_the_bracket() {
+    let tmp = tempfile::tempdir().unwrap();
+    let d = tmp.path().display().to_string();
+    let five = [
+        ("g1", "yahtzee-greedy"),
+        ("r1", "yahtzee-random"),
+        ("g2", "yahtzee-greedy"),
+        ("r2", "yahtzee-random"),
+        ("r3", "yahtzee-random"),
+    ];
+    submit_all(&d, "yahtzee", &five);
+    let args = [
+        "tournament",
+        "--data",
+        &d,
+        "--game",
+        "yahtzee",
+        "--registered",
+        "--format",
+        "knockout",
+        "--seed",
+        "5",
+        "--json",
+    ];
+    let r = super::run_json(&args);
+    let ranking: Vec<Vec<String>> = serde_json::from_value(r["ranking"].clone()).unwrap();
+    let s = serve_in(tmp, &[]);
+    rt().block_on(async {
+        let page = client().get(format!("{}/tournaments/1", s.url)).send().await.unwrap().text().await.unwrap();
+        let bracket = page.find("id=\"bracket\"").unwrap_or_else(|| panic!("no bracket: {page:.3000}"));
+        let columns = page[bracket..].matches("class=\"bracket-round\"").count();
+        assert_eq!(columns, 3, "8 slots: three rounds");
+        assert!(page[bracket..].contains("<h4>Final</h4>"), "{page:.3000}");
+        // The standings, in page order: (place, name).
+        let table = &page[page.find("id=\"standings-table\"").unwrap()..];
+        let rows: Vec<(usize, String)> = table
+            .split("<tr data-player=\"")
+            .skip(1)
+            .map(|row| {
+                let name = row[..row.find('"').unwrap()].to_string();
+                let place = row.split("<td class=\"num\">").nth(1).unwrap();
+                (place[..place.find('<').unwrap()].parse().unwrap(), name)
+            })
+            .collect();
+        let mut want = vec![];
+        let mut place = 1;
+        for p in &ranking {
+            let mut names = p.clone();
+            names.sort();
+            want.extend(names.into_iter().map(|n| (place, n)));
+            place += p.len();
+        }
+        let mut got = rows.clone();
+        got.sort();
+        want.sort();
+        assert_eq!(got, want, "the page's places are the result's ranking: {ranking:?}");
+        assert_eq!(rows[0].1, ranking[0][0], "the champion first");
+    });
+}
+
 #[test]
 fn tournaments_started_on_the_web_are_played_by_workers_with_nats() {
     use super::cluster::{nats, worker};
