@@ -59,12 +59,17 @@ fn the_python_component_is_compiled_once_then_loaded_from_the_cache() {
             .args(["check", "--game", "yahtzee", &player("yahtzee-py")])
             .bounded();
         assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-        String::from_utf8_lossy(&out.stdout).to_string()
+        (String::from_utf8_lossy(&out.stdout).to_string(), String::from_utf8_lossy(&out.stderr).to_string())
     };
-    assert!(check().contains("compiled in"));
-    let second = check();
+    // The long first compile is not a silent wait: stderr says what is under way, then how long it took.
+    let (first, said) = check();
+    assert!(first.contains("compiled in"), "{first}");
+    assert!(said.contains("yahtzee-py.wasm … (the first compile of a Python"), "{said}");
+    assert!(said.contains("yahtzee-py.wasm: done in "), "{said}");
+    let (second, said) = check();
     assert!(second.contains("loaded from the compile cache"), "{second}");
     assert!(second.contains("ok: no fault"), "{second}");
+    assert!(!said.contains("compiling"), "a quick load is not announced: {said}");
 }
 
 #[test]

@@ -106,3 +106,77 @@ fn a_player_of_another_game_is_named_as_such_before_anything_is_compiled() {
         assert!(!names.iter().any(|n| n.starts_with(&hash)), "{game}: {file} was compiled: {names:?}");
     }
 }
+
+/// `arena --help` gives each command a one-line summary, and every command's help describes each of
+/// its positional arguments and the limits' defaults.
+#[test]
+fn help_has_a_line_a_command_and_describes_every_argument() {
+    let out = run(&["--help"]);
+    let t = text(&out);
+    let commands: Vec<&str> =
+        t.lines().skip_while(|l| !l.starts_with("Commands:")).skip(1).take_while(|l| l.starts_with("  ")).collect();
+    assert!(commands.len() > 15, "{t}");
+    for line in &commands {
+        assert!(line.chars().count() <= 90, "a summary longer than a line: {line}");
+    }
+    for c in commands.iter().filter_map(|l| l.split_whitespace().next()).filter(|c| *c != "help") {
+        let out = run(&[c, "--help"]);
+        let t = text(&out);
+        let args: Vec<&str> = t
+            .lines()
+            .skip_while(|l| !l.starts_with("Arguments:"))
+            .skip(1)
+            .take_while(|l| !l.starts_with("Options:"))
+            .collect();
+        for (i, l) in args.iter().enumerate() {
+            let name = l.trim_start();
+            if l.starts_with("  <") && name.ends_with('>') || name.ends_with(">...") {
+                let next = args.get(i + 1).map_or("", |n| n.trim());
+                assert!(!next.is_empty() && !next.starts_with('<'), "`arena {c}`: {name} has no description:\n{t}");
+            }
+        }
+    }
+    let t = text(&run(&["check", "--help"]));
+    for default in ["(default 200000000)", "(default 1000)", "(default 64)"] {
+        assert!(t.contains(default), "{default} missing from `arena check --help`:\n{t}");
+    }
+}
+
+#[test]
+fn messages_say_seats_and_lengths_as_people_do() {
+    let out = run(&["play", "--game", "yahtzee", &player("yahtzee-greedy")]);
+    let t = text(&out);
+    assert!(t.contains("yahtzee is played by 2 players, and 1 were given"), "{t}");
+    assert!(!t.contains("..="), "{t}");
+    let dir = tempfile::tempdir().unwrap();
+    let out = run(&["user", "invite", "--data", dir.path().to_str().unwrap(), "--expires", "7d"]);
+    let t = text(&out);
+    assert!(t.contains("for 7 days"), "{t}");
+}
+
+/// `arena pack` writes the archive the web's publish page takes: the package's own files, no build
+/// folders; it never overwrites a file.
+#[test]
+fn pack_writes_the_archive_the_publish_page_takes() {
+    let package = players_dir().with_file_name("packages").join("nim");
+    let dir = tempfile::tempdir().unwrap();
+    // A build folder in the package is left out.
+    let copy = dir.path().join("nim");
+    let out = Command::new("cp").args(["-r", package.to_str().unwrap(), copy.to_str().unwrap()]).output().unwrap();
+    assert!(out.status.success());
+    std::fs::create_dir_all(copy.join("target/debug")).unwrap();
+    std::fs::write(copy.join("target/debug/junk"), b"x").unwrap();
+    let archive = dir.path().join("nim.tar.gz");
+    let out = arena().current_dir(dir.path()).args(["pack", "nim"]).bounded();
+    let t = text(&out);
+    assert!(out.status.success(), "{t}");
+    assert!(t.contains("wrote nim.tar.gz") && t.contains("/publish page"), "{t}");
+    let listed = Command::new("tar").args(["tzf", archive.to_str().unwrap()]).output().unwrap();
+    let names = String::from_utf8_lossy(&listed.stdout).to_string();
+    assert!(names.lines().any(|l| l == "game.toml"), "{names}");
+    assert!(names.lines().any(|l| l.ends_with(".wit")), "{names}");
+    assert!(!names.contains("target/"), "{names}");
+    let again = arena().current_dir(dir.path()).args(["pack", "nim"]).bounded();
+    assert_eq!(again.status.code(), Some(2), "{}", text(&again));
+    assert!(text(&again).contains("exists already"), "{}", text(&again));
+}

@@ -321,6 +321,9 @@ def upload_a_good_player():
         assert details[1].startswith("imports: "), details[1]
         assert re.search(r"validation game against \S+ \(seed \d+\): .* [\d,]+ fuel over \d+ calls", details[2]), \
             details[2]
+        # The form keeps the game just used, and its result links to the player's page.
+        assert page.eval_on_selector("#upload-form select[name=game]", "s => s.value") == "nim"
+        assert page.get_attribute("#result-link", "href") == "/players/alice-nim"
         mine = page.text_content("ul#my-players")
         assert "alice-nim (nim)" in mine, mine
         assert page.get_attribute("ul#my-players a:has-text('alice-nim')", "href") == "/players/alice-nim"
@@ -329,6 +332,23 @@ def upload_a_good_player():
         page.click("tr[data-player=alice-nim] a")
         page.wait_for_selector("section.player-game[data-game=nim]")
         assert "Owned by alice" in page.text_content("p.meta")
+        clean(page)
+
+
+@test
+def the_upload_form_names_no_game_by_default_and_says_it_is_busy():
+    with browser() as b:
+        _, page = sign_in(b, "alice")
+        page.goto(SRV.url + "/upload")
+        assert page.eval_on_selector("#upload-form select[name=game]", "s => s.value") == "", "a game chosen for you"
+        # A submit event that sends nothing: the page says what is under way and holds the button.
+        page.eval_on_selector("#upload-form", "f => f.dispatchEvent(new SubmitEvent('submit', {cancelable: true}))")
+        page.wait_for_selector("#upload-form .busy")
+        busy = page.text_content("#upload-form .busy")
+        assert busy.startswith("Uploading, compiling and playing its validation game") and busy.endswith("s)"), busy
+        page.wait_for_function("() => document.querySelector('#upload-form button[type=submit]').disabled")
+        page.set_viewport_size({"width": 390, "height": 844})
+        shot(page, "upload-busy-phone")
         clean(page)
 
 
@@ -897,6 +917,9 @@ def a_competition_runs_its_ladder_then_its_final_appears_at_the_deadline():
         assert re.fullmatch(re.escape(SRV.url) + r"/competitions/\d+", page.url), page.url
         competition = page.url
         assert page.is_visible("#before-deadline")
+        # The deadline in the reader's own time, with the UTC time it was set in, and a countdown.
+        shown = page.text_content("#deadline")
+        assert "your time (" in shown and "UTC" in shown and ", in " in shown and shown.endswith(" s"), shown
         # Its ladder runs here; an admin pauses and resumes it from the ladder's page.
         page.click("#before-deadline a[href^='/tournaments/']")
         page.wait_for_selector("#ladder-control")

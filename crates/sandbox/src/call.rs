@@ -124,8 +124,7 @@ impl<'n> Guard<'n> {
                 let mut fault = self.classify(&e);
                 if self.quote_output
                     && fault.kind == FaultKind::Crash
-                    && let Some(last) =
-                        store.data().log().lines().rev().find(|l| !l.trim().is_empty() && !l.starts_with("note: "))
+                    && let Some(last) = telling_line(&store.data().log())
                 {
                     let last: String = last.chars().take(200).collect();
                     fault.reason = format!("{}; its last output: {last}", fault.reason);
@@ -198,3 +197,33 @@ pub fn refuse<T>(why: impl Into<String>) -> wasmtime::Result<T> {
 /// The wall-clock backstop fired.
 #[derive(Debug)]
 pub struct Elapsed;
+
+/// The line of a crashed component's output that says why: its last line that is not a language
+/// runtime's own boilerplate (Rust's `thread '…' panicked at` and `note: run with RUST_BACKTRACE`,
+/// componentize-py's `Python function threw an unexpected exception` after the traceback it printed).
+pub(crate) fn telling_line(log: &str) -> Option<&str> {
+    let boilerplate = |l: &str| {
+        l.starts_with("note: ")
+            || (l.starts_with("thread '") && l.contains("panicked at"))
+            || l.trim() == "Python function threw an unexpected exception"
+    };
+    let mut lines = log.lines().rev().filter(|l| !l.trim().is_empty());
+    lines.clone().find(|l| !boilerplate(l)).or_else(|| lines.next())
+}
+
+#[cfg(test)]
+mod telling_tests {
+    use super::telling_line;
+
+    #[test]
+    fn a_python_exception_and_a_rust_panic_are_told_by_their_own_message() {
+        let python = "Traceback (most recent call last):\n  File \"/0/app.py\", line 17, in step\n\
+                      IndexError: list index out of range\nthread '<unnamed>' panicked at src/lib.rs:9:5:\n\
+                      Python function threw an unexpected exception\nnote: run with `RUST_BACKTRACE=1`\n";
+        assert_eq!(telling_line(python), Some("IndexError: list index out of range"));
+        let rust = "thread '<unnamed>' (1) panicked at src/lib.rs:6:9:\nthe board is full\nnote: run with `RUST_BACKTRACE=1`\n";
+        assert_eq!(telling_line(rust), Some("the board is full"));
+        assert_eq!(telling_line("note: only this\n"), Some("note: only this"));
+        assert_eq!(telling_line("\n \n"), None);
+    }
+}

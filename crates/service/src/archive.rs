@@ -115,6 +115,8 @@ pub fn unpack_from(read: impl Read, into: &Path, caps: Caps, layout: Layout) -> 
         Capped { inner: flate2::read::MultiGzDecoder::new(read), left: caps.total_bytes, cap: caps.total_bytes };
     let mut archive = tar::Archive::new(reader);
     let mut written: Vec<PathBuf> = Vec::new();
+    // The one top-level folder the package was packed in, if it was.
+    let mut folder: Option<String> = None;
     let unreadable = |e: std::io::Error| format!("not a readable .tar.gz: {e}");
     for entry in archive.entries().map_err(unreadable)? {
         let mut entry = entry.map_err(unreadable)?;
@@ -131,9 +133,27 @@ pub fn unpack_from(read: impl Read, into: &Path, caps: Caps, layout: Layout) -> 
             }
             other => return Err(format!("`{shown}`: a {other:?} entry; a package holds plain files only")),
         };
-        let parts = plain_parts(&path)?;
+        let mut parts = plain_parts(&path)?;
         if parts.is_empty() {
             continue;
+        }
+        // An archive whose first entry is one folder that the layout does not know, or lies in one,
+        // is read as that folder's contents (a package packed with its folder: `tar czf g.tar.gz g/`);
+        // then every entry must lie in it.
+        if written.is_empty() && folder.is_none() && !(layout.holds)(&parts, is_dir) {
+            let whole_folder = parts.len() == 1 && is_dir;
+            if whole_folder || (layout.holds)(&parts[1..], is_dir) {
+                folder = Some(parts[0].to_string());
+            }
+        }
+        if let Some(f) = &folder {
+            if parts[0] != f.as_str() {
+                return Err(format!("`{shown}`: outside the archive's one top-level folder `{f}/`"));
+            }
+            parts.remove(0);
+            if parts.is_empty() {
+                continue;
+            }
         }
         if !(layout.holds)(&parts, is_dir) {
             return Err(format!("`{shown}`: not a place in {}", layout.says));
@@ -296,6 +316,22 @@ mod tests {
         let over = (0..15).map(|i| (format!("templates/f{i}"), 4096)).collect::<Vec<_>>();
         assert!(unpacked(&zeros(&over), Caps { files: 100, ..caps }).unwrap_err().contains("unpacks to more than"));
     }
+    #[test]
+    fn a_package_packed_in_its_one_folder_is_read_as_its_contents() {
+        let caps = Caps { files: 10, file_bytes: 4096, total_bytes: 64 << 10 };
+        let dir = tempfile::tempdir().unwrap();
+        let files = [("nim/game.toml".to_string(), 3), ("nim/wit/nim.wit".into(), 2), ("nim/referee.wasm".into(), 1)];
+        let got = unpack(&zeros(&files), dir.path(), caps).unwrap();
+        assert_eq!(got, ["game.toml", "referee.wasm", "wit/nim.wit"].map(PathBuf::from));
+        assert!(dir.path().join("wit/nim.wit").is_file());
+        // Every entry must be in that folder; a build folder inside it is no place in a package.
+        let stray = [("nim/game.toml".to_string(), 3), ("other/referee.wasm".into(), 1)];
+        let why = unpacked(&zeros(&stray), caps).unwrap_err();
+        assert!(why.contains("outside the archive's one top-level folder `nim/`"), "{why}");
+        let built = [("nim/game.toml".to_string(), 3), ("nim/target/debug/x".into(), 1)];
+        assert!(unpacked(&zeros(&built), caps).unwrap_err().contains("not a place in a game package"));
+    }
+
     #[test]
     fn a_multi_member_gzip_is_read_whole_and_a_long_name_is_quoted_cut() {
         // A tar stream compressed as two gzip members (as `cat a.gz b.gz` makes): both are read.

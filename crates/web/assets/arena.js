@@ -108,6 +108,59 @@
     }
   }, true);
 
+  // --- Times -------------------------------------------------------------------------------------
+  // <time data-unix="SECONDS">UTC text</time>: shown in the reader's own time zone too, and, while it
+  // is ahead, with a countdown ("in 2 d 3 h", "in 5 min 10 s") refreshed every second.
+
+  function countdown(secs) {
+    const parts = [[86400, "d"], [3600, "h"], [60, "min"], [1, "s"]];
+    const out = [];
+    for (const [unit, name] of parts) {
+      if (secs >= unit || (unit === 1 && out.length === 0)) {
+        out.push(`${Math.floor(secs / unit)} ${name}`);
+        secs %= unit;
+      }
+      if (out.length === 2) break;
+    }
+    return out.join(" ");
+  }
+
+  function showTimes(root) {
+    root.querySelectorAll("time[data-unix]").forEach((t) => {
+      const at = Number(t.dataset.unix) * 1000;
+      if (!Number.isFinite(at)) return;
+      if (!t.dataset.utc) t.dataset.utc = t.textContent.trim().replace("T", " ").replace(/Z$/, " UTC");
+      const local = new Date(at).toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short" });
+      const left = Math.floor((at - Date.now()) / 1000);
+      t.textContent = `${local} your time (${t.dataset.utc})` + (left > 0 ? `, in ${countdown(left)}` : "");
+      t.title = t.dataset.utc;
+    });
+  }
+
+  // --- Busy forms ----------------------------------------------------------------------------------
+  // <form data-busy="Validating…">: once submitted (and not cancelled), its submit button is disabled
+  // and the message shown beside it with the seconds so far, until the answer's page arrives.
+
+  document.addEventListener("submit", (e) => {
+    const form = e.target;
+    if (!(form instanceof HTMLFormElement) || !form.hasAttribute("data-busy") || e.defaultPrevented) return;
+    const started = Date.now();
+    let note = form.querySelector(".busy");
+    if (!note) {
+      note = document.createElement("p");
+      note.className = "busy";
+      note.setAttribute("role", "status");
+      form.append(note);
+    }
+    const tick = () => {
+      note.textContent = `${form.getAttribute("data-busy")} (${Math.floor((Date.now() - started) / 1000)} s)`;
+    };
+    tick();
+    setInterval(tick, 1000);
+    // Disabled after the submission has started, so the button's own value is still sent.
+    setTimeout(() => form.querySelectorAll("button[type=submit]").forEach((b) => { b.disabled = true; }), 0);
+  });
+
   // --- Live updates ---------------------------------------------------------------------------------
   // <body data-live="/tournaments/3/live">: each message is JSON {"html": {"element-id": "<fragment>"},
   // "done": bool}. The fragments are rendered and escaped by the server, so they go in as innerHTML.
@@ -190,6 +243,8 @@
 
   function start() {
     prepareTables(document);
+    showTimes(document);
+    if (document.querySelector("time[data-unix]")) setInterval(() => showTimes(document), 1000);
     const live = document.body && document.body.dataset.live;
     if (live) startLive(live);
   }

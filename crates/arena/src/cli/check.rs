@@ -27,6 +27,7 @@ pub struct Args {
     pub options: OptionArgs,
     #[command(flatten)]
     pub cache: CacheArgs,
+    /// The player to try: a WebAssembly component (.wasm) or its text (.wat).
     pub file: PathBuf,
 }
 
@@ -53,7 +54,9 @@ async fn check<G: LoadPlayers>(
 ) -> anyhow::Result<ExitCode> {
     let g = game.clone();
     let f = file.to_path_buf();
-    let (loaded, player) = tokio::task::spawn_blocking(move || g.load(&f)).await.context("loading")??;
+    let what = format!("compiling {}", file.display());
+    let (loaded, player) =
+        super::progress::noting(&what, tokio::task::spawn_blocking(move || g.load(&f))).await.context("loading")??;
     println!("{}: a component implementing {}", file.display(), game.spec().world);
     println!("  size {} bytes, sha256 {}", loaded.size, loaded.hash);
     let kept = cache_dir.map(|d| format!(" (kept in {})", d.display())).unwrap_or_default();

@@ -103,19 +103,19 @@ pub struct OptionArgs {
 /// Every limit can be overridden; the defaults are `Limits::default()`.
 #[derive(Args, Debug, Clone, Default)]
 pub struct LimitArgs {
-    /// Fuel per call (about one unit per wasm instruction).
+    /// Fuel per call, about one unit per wasm instruction (default 200000000).
     #[arg(long)]
     pub fuel: Option<u64>,
-    /// Fuel for the first call of a game (instantiation included).
+    /// Fuel for the first call of a game, instantiation included (default 1000000000).
     #[arg(long)]
     pub first_fuel: Option<u64>,
-    /// Wall-clock deadline per call, in milliseconds.
+    /// Wall-clock deadline per call, in milliseconds (default 1000).
     #[arg(long)]
     pub timeout_ms: Option<u64>,
-    /// Wall-clock deadline for the first call of a game, in milliseconds.
+    /// Wall-clock deadline for the first call of a game, in milliseconds (default 5000).
     #[arg(long)]
     pub first_timeout_ms: Option<u64>,
-    /// Linear memory per player, in MiB.
+    /// Linear memory per player, in MiB (default 64).
     #[arg(long)]
     pub memory_mb: Option<u64>,
     /// The largest answer a call may return, and the largest arguments a player may pass to a host

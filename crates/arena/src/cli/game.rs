@@ -59,7 +59,8 @@ pub fn run(cmd: impl Plays) -> anyhow::Result<ExitCode> {
     let Setup { dir, limits, options, cache, compile, nats } = cmd.setup()?;
     runtime()?.block_on(async move {
         let sandbox = Arc::new(sandbox(limits, compile, cache)?);
-        let game = packages::open(sandbox, &dir, &options).await?;
+        let what = format!("compiling the game's referee ({})", dir.display());
+        let game = super::progress::noting(&what, packages::open(sandbox, &dir, &options)).await?;
         match nats {
             // The games go to the workers; everything else stays here.
             Some(url) => {
@@ -114,5 +115,5 @@ pub async fn load_players<G: LoadPlayers>(game: &Arc<G>, raw: &[String]) -> anyh
             (a.name, source)
         })
         .collect();
-    players::load(game, players).await
+    super::progress::noting("compiling the players", players::load(game, players)).await
 }

@@ -16,6 +16,7 @@ pub struct Args {
     pub game: String,
     #[arg(long, value_enum)]
     pub lang: Lang,
+    /// The new project's directory (new or empty); its name is the player's.
     pub dir: PathBuf,
     /// Start from the exact package the web arena (`arena serve`) at this URL plays for --game (as
     /// `arena fetch-game` downloads it).
@@ -65,9 +66,13 @@ fn game_files(package: &Path, lang_name: &str) -> anyhow::Result<Vec<(String, St
             .map(|r| r.filter_map(|e| e.ok()?.file_name().into_string().ok()).collect())
             .unwrap_or_default();
         bail!(
-            "{}: the game has no {lang_name} template (it has: {})",
+            "{}: the game has no {lang_name} template (it has: {}). A package's templates are its \
+             templates/LANG/ folders: to add one, copy a shipped game's (games/yahtzee/templates/{lang_name}/ in \
+             Arena's sources) into {}, and make its functions the ones the package's wit/ world exports; \
+             `arena new` fills in the player's name",
             package.display(),
-            if have.is_empty() { "none".to_string() } else { have.join(", ") }
+            if have.is_empty() { "none".to_string() } else { have.join(", ") },
+            dir.display()
         );
     }
     let mut out = Vec::new();

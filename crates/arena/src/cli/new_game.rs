@@ -8,6 +8,7 @@ use std::process::ExitCode;
 pub struct Args {
     #[arg(long, value_enum, default_value = "rust")]
     pub lang: GameLang,
+    /// The new package's directory (new or empty); its name is the game's.
     pub dir: PathBuf,
 }
 

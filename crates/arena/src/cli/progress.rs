@@ -30,6 +30,43 @@ pub fn watch<G: LoadPlayers>(game: &Arc<G>, bar: &ProgressBar) -> AbortOnDrop {
     }))
 }
 
+/// How long a wait goes unmentioned: past it, [`noting`] says what is under way.
+pub const QUIET_WAIT: std::time::Duration = std::time::Duration::from_secs(1);
+
+/// Awaits `work`, and if it takes more than [`QUIET_WAIT`] says on stderr what it is (`what`, e.g.
+/// "compiling bot.wasm") with the time so far (a spinner on a terminal, one line otherwise), then how
+/// long it took. A first compile of a Python or JavaScript component takes 10–60 s: nobody should wonder
+/// whether anything happens.
+pub async fn noting<T>(what: &str, work: impl std::future::Future<Output = T>) -> T {
+    tokio::pin!(work);
+    let started = std::time::Instant::now();
+    tokio::select! {
+        done = &mut work => return done,
+        () = tokio::time::sleep(QUIET_WAIT) => {}
+    }
+    let spinner = ProgressBar::new_spinner();
+    let terminal = !spinner.is_hidden();
+    if terminal {
+        spinner.set_style(
+            ProgressStyle::with_template("{spinner} {msg} ({elapsed})")
+                .unwrap_or_else(|_| ProgressStyle::default_spinner()),
+        );
+        spinner.set_message(what.to_string());
+        spinner.enable_steady_tick(std::time::Duration::from_millis(120));
+    } else {
+        eprintln!(
+            "{what} … (the first compile of a Python or JavaScript component takes up to a minute; it is cached)"
+        );
+    }
+    let done = work.await;
+    let took = started.elapsed().as_secs_f64();
+    if terminal {
+        spinner.finish_and_clear();
+    }
+    eprintln!("{what}: done in {took:.1} s");
+    done
+}
+
 /// A task that ends with its owner.
 pub struct AbortOnDrop(tokio::task::JoinHandle<()>);
 

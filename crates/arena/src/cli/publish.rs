@@ -23,6 +23,35 @@ pub fn execute(a: Args) -> anyhow::Result<ExitCode> {
 }
 
 #[derive(clap::Args, Debug)]
+pub struct PackArgs {
+    /// The package's directory: its game.toml, referee and sample players (built), wit/ and templates/.
+    pub dir: PathBuf,
+    /// The archive to write (default: NAME.tar.gz here, NAME being the game's).
+    #[arg(long, value_name = "FILE")]
+    pub out: Option<PathBuf>,
+}
+
+/// `arena pack`: the archive `arena publish` sends, written to a file for the web's publish page.
+pub fn pack(a: PackArgs) -> anyhow::Result<ExitCode> {
+    use anyhow::Context;
+    let manifest = arena_match::Manifest::read(&a.dir)?;
+    let bytes = arena_service::archive::pack(&a.dir).map_err(|e| anyhow::anyhow!("{}: {e}", a.dir.display()))?;
+    let out = a.out.unwrap_or_else(|| PathBuf::from(format!("{}.tar.gz", manifest.name)));
+    if out.exists() {
+        anyhow::bail!("{}: exists already; choose another --out", out.display());
+    }
+    std::fs::write(&out, &bytes).with_context(|| format!("{}: cannot write", out.display()))?;
+    let files = arena_service::archive::package_files(&a.dir).map(|f| f.len()).unwrap_or(0);
+    println!(
+        "wrote {} ({} files, {} bytes): publish it on a web arena's /publish page, or with `arena publish`",
+        out.display(),
+        files,
+        bytes.len()
+    );
+    Ok(ExitCode::SUCCESS)
+}
+
+#[derive(clap::Args, Debug)]
 pub struct FetchArgs {
     /// The web arena (`arena serve`) whose package to fetch.
     #[arg(long, value_name = "URL")]

@@ -13,6 +13,8 @@ use std::process::ExitCode;
 
 #[derive(clap::Args, Debug)]
 pub struct Args {
+    /// The game: TOURNAMENT/GAME from the store (e.g. `3/R1-M2-G1`, as `arena tournaments` and a
+    /// tournament's text name them), or a replay file written by `--replay-dir`.
     pub game: String,
     /// The stored record as JSON instead of text.
     #[arg(long)]

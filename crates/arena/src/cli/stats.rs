@@ -10,6 +10,7 @@ use std::process::ExitCode;
 
 #[derive(clap::Args, Debug)]
 pub struct Args {
+    /// The player's name (as `arena players` lists it).
     pub name: String,
     /// Only this game (a name may be registered for several).
     #[arg(long)]

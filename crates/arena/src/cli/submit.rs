@@ -41,6 +41,7 @@ pub struct Args {
     pub limits: LimitArgs,
     #[command(flatten)]
     pub options: OptionArgs,
+    /// The player: a WebAssembly component (.wasm) or its text (.wat) implementing the game's player world.
     pub file: PathBuf,
 }
 
@@ -107,7 +108,8 @@ async fn submit<G: LoadPlayers>(game: Arc<G>, s: SubmitArgs<'_>) -> anyhow::Resu
     let bytes = std::fs::read(file).with_context(|| format!("{}: cannot read", file.display()))?;
     let label = file.display().to_string();
     let sub = arena_service::submit::Submission { name: s.name, bytes: bytes.into(), label: &label, seed: s.seed };
-    let a = arena_service::submit::submit(game.clone(), s.data, sub, None).await?;
+    let what = "compiling it and playing its validation game";
+    let a = super::progress::noting(what, arena_service::submit::submit(game.clone(), s.data, sub, None)).await?;
     let v = &a.version;
     if a.unchanged {
         println!(
