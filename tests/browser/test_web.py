@@ -342,7 +342,7 @@ def the_upload_form_names_no_game_by_default_and_says_it_is_busy():
         page.goto(SRV.url + "/upload")
         assert page.eval_on_selector("#upload-form select[name=game]", "s => s.value") == "", "a game chosen for you"
         # A submit event that sends nothing: the page says what is under way and holds the button.
-        page.eval_on_selector("#upload-form", "f => f.dispatchEvent(new SubmitEvent('submit', {cancelable: true}))")
+        page.eval_on_selector("#upload-form", "f => f.dispatchEvent(new SubmitEvent('submit', {bubbles: true, cancelable: true}))")
         page.wait_for_selector("#upload-form .busy")
         busy = page.text_content("#upload-form .busy")
         assert busy.startswith("Uploading, compiling and playing its validation game") and busy.endswith("s)"), busy
