@@ -1177,6 +1177,10 @@ fn a_players_output_reaches_its_owner_only() {
         for m in MARKERS {
             assert!(seen_by_alice.contains(m), "the owner is shown {m}");
         }
+        // Her player's page shows its last words beside each failure.
+        let (_, page) = get("/players/panicker".into(), Some(alice_s.clone()), None).await;
+        let words = page.find("class=\"last-words\"").unwrap_or_else(|| panic!("no last words: {page:.4000}"));
+        assert!(page[words..].contains(MARKERS[1]), "{}", &page[words..words + 500]);
         // The logs API: the owner's seats only; 401 without a token, 403 for a game with no seat of its own.
         let mut alice_logs = String::new();
         for g in &games {

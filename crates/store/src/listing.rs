@@ -18,6 +18,8 @@ pub struct FailureRow {
     pub reason: String,
     /// An unrated game (a scrimmage).
     pub scrimmage: bool,
+    /// The last lines the player printed before it (its owner's to read).
+    pub last_words: String,
 }
 
 impl Store {
@@ -41,7 +43,7 @@ impl Store {
         let mut q = self
             .conn
             .prepare(
-                "SELECT f.tournament_id, g.key, f.kind, f.call, f.reason, t.rated,
+                "SELECT f.tournament_id, g.key, f.kind, f.call, f.reason, t.rated, f.last_words,
                     COALESCE(
                       (SELECT v.version FROM game_players gp JOIN versions v ON v.id = gp.version_id
                        WHERE gp.game_id = f.game_id AND gp.player_id = f.player_id LIMIT 1),
@@ -61,7 +63,8 @@ impl Store {
                 call: r.get(3)?,
                 reason: r.get(4)?,
                 scrimmage: r.get::<_, i64>(5)? == 0,
-                version: r.get(6)?,
+                last_words: r.get(6)?,
+                version: r.get(7)?,
             })
         })
         .and_then(Iterator::collect)

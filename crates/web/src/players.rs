@@ -75,6 +75,10 @@ pub async fn player_page(
                 if since_latest {
                     failures.retain(|f| f.version >= latest);
                 }
+                // What the player printed is its owner's alone.
+                if !mine {
+                    failures.iter_mut().for_each(|f| f.last_words.clear());
+                }
                 let points: Vec<(f64, f64)> =
                     stats.rating_history.iter().map(|p| (p.rating.rating, p.rating.deviation)).collect();
                 let scrimmage = if mine {
