@@ -1181,6 +1181,9 @@ fn a_players_output_reaches_its_owner_only() {
         let (_, page) = get("/players/panicker".into(), Some(alice_s.clone()), None).await;
         let words = page.find("class=\"last-words\"").unwrap_or_else(|| panic!("no last words: {page:.4000}"));
         assert!(page[words..].contains(MARKERS[1]), "{}", &page[words..words + 500]);
+        // Each failure links to the step it came in, in the game's replay.
+        let table = &page[page.find("id=\"failures-pennies\"").unwrap()..words];
+        assert!(table.contains("#step=") && table.contains(", step "), "{table}");
         // The logs API: the owner's seats only; 401 without a token, 403 for a game with no seat of its own.
         let mut alice_logs = String::new();
         for g in &games {

@@ -20,6 +20,8 @@ pub struct FailureRow {
     pub scrimmage: bool,
     /// The last lines the player printed before it (its owner's to read).
     pub last_words: String,
+    /// The step of its game it came in, when the game's calls were kept.
+    pub step: Option<u32>,
 }
 
 impl Store {
@@ -43,7 +45,7 @@ impl Store {
         let mut q = self
             .conn
             .prepare(
-                "SELECT f.tournament_id, g.key, f.kind, f.call, f.reason, t.rated, f.last_words,
+                "SELECT f.tournament_id, g.key, f.kind, f.call, f.reason, t.rated, f.last_words, f.step,
                     COALESCE(
                       (SELECT v.version FROM game_players gp JOIN versions v ON v.id = gp.version_id
                        WHERE gp.game_id = f.game_id AND gp.player_id = f.player_id LIMIT 1),
@@ -64,7 +66,8 @@ impl Store {
                 reason: r.get(4)?,
                 scrimmage: r.get::<_, i64>(5)? == 0,
                 last_words: r.get(6)?,
-                version: r.get(7)?,
+                step: r.get(7)?,
+                version: r.get(8)?,
             })
         })
         .and_then(Iterator::collect)

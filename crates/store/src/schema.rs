@@ -245,9 +245,11 @@ const MIGRATIONS: &[&str] = &[
     ALTER TABLE published_versions ADD COLUMN follows TEXT CHECK (follows IS NULL OR follows <> referee);
     ",
     // 11: a player's fault keeps the last lines it printed (its panic message, its traceback), shown to
-    // its owner beside the fault; empty for faults stored before.
+    // its owner beside the fault, and the step of its game it came in (the failure links to it); empty
+    // and unknown for faults stored before.
     "
     ALTER TABLE faults ADD COLUMN last_words TEXT NOT NULL DEFAULT '';
+    ALTER TABLE faults ADD COLUMN step INTEGER;
     ",
 ];
 
