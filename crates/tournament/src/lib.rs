@@ -405,3 +405,39 @@ impl Ban {
         Ban { fault: PlayerFault::new(player, f.clone()), game: game.map(str::to_string), output: String::new() }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_record_shown_to_others_keeps_no_seats_output_request_or_last_words() {
+        let mut fault_line = arena_core::CallLine::failed(1, 4, Fault::illegal("bid", "no such card"));
+        fault_line.output = "my hand is 3 7 9".into();
+        fault_line.request = Some(serde_json::json!({"hand": [3, 7, 9]}));
+        let mut answer = arena_core::CallLine::new(0, "bid", 4, serde_json::json!(5), 10);
+        answer.output = "thinking".into();
+        let outcome = GameOutcome {
+            scores: vec![1, 0],
+            winners: vec![0],
+            faults: vec![(1, Fault::illegal("bid", "no such card"))],
+            fuel: vec![10, 0],
+            log: vec![answer, fault_line],
+            logs: vec!["thinking".into(), "my hand is 3 7 9".into()],
+            last_words: vec![String::new(), "my hand is 3 7 9".into()],
+            ..Default::default()
+        };
+        let record = GameRecord::new("G".into(), (1, 1, 1), vec!["a".into(), "b".into()], 1, outcome);
+        assert_eq!(record.bans()[0].output, "my hand is 3 7 9", "the ban carries its last words");
+        assert!(!serde_json::to_string(&record.bans()).unwrap().contains("hand"), "never in a ban's JSON");
+        let mut theirs = record.clone();
+        theirs.only_for(&[0]);
+        let shown = format!("{:?}", (&theirs.replay, &theirs.logs, &theirs.last_words));
+        assert!(!shown.contains("hand"), "seat 1's words or request shown to seat 0: {shown}");
+        assert!(shown.contains("thinking"), "seat 0's own output is kept: {shown}");
+        let mut own = record;
+        own.only_for(&[1]);
+        assert_eq!(own.replay[1].request, Some(serde_json::json!({"hand": [3, 7, 9]})));
+        assert_eq!(own.last_words[1], "my hand is 3 7 9");
+    }
+}
