@@ -564,6 +564,33 @@ fn a_knockouts_page_ranks_by_round_reached_and_draws_the_bracket() {
     });
 }
 
+/// A round robin between two identical players ties: the page ranks neither first, and their series
+/// says it was a tie.
+#[test]
+fn a_tied_round_robin_shares_first_place_and_says_tie() {
+    let tmp = tempfile::tempdir().unwrap();
+    let d = tmp.path().display().to_string();
+    submit_all(&d, "yahtzee", &[("a", "yahtzee-greedy"), ("b", "yahtzee-greedy")]);
+    let r = round_robin(&d, "yahtzee", &["--games-per-match", "2", "--seed", "9"]);
+    assert_eq!(r["ranking"], serde_json::json!([["a", "b"]]), "identical players tie: {}", r["ranking"]);
+    let s = serve_in(tmp, &[]);
+    rt().block_on(async {
+        let page = client().get(format!("{}/tournaments/1", s.url)).send().await.unwrap().text().await.unwrap();
+        let table = &page[page.find("id=\"standings-table\"").unwrap()..];
+        let places: Vec<&str> = table
+            .split("<tr data-player=\"")
+            .skip(1)
+            .map(|row| {
+                let cell = row.split("<td class=\"num\">").nth(1).unwrap();
+                &cell[..cell.find('<').unwrap()]
+            })
+            .collect();
+        assert_eq!(places, ["1", "1"], "{table:.1500}");
+        let matches = &page[page.find("class=\"matches\"").unwrap()..];
+        assert!(matches.contains("<td>tie</td>"), "{matches:.1500}");
+    });
+}
+
 #[test]
 fn tournaments_started_on_the_web_are_played_by_workers_with_nats() {
     use super::cluster::{nats, worker};

@@ -196,8 +196,15 @@ pub fn tournament(
             &(b.banned, std::cmp::Reverse(reach(b)), std::cmp::Reverse(b.points), std::cmp::Reverse(b.score), &b.name),
         )
     });
+    // Players level on everything the order weighs (the round reached in a knockout; points and score)
+    // share a place: nobody is shown first on a tie the page does not break.
+    let level = |a: &Standing, b: &Standing| {
+        !a.banned && !b.banned && (reach(a), a.points, a.score) == (reach(b), b.points, b.score)
+    };
     for i in 0..standings.len() {
-        let shared = knockout && i > 0 && reach(&standings[i - 1]) == reach(&standings[i]);
+        let shared = i > 0
+            && (level(&standings[i - 1], &standings[i])
+                || knockout && reach(&standings[i - 1]) == reach(&standings[i]));
         standings[i].place = if shared { standings[i - 1].place } else { i + 1 };
     }
     let mut rounds: BTreeMap<u32, RoundView> = BTreeMap::new();
@@ -210,7 +217,8 @@ pub fn tournament(
             a: name(&m.players[0]),
             b: name(&m.players[1]),
             wins: format!("{}–{}{ties}", m.wins[0], m.wins[1]),
-            winner: m.winner.clone().unwrap_or_else(|| "-".into()),
+            // A series level after its games has no winner: a tie, said as such.
+            winner: m.winner.clone().unwrap_or_else(|| "tie".into()),
             decided_by: m.decided_by.clone(),
         });
     }
