@@ -133,6 +133,16 @@ fn a_published_game_is_checked_owned_live_versioned_and_fetched_exactly() {
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     assert_eq!(std::fs::read_to_string(mine.join("player.py")).unwrap(), "# my-coins: a coins player\n");
     assert!(std::fs::read_to_string(mine.join("wit/coins.wit")).unwrap().contains("package arena:coins"));
+    // Nothing it says points into the scratch folder the package was fetched to, gone by now; a
+    // language the game has no template for is named with the game on its arena, and how to add one.
+    let said = String::from_utf8_lossy(&out.stdout);
+    assert!(!said.contains("the package") && !said.contains("arena play --game"), "{said}");
+    let other = root.path().join("my-coins-c");
+    let out = run(&["new", "--server", &url, "--game", "coins", "--lang", "c", other.to_str().unwrap()]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(err.contains(&format!("{url}: coins: the game has no c template")), "{err}");
+    assert!(err.contains("to add one"), "{err}");
 
     let scrimmage = rt().block_on(async {
         let games: serde_json::Value =

@@ -163,7 +163,7 @@ async fn game_info(server: &str, name: &str) -> anyhow::Result<serde_json::Value
 
 /// `arena fetch-game`: downloads a game's current package into `into` (which must not exist or be
 /// empty) and checks its referee's sha256 against what the server reports; a mismatch keeps nothing.
-pub async fn fetch_game(server: &str, name: &str, into: &Path) -> anyhow::Result<ExitCode> {
+pub async fn fetch_game(server: &str, name: &str, into: &Path, say: bool) -> anyhow::Result<ExitCode> {
     if !name.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-') || name.is_empty() {
         bail!("`{name}`: not a game's name (lower-case letters, digits and `-`)");
     }
@@ -197,6 +197,7 @@ pub async fn fetch_game(server: &str, name: &str, into: &Path) -> anyhow::Result
         Ok(hash)
     };
     match check() {
+        Ok(_) if !say => Ok(ExitCode::SUCCESS),
         Ok(hash) => {
             println!(
                 "{name}: the package {server} plays is in {} (referee sha256 {hash}, as the server reports)",

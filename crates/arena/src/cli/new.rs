@@ -29,8 +29,13 @@ pub fn execute(a: Args) -> anyhow::Result<ExitCode> {
         Some(url) => {
             let fetched = tempfile::tempdir().context("a scratch folder for the package")?;
             let package = fetched.path().join(&a.game);
-            super::game::runtime()?.block_on(super::client::fetch_game(url, &a.game, &package))?;
-            write(&package, a.lang, &a.dir)?;
+            super::game::runtime()?.block_on(super::client::fetch_game(url, &a.game, &package, false))?;
+            // The package was fetched into a scratch folder, gone after this: nothing points into it.
+            // Errors name the game on its arena, not the scratch folder.
+            let scratch = package.display().to_string();
+            write(&package, a.lang, &a.dir).map_err(|e| {
+                anyhow::anyhow!("{}", format!("{e:#}").replace(&scratch, &format!("{url}: {}", a.game)))
+            })?;
         }
         None => {
             let GameArg { dir } = parse_game_arg(&a.game).map_err(|e| anyhow::anyhow!("--game {}: {e}", a.game))?;

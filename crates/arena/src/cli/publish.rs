@@ -64,5 +64,5 @@ pub struct FetchArgs {
 
 pub fn fetch(a: FetchArgs) -> anyhow::Result<ExitCode> {
     let dir = a.dir.clone().unwrap_or_else(|| PathBuf::from(&a.name));
-    runtime()?.block_on(client::fetch_game(&a.server, &a.name, &dir))
+    runtime()?.block_on(client::fetch_game(&a.server, &a.name, &dir, true))
 }
