@@ -17,6 +17,10 @@ pub const LINGER: std::time::Duration = std::time::Duration::from_secs(2);
 /// How much it reads and drops at most.
 pub const LINGER_BYTES: u64 = 1 << 20;
 
+/// The most a refusal's head of hyper's takes (a status line, three short headers): a longer write is
+/// never one.
+const REFUSAL_HEAD_BYTES: usize = 256;
+
 /// A connection whose writes are passed on unchanged, but for hyper's own bodiless refusals.
 pub struct JsonRefusals<S> {
     inner: S,
@@ -51,6 +55,10 @@ fn message(status: u16) -> String {
 /// 4xx status line followed by exactly `connection: close`, `content-length: 0` and the date. The
 /// application's answers never look like that (every error of theirs has a body and a content type).
 fn rewrite(buf: &[u8]) -> Option<Vec<u8>> {
+    // Most writes are the application's: told apart by their first bytes and size, never read whole.
+    if buf.len() > REFUSAL_HEAD_BYTES || !buf.starts_with(b"HTTP/1.1 4") {
+        return None;
+    }
     let head = std::str::from_utf8(buf).ok()?;
     let rest = head.strip_prefix("HTTP/1.1 ")?;
     let (status_line, rest) = rest.split_once("\r\n")?;
