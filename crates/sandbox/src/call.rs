@@ -124,7 +124,7 @@ impl<'n> Guard<'n> {
                 let mut fault = self.classify(&e);
                 if self.quote_output
                     && fault.kind == FaultKind::Crash
-                    && let Some(last) = telling_line(&store.data().log())
+                    && let Some(last) = telling_line(&store.data().last_words())
                 {
                     let last: String = last.chars().take(200).collect();
                     fault.reason = format!("{}; its last output: {last}", fault.reason);

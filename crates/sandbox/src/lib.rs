@@ -15,7 +15,7 @@ pub use call::{Guard, HostRefusal, refuse};
 pub use compile::{CompileError, CompileLimits, Compiler, WORKER_ARG, compile_worker_main};
 pub use load::{LoadError, Loaded, WorldSpec};
 pub use meter::{BYTE_FUEL, CHECK_CALL_FUEL, HOST_CALL_FUEL};
-pub use state::{LAST_LINES, LOG_CAPACITY, MAX_RESOURCES, PlayerState, last_lines};
+pub use state::{LOG_CAPACITY, MAX_RESOURCES, PlayerState, last_lines};
 
 use arena_core::Limits;
 

@@ -258,7 +258,7 @@ pub fn pack_templates(dir: &Path, lang: &str) -> Result<Vec<u8>, String> {
 }
 
 /// Packs `files` of `dir` (relative paths), in order, each a plain file with fixed metadata.
-fn pack_files(dir: &Path, files: &[PathBuf]) -> Result<Vec<u8>, String> {
+pub fn pack_files(dir: &Path, files: &[PathBuf]) -> Result<Vec<u8>, String> {
     let gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
     let mut tar = tar::Builder::new(gz);
     for f in files {

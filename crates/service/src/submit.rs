@@ -122,7 +122,12 @@ pub async fn submit<G: LoadPlayers>(
     if let Some(f) = o.faults.iter().find(|f| f.player == s.name) {
         forget(&store);
         let fault = Fault { kind: f.kind, call: f.call.clone(), reason: f.reason.clone() };
-        let details = fault_details(&o, 0, &format!("arena check --game {} --seed {}", game.name(), s.seed));
+        let details = format!(
+            "\n{}`arena check --game {} --seed {} FILE` plays the same game on your machine",
+            fault_details(&o, 0, ""),
+            game.name(),
+            s.seed
+        );
         return Err(Refused::Validation { label, opponent: best.to_string(), seed: s.seed, fault, details });
     }
     let Submitted { version, new_player, unchanged } =
@@ -144,24 +149,20 @@ pub async fn submit<G: LoadPlayers>(
     })
 }
 
-/// What to show under seat `seat`'s fault in `o`, each on a line of its own: the step and what it was
-/// asked (cut to a line), its last output, and the command that plays the same game again.
-pub fn fault_details(o: &GameRecord, seat: usize, again: &str) -> String {
+/// What to show under seat `seat`'s fault in `o` (as `arena check` and a refused submission show it),
+/// each line behind `indent` and ended: the step and what it was asked (cut to a line), then its last
+/// output.
+pub fn fault_details(o: &GameRecord, seat: usize, indent: &str) -> String {
     let mut s = String::new();
-    if let Some(c) = o.replay.iter().find(|c| c.seat == seat && c.fault.is_some()) {
-        s.push_str(&format!("\nat step {}", c.turn));
+    if let Some(c) = o.fault_line(seat) {
+        s.push_str(&format!("{indent}at step {}", c.turn));
         if let Some(r) = &c.request {
             let r = arena_tournament::report::quoted_text(r);
             s.push_str(&format!(", asked {}", arena_core::quote_at(&r, 200)));
         }
-    }
-    let words = arena_tournament::report::last_words(o.last_words.get(seat).map_or("", String::as_str), "");
-    if !words.is_empty() {
         s.push('\n');
-        s.push_str(words.trim_end_matches('\n'));
     }
-    s.push_str(&format!("\n`{again} FILE` plays the same game on your machine"));
-    s
+    s + &arena_tournament::report::last_words(o.last_words.get(seat).map_or("", String::as_str), indent)
 }
 
 /// A load error without the file's name it starts with (the refusal names the file once).

@@ -306,15 +306,13 @@ fn write_one(tx: &rusqlite::Transaction<'_>, who: &mut Entrants, w: &Write) -> r
                     ],
                 )?;
             }
-            for f in &g.faults {
-                if let Some(&(player, _)) = who.by_name.get(&f.player) {
-                    let seat = g.players.iter().position(|p| *p == f.player);
-                    let words = seat.and_then(|s| g.last_words.get(s)).map_or("", String::as_str);
-                    let step = g.replay.iter().find(|c| Some(c.seat) == seat && c.fault.is_some()).map(|c| c.turn);
+            for b in g.bans() {
+                if let Some(&(player, _)) = who.by_name.get(&b.player) {
+                    let step = g.seat_of(&b.player).and_then(|s| g.fault_line(s)).map(|c| c.turn);
                     tx.execute(
                         "INSERT INTO faults (tournament_id, player_id, game_id, kind, call, reason, last_words, step)
                          VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
-                        params![t, player, game_id, f.kind.as_str(), f.call, f.reason, words, step],
+                        params![t, player, game_id, b.kind.as_str(), b.call, b.reason, b.output, step],
                     )?;
                 }
             }

@@ -160,8 +160,13 @@ impl<G: Game> Roster<G> {
     }
 
     pub fn ban(&mut self, i: usize, f: &Fault, game: Option<&str>) {
+        self.banned_for(i, Ban::new(&self.names[i], f, game));
+    }
+
+    /// Bans entry `i` with `ban`, unless it is banned already (its first fault stands).
+    fn banned_for(&mut self, i: usize, ban: Ban) {
         if !self.is_banned[i] {
-            self.banned.push(Ban::new(&self.names[i], f, game));
+            self.banned.push(ban);
             self.is_banned[i] = true;
         }
     }
@@ -235,11 +240,8 @@ impl<G: Game> Roster<G> {
     /// Bans everyone who failed in `record`, in the order they failed.
     pub fn ban_faults(&mut self, record: &GameRecord) {
         for ban in record.bans() {
-            if let Some(i) = self.names.iter().position(|n| *n == ban.player)
-                && !self.is_banned[i]
-            {
-                self.banned.push(ban);
-                self.is_banned[i] = true;
+            if let Some(i) = self.names.iter().position(|n| *n == ban.player) {
+                self.banned_for(i, ban);
             }
         }
     }

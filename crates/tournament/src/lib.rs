@@ -300,11 +300,20 @@ impl GameRecord {
         self.faults
             .iter()
             .map(|f| {
-                let seat = self.players.iter().position(|p| *p == f.player);
-                let output = seat.and_then(|s| self.last_words.get(s)).cloned().unwrap_or_default();
+                let output = self.seat_of(&f.player).and_then(|s| self.last_words.get(s)).cloned().unwrap_or_default();
                 Ban { fault: f.clone(), game: Some(self.id.clone()), output }
             })
             .collect()
+    }
+
+    /// The seat `player` played in this game.
+    pub fn seat_of(&self, player: &str) -> Option<usize> {
+        self.players.iter().position(|p| p == player)
+    }
+
+    /// The call line where `seat` failed (with its step, and what it was asked), if the calls were kept.
+    pub fn fault_line(&self, seat: usize) -> Option<&CallLine> {
+        self.replay.iter().find(|c| c.seat == seat && c.fault.is_some())
     }
 
     /// Per seat, whether that seat faulted in the game.

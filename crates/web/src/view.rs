@@ -112,18 +112,18 @@ pub fn game_line(g: &GameRecord) -> GameLine {
 /// In a knockout, the last round each player played a match in; its champion one past the last.
 fn rounds_reached(matches: &[MatchRecord]) -> std::collections::HashMap<&str, u32> {
     let mut reached = std::collections::HashMap::new();
-    let last = matches.iter().map(|m| m.round).max().unwrap_or(0);
     for m in matches {
         for p in m.players.iter().flatten() {
             let r = reached.entry(p.as_str()).or_insert(0);
             *r = (*r).max(m.round);
         }
-        if m.round == last
-            && let Some(w) = &m.winner
-            && matches.iter().filter(|x| x.round == last).count() == 1
-        {
-            reached.insert(w.as_str(), last + 1);
-        }
+    }
+    // The champion: the winner of the last round, once it is the final (a single match).
+    let last = matches.iter().map(|m| m.round).max().unwrap_or(0);
+    if let [m] = matches.iter().filter(|m| m.round == last).collect::<Vec<_>>()[..]
+        && let Some(w) = &m.winner
+    {
+        reached.insert(w.as_str(), last + 1);
     }
     reached
 }
@@ -191,21 +191,17 @@ pub fn tournament(
     let knockout = t.format == Format::Knockout.into();
     let reached = rounds_reached(matches);
     let reach = |s: &Standing| if knockout { reached.get(s.name.as_str()).copied().unwrap_or(0) } else { 0 };
-    standings.sort_by(|a, b| {
-        (a.banned, std::cmp::Reverse(reach(a)), std::cmp::Reverse(a.points), std::cmp::Reverse(a.score), &a.name).cmp(
-            &(b.banned, std::cmp::Reverse(reach(b)), std::cmp::Reverse(b.points), std::cmp::Reverse(b.score), &b.name),
-        )
-    });
-    // Players level on everything the order weighs (the round reached in a knockout; points and score)
-    // share a place: nobody is shown first on a tie the page does not break.
-    let level = |a: &Standing, b: &Standing| {
-        !a.banned && !b.banned && (reach(a), a.points, a.score) == (reach(b), b.points, b.score)
-    };
+    let order =
+        |s: &Standing| (s.banned, std::cmp::Reverse(reach(s)), std::cmp::Reverse(s.points), std::cmp::Reverse(s.score));
+    standings.sort_by(|a, b| order(a).cmp(&order(b)).then_with(|| a.name.cmp(&b.name)));
+    // Players level on what decides a place (the round reached in a knockout; points and score
+    // otherwise) share it: nobody is shown first on a tie the page does not break. Banned players
+    // share none.
+    let decides = |s: &Standing| if knockout { (reach(s), 0, 0) } else { (0, s.points, s.score) };
     for i in 0..standings.len() {
-        let shared = i > 0
-            && (level(&standings[i - 1], &standings[i])
-                || knockout && reach(&standings[i - 1]) == reach(&standings[i]));
-        standings[i].place = if shared { standings[i - 1].place } else { i + 1 };
+        let (a, b) = (&standings[i.saturating_sub(1)], &standings[i]);
+        let shared = i > 0 && !a.banned && !b.banned && decides(a) == decides(b);
+        standings[i].place = if shared { a.place } else { i + 1 };
     }
     let mut rounds: BTreeMap<u32, RoundView> = BTreeMap::new();
     let empty = |n: u32| RoundView { number: n, matches: vec![], games: vec![] };

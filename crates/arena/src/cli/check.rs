@@ -84,14 +84,7 @@ async fn check<G: LoadPlayers>(
     match o.faults.iter().find(|f| f.player == o.players[0]) {
         Some(f) => {
             println!("  FAULT: {} in `{}`: {}", f.kind, f.call, f.reason);
-            let line = o.replay.iter().find(|c| c.seat == 0 && c.fault.is_some());
-            if let Some(c) = line {
-                let asked = c.request.as_ref().map(arena_tournament::report::quoted_text);
-                let asked = asked.map(|r| format!(", asked {r}")).unwrap_or_default();
-                println!("  at step {}{asked}", c.turn);
-            }
-            let words = o.last_words.first().cloned().unwrap_or_default();
-            print!("{}", arena_tournament::report::last_words(&words, "  "));
+            print!("{}", arena_service::submit::fault_details(&o, 0, "  "));
             println!("  this player would be banned");
             Ok(ExitCode::from(1))
         }

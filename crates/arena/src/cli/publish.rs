@@ -33,19 +33,26 @@ pub struct PackArgs {
 
 /// `arena pack`: the archive `arena publish` sends, written to a file for the web's publish page.
 pub fn pack(a: PackArgs) -> anyhow::Result<ExitCode> {
-    use anyhow::Context;
+    use arena_service::archive::{pack_files, package_files};
+    use std::io::Write;
     let manifest = arena_match::Manifest::read(&a.dir)?;
-    let bytes = arena_service::archive::pack(&a.dir).map_err(|e| anyhow::anyhow!("{}: {e}", a.dir.display()))?;
     let out = a.out.unwrap_or_else(|| PathBuf::from(format!("{}.tar.gz", manifest.name)));
-    if out.exists() {
-        anyhow::bail!("{}: exists already; choose another --out", out.display());
+    let in_dir = |e: String| anyhow::anyhow!("{}: {e}", a.dir.display());
+    let files = package_files(&a.dir).map_err(in_dir)?;
+    let bytes = pack_files(&a.dir, &files).map_err(in_dir)?;
+    // Never over another file: refused where it is created, not by a look before.
+    let mut file = std::fs::OpenOptions::new().write(true).create_new(true).open(&out).map_err(|e| match e.kind() {
+        std::io::ErrorKind::AlreadyExists => anyhow::anyhow!("{}: exists already; choose another --out", out.display()),
+        _ => anyhow::anyhow!("{}: cannot write: {e}", out.display()),
+    })?;
+    if let Err(e) = file.write_all(&bytes) {
+        let _ = std::fs::remove_file(&out);
+        anyhow::bail!("{}: cannot write: {e}", out.display());
     }
-    std::fs::write(&out, &bytes).with_context(|| format!("{}: cannot write", out.display()))?;
-    let files = arena_service::archive::package_files(&a.dir).map(|f| f.len()).unwrap_or(0);
     println!(
         "wrote {} ({} files, {} bytes): publish it on a web arena's /publish page, or with `arena publish`",
         out.display(),
-        files,
+        files.len(),
         bytes.len()
     );
     Ok(ExitCode::SUCCESS)
