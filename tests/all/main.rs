@@ -26,6 +26,7 @@ mod publish;
 mod ratings;
 mod referee;
 mod referee_langs;
+mod starters;
 mod store;
 mod templates;
 mod void_games;

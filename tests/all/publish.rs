@@ -134,15 +134,17 @@ fn a_published_game_is_checked_owned_live_versioned_and_fetched_exactly() {
     assert_eq!(std::fs::read_to_string(mine.join("player.py")).unwrap(), "# my-coins: a coins player\n");
     assert!(std::fs::read_to_string(mine.join("wit/coins.wit")).unwrap().contains("package arena:coins"));
     // Nothing it says points into the scratch folder the package was fetched to, gone by now; a
-    // language the game has no template for is named with the game on its arena, and how to add one.
+    // language the game has no template of its own for is generated from its WIT.
     let said = String::from_utf8_lossy(&out.stdout);
     assert!(!said.contains("the package") && !said.contains("arena play --game"), "{said}");
+    assert!(!said.contains("generated"), "{said}");
     let other = root.path().join("my-coins-c");
     let out = run(&["new", "--server", &url, "--game", "coins", "--lang", "c", other.to_str().unwrap()]);
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(2), "{err}");
-    assert!(err.contains(&format!("{url}: coins: the game has no c template")), "{err}");
-    assert!(err.contains("to add one"), "{err}");
+    let said = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(said.contains("wrote a c player for coins, generated from the game's WIT"), "{said}");
+    let glue = std::fs::read_to_string(other.join("abi.c")).unwrap();
+    assert!(glue.contains("EXPORT(\"cm32p2||take-turn\")"), "{glue}");
 
     let scrimmage = rt().block_on(async {
         let games: serde_json::Value =
@@ -156,6 +158,15 @@ fn a_published_game_is_checked_owned_live_versioned_and_fetched_exactly() {
         let wit = client().get(format!("{url}/games/coins/wit")).send().await.unwrap().text().await.unwrap();
         assert!(wit.contains("package arena:coins"), "{wit}");
         assert!(page.contains("/games/coins/templates/python.tar.gz"), "{page}");
+        // Every language `arena new` writes, the author's own template or one generated from the WIT.
+        for lang in ["c", "js", "rust"] {
+            let link = format!("/games/coins/templates/{lang}.tar.gz");
+            assert!(page.contains(&link), "{page}");
+            let res = client().get(format!("{url}{link}")).send().await.unwrap();
+            assert_eq!(res.status().as_u16(), 200, "{link}");
+        }
+        let res = client().get(format!("{url}/games/coins/templates/cobol.tar.gz")).send().await.unwrap();
+        assert_eq!(res.status().as_u16(), 404);
         let res = client().get(format!("{url}/games/coins/templates/python.tar.gz")).send().await.unwrap();
         assert_eq!(res.status().as_u16(), 200);
         let bytes = res.bytes().await.unwrap();

@@ -231,45 +231,39 @@ pub fn pack(dir: &Path) -> Result<Vec<u8>, String> {
     pack_files(dir, &package_files(dir)?)
 }
 
-/// The languages a package has starter templates for (its `templates/` folders), sorted.
-pub fn template_languages(dir: &Path) -> Vec<String> {
-    let mut langs: Vec<String> = std::fs::read_dir(dir.join("templates"))
-        .map(|r| {
-            r.filter_map(|e| e.ok())
-                .filter(|e| e.path().is_dir())
-                .filter_map(|e| e.file_name().into_string().ok())
-                .collect()
-        })
-        .unwrap_or_default();
-    langs.sort();
-    langs
-}
-
-/// Packs the starter templates of a package for one language (`templates/LANG/`: the files `arena
-/// new` fills in) as a `.tar.gz` of their own.
+/// Packs the starter files of a package for one language (its author's `templates/LANG/`, or those
+/// generated from its WIT: the files `arena new` fills in) as a `.tar.gz` of their own.
 pub fn pack_templates(dir: &Path, lang: &str) -> Result<Vec<u8>, String> {
-    let langs = template_languages(dir);
-    if !langs.iter().any(|l| l == lang) {
-        return Err(format!("no {lang} templates (it has: {})", langs.join(", ")));
-    }
-    let folder = dir.join("templates").join(lang);
-    let files = arena_match::files_under(&folder).map_err(|e| format!("{}: {e}", folder.display()))?;
-    pack_files(&folder, &files)
+    let starter = crate::starter::files(dir, lang)?;
+    let files: Vec<(PathBuf, Vec<u8>)> =
+        starter.files.into_iter().map(|(path, text)| (PathBuf::from(path), text.into_bytes())).collect();
+    pack_entries(dir, files)
 }
 
 /// Packs `files` of `dir` (relative paths), in order, each a plain file with fixed metadata.
 pub fn pack_files(dir: &Path, files: &[PathBuf]) -> Result<Vec<u8>, String> {
-    let gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
-    let mut tar = tar::Builder::new(gz);
+    let mut entries = Vec::new();
     for f in files {
         let path = dir.join(f);
         let bytes = std::fs::read(&path).map_err(|e| format!("{}: cannot read: {e}", path.display()))?;
+        entries.push((f.clone(), bytes));
+    }
+    pack_entries(dir, entries)
+}
+
+/// Packs (path, bytes) entries, in order, each a plain file with fixed metadata; `dir` names what is
+/// packed in errors.
+fn pack_entries(dir: &Path, entries: Vec<(PathBuf, Vec<u8>)>) -> Result<Vec<u8>, String> {
+    let gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+    let mut tar = tar::Builder::new(gz);
+    for (f, bytes) in entries {
+        let path = dir.join(&f);
         let mut header = tar::Header::new_ustar();
         header.set_size(bytes.len() as u64);
         header.set_mode(0o644);
         header.set_mtime(0);
         header.set_entry_type(tar::EntryType::Regular);
-        tar.append_data(&mut header, f, bytes.as_slice())
+        tar.append_data(&mut header, &f, bytes.as_slice())
             .map_err(|e| format!("{}: cannot pack: {e}", path.display()))?;
     }
     let gz = tar.into_inner().map_err(|e| format!("{}: cannot pack: {e}", dir.display()))?;

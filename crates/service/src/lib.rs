@@ -10,5 +10,6 @@ pub mod ladder;
 pub mod packages;
 pub mod players;
 pub mod publish;
+pub mod starter;
 pub mod submit;
 pub mod tournaments;

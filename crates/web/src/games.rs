@@ -140,7 +140,7 @@ pub async fn leaderboard_page(
             .map(|(k, o)| (k.clone(), o.default, format!("{} to {}", o.min, o.max), o.description.clone()))
             .collect(),
         samples: entry.samples(),
-        templates: arena_service::archive::template_languages(&entry.dir),
+        templates: app.starter_languages(&entry.dir).await?,
         referee: entry.referee.clone(),
         owner: entry.published.as_ref().map(|p| p.owner.clone()),
         versions: entry.published.as_ref().map(|p| p.versions.iter().rev().cloned().collect()).unwrap_or_default(),

@@ -116,6 +116,8 @@ pub struct App {
     /// Packages and templates packed for download, by package directory and what was packed (a
     /// package directory never changes: a new version is a new directory).
     packed: Mutex<HashMap<(PathBuf, String), bytes::Bytes>>,
+    /// The languages each package has starters in, found once per process.
+    starters: Mutex<HashMap<PathBuf, Vec<String>>>,
     /// What `/metrics` shows.
     pub(crate) metrics: metrics::Metrics,
     /// The ladders running in this server, by game.
@@ -147,6 +149,7 @@ impl App {
             nats,
             catalogue,
             packed: Mutex::default(),
+            starters: Mutex::default(),
             metrics: metrics::Metrics::new(),
             ladders: Mutex::default(),
             workers: std::sync::OnceLock::new(),
@@ -314,6 +317,20 @@ impl App {
         let bytes = bytes::Bytes::from(bytes);
         self.packed.lock().unwrap_or_else(|e| e.into_inner()).insert(key, bytes.clone());
         Ok(bytes)
+    }
+
+    /// The languages a package has starters in (its author's templates, and those generated from its
+    /// WIT), found once per process: the WIT is read once, not for every view of the game's page.
+    async fn starter_languages(&self, dir: &Path) -> Result<Vec<String>, WebError> {
+        if let Some(langs) = self.starters.lock().unwrap_or_else(|e| e.into_inner()).get(dir) {
+            return Ok(langs.clone());
+        }
+        let d = dir.to_path_buf();
+        let langs = tokio::task::spawn_blocking(move || arena_service::starter::languages(&d))
+            .await
+            .map_err(|e| WebError::internal(e.to_string()))?;
+        self.starters.lock().unwrap_or_else(|e| e.into_inner()).insert(dir.to_path_buf(), langs.clone());
+        Ok(langs)
     }
 
     /// Takes one of the account's uploads this hour, or says when the next one is allowed.

@@ -201,7 +201,7 @@ pub async fn templates_download(
 ) -> Result<Response, WebError> {
     let e = app.catalogue.find(&game)?;
     let lang = file.strip_suffix(".tar.gz").unwrap_or(&file).to_string();
-    if !arena_service::archive::template_languages(&e.dir).contains(&lang) {
+    if !app.starter_languages(&e.dir).await?.contains(&lang) {
         return Err(WebError::not_found(format!("{game} has no {lang} templates")));
     }
     let bytes = app.packed(&e.dir, &format!("templates/{lang}")).await?;

@@ -1,6 +1,6 @@
 //! `arena new`: writes a minimal, buildable player project for a game and a language — the game's WIT,
-//! a player that always answers legally (through the host's rule checker), a build script and a README
-//! with the one command that builds it and the `arena check` command that tries it.
+//! the game's starter for the language (its author's, or generated from its WIT), a build script and a
+//! README with the one command that builds it and the `arena check` command that tries it.
 
 use super::flags::{GameArg, GameLang, Lang, parse_game_arg};
 use anyhow::{Context, bail};
@@ -63,32 +63,6 @@ fn build_files(lang: Lang) -> Vec<(&'static str, &'static str)> {
     }
 }
 
-/// The game's starter files for `lang`, from the package's `templates/LANG/`: (path, text).
-fn game_files(package: &Path, lang_name: &str) -> anyhow::Result<Vec<(String, String)>> {
-    let dir = package.join("templates").join(lang_name);
-    if !dir.is_dir() {
-        let have: Vec<String> = std::fs::read_dir(package.join("templates"))
-            .map(|r| r.filter_map(|e| e.ok()?.file_name().into_string().ok()).collect())
-            .unwrap_or_default();
-        bail!(
-            "{}: the game has no {lang_name} template (it has: {}). A package's templates are its \
-             templates/LANG/ folders: to add one, copy a shipped game's (games/yahtzee/templates/{lang_name}/ in \
-             Arena's sources) into {}, and make its functions the ones the package's wit/ world exports; \
-             `arena new` fills in the player's name",
-            package.display(),
-            if have.is_empty() { "none".to_string() } else { have.join(", ") },
-            dir.display()
-        );
-    }
-    let mut out = Vec::new();
-    for rel in arena_match::files_under(&dir).with_context(|| format!("{}: cannot read", dir.display()))? {
-        let path = dir.join(&rel);
-        let text = std::fs::read_to_string(&path).with_context(|| format!("{}: cannot read", path.display()))?;
-        out.push((rel.to_string_lossy().into_owned(), text));
-    }
-    Ok(out)
-}
-
 /// Writes the project into `dir`, which must not exist or be empty.
 pub fn write(package: &Path, lang: Lang, dir: &Path) -> anyhow::Result<()> {
     let manifest = Manifest::read(package)?;
@@ -98,22 +72,25 @@ pub fn write(package: &Path, lang: Lang, dir: &Path) -> anyhow::Result<()> {
     let name = kebab(dir, "player");
     let game_name = manifest.name.clone();
     let lang_name = format!("{lang:?}").to_lowercase();
-    let wit_file = package.join("wit").join(format!("{game_name}.wit"));
-    let wit = std::fs::read_to_string(&wit_file)
-        .with_context(|| format!("{}: cannot read the game's player WIT", wit_file.display()))?;
     let fill = |s: &str| {
         s.replace("{{name}}", &name)
             .replace("{{crate}}", &name.replace('-', "_"))
             .replace("{{game}}", &game_name)
             .replace("{{lang}}", &lang_name)
     };
-    let mut all: Vec<(String, String)> = game_files(package, &lang_name)?;
+    let starter = arena_service::starter::files(package, &lang_name).map_err(|e| anyhow::anyhow!("{e}"))?;
+    let mut all: Vec<(String, String)> = starter.files;
     all.extend(build_files(lang).into_iter().map(|(p, t)| (p.to_string(), t.to_string())));
     all.push(("README.md".into(), README.into()));
-    // What the first build installs and what it builds stay out of version control.
-    all.push((".gitignore".into(), "/.tools/\n/target/\n__pycache__/\n".into()));
-    let wit_path = format!("wit/{game_name}.wit");
-    for (path, text) in all.iter().map(|(p, t)| (p.clone(), fill(t))).chain([(wit_path, wit)]) {
+    // What the build makes stays out of version control (its tools are installed once per user).
+    all.push((".gitignore".into(), "/target/\n__pycache__/\n/player.wasm\n".into()));
+    let mut wit = Vec::new();
+    for rel in arena_service::starter::wit_files(package, &game_name).map_err(|e| anyhow::anyhow!("{e}"))? {
+        let path = package.join("wit").join(&rel);
+        let text = std::fs::read_to_string(&path).with_context(|| format!("{}: cannot read", path.display()))?;
+        wit.push((format!("wit/{}", rel.display()), text));
+    }
+    for (path, text) in all.iter().map(|(p, t)| (p.clone(), fill(t))).chain(wit) {
         let target = dir.join(&path);
         if let Some(parent) = target.parent() {
             std::fs::create_dir_all(parent).with_context(|| format!("{}: cannot create", parent.display()))?;
@@ -124,8 +101,9 @@ pub fn write(package: &Path, lang: Lang, dir: &Path) -> anyhow::Result<()> {
             std::fs::set_permissions(&target, std::fs::Permissions::from_mode(0o755))?;
         }
     }
+    let from = if starter.generated { ", generated from the game's WIT," } else { "" };
     println!(
-        "wrote a {lang_name} player for {game_name} in {}: build it with {}/build.sh",
+        "wrote a {lang_name} player for {game_name}{from} in {}: build it with {}/build.sh",
         dir.display(),
         dir.display()
     );
@@ -205,7 +183,7 @@ pub fn write_game(lang: GameLang, dir: &Path) -> anyhow::Result<()> {
             std::fs::set_permissions(&target, std::fs::Permissions::from_mode(0o755))?;
         }
     }
-    std::fs::write(dir.join(".gitignore"), "/target/\n/.tools/\n__pycache__/\n/referee.wasm\n/players/*.wasm\n")
+    std::fs::write(dir.join(".gitignore"), "/target/\n__pycache__/\n/referee.wasm\n/players/*.wasm\n")
         .with_context(|| format!("{}: cannot write", dir.display()))?;
     println!(
         "wrote the game package {name} in {}: build it with {}/build.sh, then `arena play --game {} ...`",
