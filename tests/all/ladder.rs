@@ -161,3 +161,41 @@ fn bad_ladder_settings_are_refused_and_start_nothing() {
     }
     assert!(tournaments(&data).is_empty(), "a refused ladder was stored");
 }
+
+#[test]
+fn a_ladder_stops_replaying_pairs_whose_results_are_settled_and_plays_a_new_version() {
+    let tmp = tempfile::tempdir().unwrap();
+    let data = tmp.path().join("data");
+    let d = data.display().to_string();
+    // Two identical bots: nothing is learnt from their thousandth game.
+    for name in ["heads", "twin"] {
+        let out = run(&["submit", "--data", &d, "--game", "pennies", "--name", name, &player("pennies-heads")]);
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    }
+    let ladder = |games: &str| {
+        let out =
+            run(&["ladder", "--data", &d, "--game", "pennies", "--games", games, "--settle", "30", "--seed", "1"]);
+        let err = String::from_utf8_lossy(&out.stderr).into_owned();
+        assert!(out.status.success(), "{err}");
+        err
+    };
+    let stored = || {
+        let out = run(&["tournaments", "--data", &d, "--json"]);
+        let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        v[0]["games"].as_u64().unwrap()
+    };
+    let err = ladder("500");
+    assert!(err.contains("every pair of the players' latest versions has played 30 games together"), "{err}");
+    assert!(err.contains("every pair of versions was settled"), "{err}");
+    assert_eq!(stored(), 30, "the pair stops at its settling count, in-flight games included");
+    // A new player makes two new pairs; the settled one stays settled, across runs too.
+    let out = run(&["submit", "--data", &d, "--game", "pennies", "--name", "alt", &player("pennies-alternate")]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    ladder("500");
+    assert_eq!(stored(), 90);
+    let out = run(&["leaderboard", "--data", &d, "--game", "pennies", "--json"]);
+    let board: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    for row in board.as_array().unwrap() {
+        assert_eq!(played(row), 60, "30 games against each of the two others: {board}");
+    }
+}

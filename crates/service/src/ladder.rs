@@ -3,7 +3,8 @@
 //! web pages and replays count and show its games like any other. Pairing (`pairing`) follows the
 //! ratings, which are updated as each game finishes; a player's new version takes its place once the
 //! old one's games in flight are over; a version that keeps faulting is benched until its next
-//! version. Stopping (Ctrl-C, or after a number of games) leaves the ladder to go on next time, with
+//! version; a pair of versions that has played [`SETTLE`] games together is not drawn again, so a
+//! ladder whose every pair is settled waits for a new version instead of replaying known results. Stopping (Ctrl-C, or after a number of games) leaves the ladder to go on next time, with
 //! its games numbered on.
 
 use arena_tournament::pairing;
@@ -34,7 +35,16 @@ pub struct LadderConfig {
     pub max_faults: u32,
     /// How often the store is asked for new versions.
     pub poll: Duration,
+    /// A pair of versions that has played this many games together (in any seats) is settled and not
+    /// drawn again: once every pair is, the ladder waits for a new version (a run of a set number of
+    /// games stops). 0: never settled, played on for ever.
+    pub settle: u32,
 }
+
+/// A ladder's [`LadderConfig::settle`] unless told otherwise: enough games for a pair's result to be
+/// known well (a share's standard error under 3.6 points), few enough that two identical bots stop
+/// within a minute instead of playing thousands of games.
+pub const SETTLE: u32 = 200;
 
 /// A version whose calls met a failure of the game's rule checker in [`CHECKER_FAULTS`] of its latest
 /// [`CHECKER_WINDOW`] games is benched.
@@ -57,6 +67,9 @@ pub enum Event<'a> {
     StaysBenched(&'a Version, u32),
     /// Too few players can play; the ladder waits for submissions.
     Waiting(usize),
+    /// Every pair of the versions that can play has played this many games together: the ladder
+    /// waits for a new version.
+    Settled(u32),
 }
 
 /// How a run of the ladder ended.
@@ -66,6 +79,8 @@ pub enum Stop {
     Played,
     /// Told to stop; the games in flight were abandoned (nothing of them is stored).
     Interrupted,
+    /// Every pair of versions was settled before the games asked for were played.
+    Settled,
 }
 
 /// What a run did.
@@ -104,6 +119,13 @@ struct Ladder<'a, G: LoadPlayers> {
     slots: Vec<Slot<G::Player>>,
     ratings: Ratings,
     journal: Arc<arena_store::StoreJournal>,
+    /// Games each pair of versions has played together (those in flight included), by version ids.
+    pairs: HashMap<(i64, i64), u32>,
+}
+
+/// The key of a pair of versions in [`Ladder::pairs`].
+fn pair(a: i64, b: i64) -> (i64, i64) {
+    (a.min(b), a.max(b))
 }
 
 /// Runs ladder `id` of `store` (its seed and entrants stored there) until `cfg.games` are played or
@@ -136,7 +158,8 @@ pub async fn run<G: LoadPlayers>(
         })
         .collect();
     let ratings = store.ratings(game.name(), System::for_seats(game.seats()))?;
-    let mut l = Ladder { game, store, id, seed: row.seed, cfg, slots, ratings, journal };
+    let pairs = store.pair_games(id)?;
+    let mut l = Ladder { game, store, id, seed: row.seed, cfg, slots, ratings, journal, pairs };
     let result = l.play(&observe, stop).await;
     let written = l.journal.finish().map_err(anyhow::Error::msg);
     let (stop, benched) = result?;
@@ -163,6 +186,7 @@ impl<G: LoadPlayers> Ladder<'_, G> {
         let mut dispatched = 0u64;
         let mut benched = 0;
         let mut waiting_told = false;
+        let mut settled_told = false;
         let mut in_flight: JoinSet<Played> = JoinSet::new();
         let mut poll = tokio::time::interval(self.cfg.poll);
         poll.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
@@ -170,6 +194,7 @@ impl<G: LoadPlayers> Ladder<'_, G> {
         self.refresh(observe).await?;
         loop {
             let wanted = |d: u64| self.cfg.games.is_none_or(|g| d < g);
+            let mut settled = false;
             while in_flight.len() < self.cfg.parallel.max(1) && wanted(dispatched) {
                 let open: Vec<usize> = (0..self.slots.len()).filter(|&i| self.slots[i].playing).collect();
                 if open.len() < seats {
@@ -187,11 +212,23 @@ impl<G: LoadPlayers> Ladder<'_, G> {
                         busy: self.slots[i].busy,
                     })
                     .collect();
-                let seated: Vec<usize> =
-                    pairing::pick(&candidates, seats, self.cfg.explore, (self.seed, u64::from(number)))
-                        .into_iter()
-                        .map(|k| open[k])
-                        .collect();
+                let (settle, pairs) = (self.cfg.settle, &self.pairs);
+                let versions: Vec<i64> = open.iter().map(|&i| self.slots[i].version.id).collect();
+                let apart = |a: usize, b: usize| {
+                    settle == 0 || pairs.get(&pair(versions[a], versions[b])).copied().unwrap_or(0) < settle
+                };
+                let game = (self.seed, u64::from(number));
+                let Some(picked) = pairing::pick_where(&candidates, seats, self.cfg.explore, game, apart) else {
+                    settled = true;
+                    if !settled_told {
+                        observe(Event::Settled(settle));
+                        settled_told = true;
+                    }
+                    break;
+                };
+                settled_told = false;
+                let seated: Vec<usize> = picked.into_iter().map(|k| open[k]).collect();
+                self.count(&seated, 1);
                 let mut players = vec![];
                 for &i in &seated {
                     self.slots[i].busy += 1;
@@ -222,6 +259,9 @@ impl<G: LoadPlayers> Ladder<'_, G> {
             if in_flight.is_empty() && !wanted(dispatched) {
                 return Ok((Stop::Played, benched));
             }
+            if in_flight.is_empty() && settled && self.cfg.games.is_some() {
+                return Ok((Stop::Settled, benched));
+            }
             tokio::select! {
                 _ = &mut stop => return Ok((Stop::Interrupted, benched)),
                 Some(done) = in_flight.join_next(), if !in_flight.is_empty() => match done {
@@ -233,15 +273,27 @@ impl<G: LoadPlayers> Ladder<'_, G> {
         }
     }
 
+    /// Adds `by` to the games of every pair of versions among `seated`.
+    fn count(&mut self, seated: &[usize], by: i32) {
+        for (k, &a) in seated.iter().enumerate() {
+            for &b in &seated[k + 1..] {
+                let n = self.pairs.entry(pair(self.slots[a].version.id, self.slots[b].version.id)).or_default();
+                *n = n.saturating_add_signed(by);
+            }
+        }
+    }
+
     /// A game is over: stored, rated, its faults counted. How many versions it benched.
     fn finished(&mut self, seated: &[usize], mut record: GameRecord, observe: &impl Fn(Event<'_>)) -> usize {
         self.journal.game(&record);
         observe(Event::Game(&record));
         // Rated as the store rates it, so the leaderboard agrees.
-        // A game whose referee failed has no result: nobody is rated on it.
+        // A game whose referee failed has no result: nobody is rated on it, nor any pair counted.
         if record.game_fault.is_none() {
             let ids: Vec<i64> = seated.iter().map(|&i| self.slots[i].version.player_id).collect();
             self.ratings.update(&ids, &record.places());
+        } else {
+            self.count(seated, -1);
         }
         let faulted = record.faulted();
         let mut benched = 0;

@@ -123,4 +123,22 @@ impl Store {
         let rows = q.query_map([id], |r| Ok((r.get(0)?, r.get(1)?))).and_then(Iterator::collect);
         rows.map_err(|e| self.sql(e))
     }
+
+    /// Games of tournament `id` each pair of versions played together (a game of more seats counts for
+    /// every pair in it), keyed by the two version ids, the smaller first. Games whose referee failed
+    /// count for nobody, here as in the ratings.
+    pub fn pair_games(&self, id: i64) -> Result<HashMap<(i64, i64), u32>> {
+        let mut q = self
+            .conn
+            .prepare(
+                "SELECT a.version_id, b.version_id, COUNT(*) FROM games g
+                 JOIN game_players a ON a.game_id = g.id
+                 JOIN game_players b ON b.game_id = g.id AND a.version_id < b.version_id
+                 WHERE g.tournament_id = ?1 AND g.game_fault IS NULL
+                 GROUP BY a.version_id, b.version_id",
+            )
+            .map_err(|e| self.sql(e))?;
+        let rows = q.query_map([id], |r| Ok(((r.get(0)?, r.get(1)?), r.get(2)?))).and_then(Iterator::collect);
+        rows.map_err(|e| self.sql(e))
+    }
 }

@@ -38,17 +38,43 @@ fn draw(weights: &[f64], u: f64) -> usize {
 
 /// The `seats` candidates (indices into `c`, in seat order) of game `n`; `explore` is the share of
 /// opponents drawn uniformly. Fewer candidates than seats: all of them.
-pub fn pick(c: &[Candidate], seats: usize, explore: f64, (seed, n): (u64, u64)) -> Vec<usize> {
+pub fn pick(c: &[Candidate], seats: usize, explore: f64, game: (u64, u64)) -> Vec<usize> {
+    pick_where(c, seats, explore, game, |_, _| true).unwrap_or_default()
+}
+
+/// As [`pick`], where `open(i, j)` says whether candidates `i` and `j` still have something to learn
+/// from a game together: the first seat is drawn among those with such a partner, the others among
+/// its partners (while there are enough of them). `None`: no two candidates have.
+pub fn pick_where(
+    c: &[Candidate],
+    seats: usize,
+    explore: f64,
+    (seed, n): (u64, u64),
+    open: impl Fn(usize, usize) -> bool,
+) -> Option<Vec<usize>> {
     let seats = seats.min(c.len());
     if seats == 0 {
-        return vec![];
+        return Some(vec![]);
     }
     let crowd = |i: usize| 1.0 / (1.0 + f64::from(c[i].busy));
-    let first: Vec<f64> = (0..c.len()).map(|i| c[i].rating.deviation.powi(2) * crowd(i).powi(2)).collect();
+    let paired = |i: usize| seats < 2 || (0..c.len()).any(|j| j != i && open(i, j));
+    let first: Vec<f64> =
+        (0..c.len()).map(|i| if paired(i) { c[i].rating.deviation.powi(2) * crowd(i).powi(2) } else { 0.0 }).collect();
+    if !(0..c.len()).any(paired) {
+        return None;
+    }
+    // All weights zero (every deviation zero) draws uniformly: among the paired only.
+    let first = if first.iter().sum::<f64>() > 0.0 {
+        first
+    } else {
+        (0..c.len()).map(|i| if paired(i) { 1.0 } else { 0.0 }).collect()
+    };
     let mut chosen = vec![draw(&first, unit(seed, n, 0))];
     let me = c[chosen[0]].rating;
     for k in 1..seats as u64 {
-        let open: Vec<usize> = (0..c.len()).filter(|i| !chosen.contains(i)).collect();
+        let rest: Vec<usize> = (0..c.len()).filter(|i| !chosen.contains(i)).collect();
+        let partners: Vec<usize> = rest.iter().copied().filter(|&j| open(chosen[0], j)).collect();
+        let open = if partners.is_empty() { rest } else { partners };
         let weights: Vec<f64> = if unit(seed, n, 2 * k) < explore {
             open.iter().map(|_| 1.0).collect()
         } else {
@@ -67,7 +93,7 @@ pub fn pick(c: &[Candidate], seats: usize, explore: f64, (seed, n): (u64, u64)) 
         let j = ((unit(seed, n, 1000 + i as u64) * (i + 1) as f64) as usize).min(i);
         chosen.swap(i, j);
     }
-    chosen
+    Some(chosen)
 }
 
 #[cfg(test)]
@@ -121,5 +147,30 @@ mod tests {
         let in_game = (0..2000).filter(|&n| pick(&c, 2, 0.0, (5, n)).contains(&0)).count();
         // 1/4 of seats each if equal; a player busy in 9 games gets far fewer.
         assert!(in_game < 200, "{in_game}");
+    }
+
+    #[test]
+    fn a_pairing_with_nothing_left_to_learn_is_never_drawn_and_none_left_is_said() {
+        let c: Vec<Candidate> = (0..3).map(|i| cand(1500.0 + 10.0 * i as f64, 60.0)).collect();
+        // 0 and 1 have played enough together; 2 has not met either enough.
+        let open = |i: usize, j: usize| !matches!((i.min(j), i.max(j)), (0, 1));
+        let mut met = [0u32; 3];
+        for n in 0..400 {
+            let p = pick_where(&c, 2, 0.3, (5, n), open).unwrap();
+            assert!(p.contains(&2), "the settled pair never plays again: {p:?}");
+            met[p[0] + p[1] - 2] += 1;
+        }
+        assert!(met[0] > 50 && met[1] > 50, "2 meets both: {met:?}");
+        assert_eq!(pick_where(&c, 2, 0.3, (5, 1), |_, _| false), None);
+        // With more seats than open partners, the game is filled from the rest around one open pair.
+        let p = pick_where(&c, 3, 0.3, (5, 2), |i, j| i.min(j) == 0 && i.max(j) == 2).unwrap();
+        assert_eq!(
+            {
+                let mut p = p;
+                p.sort();
+                p
+            },
+            [0, 1, 2]
+        );
     }
 }

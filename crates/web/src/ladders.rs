@@ -51,7 +51,8 @@ pub struct LadderForm {
 }
 
 /// A ladder's settings when none are given: `PARALLEL` games at once, a tenth of the opponents drawn at
-/// random, five faults bench a version, new versions looked for every second.
+/// random, five faults bench a version, new versions looked for every second, a pair of versions
+/// settled after `SETTLE` games together.
 pub(crate) fn default_config() -> LadderConfig {
     LadderConfig {
         parallel: PARALLEL,
@@ -59,6 +60,7 @@ pub(crate) fn default_config() -> LadderConfig {
         explore: 0.1,
         max_faults: 5,
         poll: std::time::Duration::from_secs(1),
+        settle: arena_service::ladder::SETTLE,
     }
 }
 

@@ -41,6 +41,10 @@ pub struct Args {
     /// Seed of a new ladder's pairings and games [default: drawn from the clock].
     #[arg(long)]
     pub seed: Option<u64>,
+    /// Games after which a pair of versions is settled and not drawn again; once every pair is, the
+    /// ladder waits for a new version (with --games, it stops). 0: play on for ever.
+    #[arg(long, default_value_t = arena_service::ladder::SETTLE)]
+    pub settle: u32,
     /// How often the store is looked at for new versions, in milliseconds.
     #[arg(long, default_value_t = 1000)]
     pub poll_ms: u64,
@@ -69,6 +73,7 @@ pub fn execute(a: Args) -> anyhow::Result<ExitCode> {
             explore: a.explore,
             max_faults: a.max_faults,
             poll: std::time::Duration::from_millis(a.poll_ms.max(10)),
+            settle: a.settle,
         },
         nats: a.nats.clone(),
     })
@@ -177,6 +182,10 @@ async fn play<G: LoadPlayers>(game: Arc<G>, store: &Store, id: i64, cfg: &Ladder
         )),
         Event::StaysBenched(v, n) => say(format!("  {} version {} stays benched ({n} faults)", v.name, v.version)),
         Event::Waiting(n) => say(format!("  {n} player(s) can play: waiting for submissions (`arena submit`)")),
+        Event::Settled(n) => say(format!(
+            "  every pair of the players' latest versions has played {n} games together: their results are \
+             known, so the ladder waits for a new version (`arena submit`); --settle 0 plays on"
+        )),
     };
     let stop = async {
         let _ = tokio::signal::ctrl_c().await;
@@ -187,6 +196,7 @@ async fn play<G: LoadPlayers>(game: Arc<G>, store: &Store, id: i64, cfg: &Ladder
     let why = match run.stop {
         Stop::Played => "the games asked for were played",
         Stop::Interrupted => "interrupted; the games in flight were dropped",
+        Stop::Settled => "every pair of versions was settled (see --settle)",
     };
     eprintln!(
         "Ladder {id} of {}: {} games this run ({why}), {total} in all; {} version(s) benched.",
