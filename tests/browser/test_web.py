@@ -945,6 +945,9 @@ def a_competition_runs_its_ladder_then_its_final_appears_at_the_deadline():
         assert page.text_content("#final-status").strip() == "finished"
         names = page.eval_on_selector_all("#final-standings tr[data-player]", "rows => rows.map(r => r.dataset.player)")
         assert {"goof-random", "goof-smart"} <= set(names), names
+        # The ladder's standings stay on the page after the deadline, under the final.
+        ladder = page.eval_on_selector_all("#after-deadline #ladder-standings td a", "links => links.map(a => a.textContent)")
+        assert {"goof-random", "goof-smart"} <= set(ladder), ladder
         shot(page, "competition-final")
         status, _, body = http("GET", page.get_attribute("#final-csv", "href"))
         assert status == 200 and body.decode().startswith("place,player,"), body[:200]

@@ -129,7 +129,7 @@ struct Page {
     c: Competition,
     closes: String,
     open: bool,
-    /// The game's ladder, while submissions are open.
+    /// The game's ladder, if it has one.
     ladder: Option<i64>,
     leaders: Vec<(usize, String, String, u32)>,
     /// The final, once recorded: its status and rendered parts.
@@ -145,18 +145,16 @@ pub async fn page(State(app): State<Arc<App>>, viewer: Viewer, Path(id): Path<i6
     let open = c.deadline > now();
     let g = c.game.clone();
     let ladder = app.read(move |s| Ok(s.ladder_of(&g)?.map(|r| r.id))).await?;
-    let leaders = if open {
-        app.leaderboard(&c.game)
-            .await?
-            .iter()
-            .enumerate()
-            .map(|(i, l)| {
-                (i + 1, l.name.clone(), format!("{:.1}", l.rating.rating), l.games.won + l.games.lost + l.games.tied)
-            })
-            .collect()
-    } else {
-        vec![]
-    };
+    // The game's ladder: live before the deadline, and still shown after it, under the final.
+    let leaders = app
+        .leaderboard(&c.game)
+        .await?
+        .iter()
+        .enumerate()
+        .map(|(i, l)| {
+            (i + 1, l.name.clone(), format!("{:.1}", l.rating.rating), l.games.won + l.games.lost + l.games.tied)
+        })
+        .collect();
     let final_parts = match c.final_id {
         Some(f) => {
             let parts = super::tournaments::tournament_view(&app, f).await?;
