@@ -201,6 +201,18 @@ def calls_faults_and_totals():
             != "rgba(0, 0, 0, 0)"
         cells = page.locator("#calls tbody tr").first.locator("td").all_text_contents()
         assert cells[0] == "bob <i>the builder</i> (seat 1)" and cells[4] == "1,000,000", cells
+        # What the seat was asked in the call it failed, and what it printed, under the call (as text).
+        asked = page.locator("#calls tr.request").text_content()
+        assert asked.startswith("asked") and '"heaps":[3,4]' in asked and "<b>asked</b>" in asked, asked
+        assert page.locator("#calls tr.request b").count() == 0
+        assert "index out of bounds" in page.locator("#calls pre.call-output").text_content()
+        # Numbers and call names never break mid-word; the output box wraps inside its panel.
+        for cell in ["td.num", "td.call", "th"]:
+            style = page.evaluate(f"getComputedStyle(document.querySelector('#calls {cell}')).whiteSpace")
+            assert style == "nowrap", (cell, style)
+        box = page.evaluate("(() => { const p = document.querySelector('#calls pre.call-output');"
+                            " return [p.scrollWidth, p.clientWidth]; })()")
+        assert box[0] <= box[1], f"the output box is clipped: {box}"
         page.click("#next")
         expect_step(page, 3)
         answer = page.locator("#calls td.answer").first

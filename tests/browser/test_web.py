@@ -698,7 +698,9 @@ def pages_tell_the_whole_story():
         page.goto(f"{SRV.url}/tournaments/{PAGES['santorini']}")
         row = page.wait_for_selector("#standings-table tr[data-player='sant-early-quitter']")
         assert row.get_attribute("class") == "fault", row.get_attribute("class")
-        assert "banned: crash in tournament-start" in row.text_content(), row.text_content()
+        # The reason too, as the API's `banned` gives it (never the bot's own output, its owner's).
+        ban = row.query_selector("td.ban").text_content()
+        assert ban.startswith("banned: crash in tournament-start: ") and len(ban) > 40, ban
         first = page.eval_on_selector("#standings-table tbody tr", "r => r.dataset.player")
         assert first != "sant-early-quitter", first
 
@@ -807,6 +809,37 @@ def pages_tell_the_whole_story():
         page.goto(f"{SRV.url}/players/{player}")
         facts = page.text_content(f"section.player-game[data-game=pennies] table.facts")
         assert re.search(r"Tournaments\s*played 0, won 0", facts), facts
+        clean(page)
+
+
+@test
+def every_page_fits_a_phone_and_a_1280_px_screen():
+    """The pages a newcomer meets, at a phone's width and at 1280 px: nothing wider than the screen
+    (wide tables scroll inside their own box), a screenshot of each."""
+    game = get_json(f"/api/tournaments/{PAGES['santorini']}/games")["games"][0]
+    pages = {
+        "home": "/",
+        "games": "/games/santorini",
+        "tournament": f"/tournaments/{PAGES['santorini']}",
+        "rounds": f"/tournaments/{PAGES['fish']}",
+        "replay": f"/tournaments/{PAGES['santorini']}/games/{game['id']}",
+        "player": "/players/sant-early-quitter",
+        "competitions": "/competitions",
+    }
+    with browser() as b:
+        page = new_page(b.new_context())
+        for width, tag in [(390, "phone"), (1280, "1280")]:
+            page.set_viewport_size({"width": width, "height": 844})
+            for name, path in pages.items():
+                response = page.goto(SRV.url + path)
+                assert response.status == 200, (path, response.status)
+                page.wait_for_timeout(150)
+                overflow = page.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth")
+                wide = page.evaluate("""() => [...document.querySelectorAll('main *')]
+                    .filter(e => e.getBoundingClientRect().right > document.documentElement.clientWidth + 1)
+                    .slice(0, 5).map(e => e.tagName + (e.id ? '#' + e.id : '') + '.' + e.className)""")
+                assert overflow <= 0, f"{path}: {overflow} px of horizontal scrolling at {width} px: {wide}"
+                shot(page, f"{name}-{tag}")
         clean(page)
 
 

@@ -384,7 +384,7 @@
         if (full.length > ANSWER_MAX) answer.setAttribute("title", full);
         body.append(el("tr", { class: line.fault ? "faulted last-move" : "last-move" },
           el("td", {}, this.playerName(line.seat)),
-          el("td", {}, str(line.call)),
+          el("td", { class: "call" }, str(line.call)),
           el("td", { class: "num" }, str(line.turn)),
           answer,
           el("td", { class: "num" }, thousands(line.fuel)),
@@ -393,6 +393,14 @@
           // What the seat printed during this call: only ever sent to its owner.
           body.append(el("tr", { class: "output" }, el("td", { colspan: 6 },
             el("span", { class: "badge" }, "output"), el("pre", { class: "call-output" }, line.output))));
+        }
+        if (line.request !== undefined && line.request !== null) {
+          // What the seat was asked in the call it failed: only ever sent to its owner.
+          const asked = json(line.request);
+          const code = el("code", {}, shorten(asked, ANSWER_MAX * 4));
+          if (asked.length > ANSWER_MAX * 4) code.setAttribute("title", asked);
+          body.append(el("tr", { class: "request" }, el("td", { colspan: 6 },
+            el("span", { class: "badge" }, "asked"), " ", code)));
         }
         if (line.fault) {
           const f = typeof line.fault === "object" ? line.fault : { reason: line.fault };

@@ -21,16 +21,25 @@ pub struct Standing {
     pub score: i64,
     pub faults: u32,
     pub banned: bool,
-    /// What it was banned for, the host's classification only ("crash in start"); empty if not.
+    /// What it was banned for: the kind, the call and the reason, as the API's `banned` gives them
+    /// ("illegal in keep: box ones is already used"; the reason cut to [`BAN_REASON`] characters);
+    /// empty if not. Never the player's own output, which is its owner's.
     pub ban: String,
 }
 
+/// The most characters of a ban's reason a standings row shows.
+pub const BAN_REASON: usize = 160;
+
 impl Standing {
-    /// Marks the player banned for `kind` in `call` (the host's classification only).
-    fn ban_for(&mut self, kind: arena_core::FaultKind, call: &str) {
+    /// Marks the player banned for `f`.
+    fn ban_for(&mut self, f: &arena_core::Fault) {
         self.faults += 1;
         self.banned = true;
-        self.ban = format!("{kind} in {call}");
+        let mut reason: String = f.reason.chars().take(BAN_REASON).collect();
+        if reason.len() < f.reason.len() {
+            reason.push('…');
+        }
+        self.ban = format!("{} in {}: {reason}", f.kind, f.call);
     }
 }
 
@@ -158,7 +167,7 @@ pub fn tournament(
         .collect();
     for (name, f) in bans {
         if let Some(s) = by.get_mut(name.as_str()) {
-            s.ban_for(f.kind, &f.call);
+            s.ban_for(f);
         }
     }
     for g in games {
@@ -167,7 +176,7 @@ pub fn tournament(
             s.played += 1;
             s.score += g.scores.get(seat).copied().unwrap_or(0);
             if let Some(f) = g.faults.iter().find(|f| f.player == *p) {
-                s.ban_for(f.kind, &f.call);
+                s.ban_for(&f.fault);
             }
             if g.game_fault.is_some() {
                 continue;
