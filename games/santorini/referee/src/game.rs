@@ -69,12 +69,35 @@ pub struct Game {
     faulted: [bool; 2],
     turns: u32,
     winner: Option<u8>,
+    /// The last move, drawn on the board: (cell, what happened there).
+    last: Vec<(Cell, Mark)>,
+}
+
+/// How a cell of the last move is outlined on the board.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Mark {
+    /// A worker left it (dashed blue).
+    From,
+    /// A worker was placed or moved onto it (blue).
+    To,
+    /// A level or a dome was built on it (orange).
+    Built,
 }
 
 impl Game {
     pub fn new(names: [String; 2], so_far: Match) -> Game {
         let stage = if so_far.game == 1 { Stage::MatchStart(0) } else { Stage::GameStart(0) };
-        Game { names, so_far, state: State::new(), stage, failed: None, faulted: [false; 2], turns: 0, winner: None }
+        Game {
+            names,
+            so_far,
+            state: State::new(),
+            stage,
+            failed: None,
+            faulted: [false; 2],
+            turns: 0,
+            winner: None,
+            last: vec![],
+        }
     }
 
     /// The seat to ask now and what, or `None` once the game is over.
@@ -120,10 +143,14 @@ impl Game {
             (Ask::Place(_), Reply::Place(cell)) => {
                 self.turns += 1;
                 self.state = self.state.place(cell).map_err(|e| e.to_string())?;
+                self.last = vec![(cell, Mark::To)];
             }
             (Ask::TakeTurn(_), Reply::TakeTurn(turn)) => {
                 self.turns += 1;
+                let from = self.state.position(santorini_rules::WorkerId { player: seat, worker: turn.worker });
                 self.state = self.state.play(turn).map_err(|e| e.to_string())?;
+                self.last = from.map(|c| (c, Mark::From)).into_iter().chain([(turn.to, Mark::To)]).collect();
+                self.last.extend(turn.build.map(|c| (c, Mark::Built)));
             }
             _ => return Err("answered another call than the one asked".into()),
         }
@@ -233,6 +260,22 @@ impl Game {
                 );
             }
         }
+        // The last move, outlined: where a worker came from (dashed), went to, and what it built.
+        for (cell, mark) in &self.last {
+            let (x, y) = (u32::from(cell.col) * CELL + 3, u32::from(cell.row) * CELL + 3);
+            let (colour, dash) = match mark {
+                Mark::From => ("#1f5fa8", " stroke-dasharray=\"6 4\""),
+                Mark::To => ("#1f5fa8", ""),
+                Mark::Built => ("#e08a00", ""),
+            };
+            let _ = write!(
+                s,
+                "<rect class=\"last-move\" x=\"{x}\" y=\"{y}\" width=\"{}\" height=\"{}\" fill=\"none\" \
+                 stroke=\"{colour}\" stroke-width=\"4\"{dash}/>",
+                CELL - 6,
+                CELL - 6
+            );
+        }
         let status = self.state.render().lines().last().unwrap_or_default().to_string();
         let _ = write!(s, "<text x=\"4\" y=\"{}\" font-size=\"15\">{status}</text></svg>", size + 20);
         s
@@ -301,9 +344,21 @@ mod tests {
         play_out(&mut g);
         let svg = g.svg();
         assert!(svg.starts_with("<svg") && svg.ends_with("</svg>"));
-        assert_eq!(svg.matches("<rect").count(), 25);
+        // The last move is outlined: where the worker came from and went to (and built, if it did).
+        let marks = svg.matches("class=\"last-move\"").count();
+        assert!((2..=3).contains(&marks) && svg.contains("stroke-dasharray"), "{svg}");
+        assert_eq!(svg.matches("<rect").count(), 25 + marks);
         assert!(svg.contains(">A1<") && svg.contains(">B2<"), "{svg}");
         assert!(svg.contains("won"), "the status line says who won: {svg}");
+        // A placement outlines the one cell placed on.
+        let mut g = game(false);
+        g.apply(0, Reply::Done).unwrap();
+        g.apply(1, Reply::Done).unwrap();
+        assert_eq!(g.svg().matches("class=\"last-move\"").count(), 0);
+        g.apply(0, Reply::Place(Cell { row: 2, col: 3 })).unwrap();
+        let svg = g.svg();
+        assert_eq!(svg.matches("class=\"last-move\"").count(), 1);
+        assert!(svg.contains("<rect class=\"last-move\" x=\"195\" y=\"131\""), "{svg}");
     }
 
     #[test]
