@@ -165,7 +165,10 @@ fn the_referee_draws_the_board_as_svg_for_play_and_for_each_step_of_a_replay() {
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     let drawn = std::fs::read_to_string(&svg).unwrap();
     assert!(drawn.starts_with("<svg") && drawn.ends_with("</svg>"));
-    assert_eq!(drawn.matches("<rect").count(), 25, "one square a cell");
+    // One square a cell, and the last move outlined (from, to and the build if it built).
+    let marks = drawn.matches("class=\"last-move\"").count();
+    assert!((2..=3).contains(&marks), "{drawn}");
+    assert_eq!(drawn.matches("<rect").count(), 25 + marks, "one square a cell");
     assert_eq!(drawn.matches("<circle").count() - drawn.matches("#2a5bd7").count(), 4, "four workers");
     // Every step of a replay, drawn.
     let replays = dir.path().join("replays");

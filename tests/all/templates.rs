@@ -17,14 +17,7 @@ fn build_and_check(lang: &str) {
     );
     let root = tempfile::tempdir().unwrap();
     let games = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../games");
-    let mut names: Vec<String> = std::fs::read_dir(&games)
-        .unwrap()
-        .filter_map(|e| e.ok())
-        .filter(|e| e.path().join("game.toml").is_file())
-        .filter_map(|e| e.file_name().into_string().ok())
-        .collect();
-    names.sort();
-    assert!(names.len() >= 6, "{names:?}");
+    let names = shipped_games();
     for game in names.iter().map(String::as_str) {
         let own = games.join(game).join("templates").join(lang).is_dir();
         let dir = root.path().join(format!("my-{game}-player"));
@@ -50,7 +43,7 @@ fn build_and_check(lang: &str) {
         );
         let wasm = dir.join("player.wasm");
         let out = run(&["check", "--game", game, wasm.to_str().unwrap()]);
-        let text = String::from_utf8_lossy(&out.stdout);
+        let text = format!("{}{}", String::from_utf8_lossy(&out.stdout), String::from_utf8_lossy(&out.stderr));
         if own {
             assert!(out.status.success() && text.contains("ok: no fault"), "{lang} {game}:\n{text}");
         } else {
