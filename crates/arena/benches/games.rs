@@ -27,7 +27,9 @@
 //! - a round-robin tournament with every game recorded in the results store (journal, writer thread,
 //!   SQLite) against the same tournament unrecorded: the store's cost per game;
 //! - one game whose referee floods what the game records within every per-call limit: the host's peak
-//!   memory and the JSON written, against a plain game (`ARENA_BENCH_ONLY=hostile-referee` alone).
+//!   memory and the JSON written, against a plain game (`ARENA_BENCH_ONLY=hostile-referee` alone);
+//! - opening and dropping a package 1,000 times, as a long-running server does for every publication,
+//!   tournament and validation: resident memory must stay flat (`ARENA_BENCH_ONLY=packages` alone).
 //!
 //! Each figure is the median of several rounds; run it on a quiet machine.
 
@@ -128,6 +130,9 @@ async fn main() {
     let only = std::env::var("ARENA_BENCH_ONLY");
     if only.as_deref() == Ok("hostile-referee") {
         return hostile_referee();
+    }
+    if only.as_deref() == Ok("packages") {
+        return packages_dropped(&sandbox);
     }
     if only.as_deref() == Ok("games") {
         return games_per_second(&sandbox, &yahtzee, &santorini, &fish, greedy).await;
@@ -1040,4 +1045,39 @@ fn pipe_round_trip() -> Duration {
     drop(to);
     let _ = child.wait();
     median(rounds)
+}
+
+/// The process's resident memory, in bytes (Linux: /proc/self/statm's second field, in pages).
+fn resident() -> u64 {
+    let statm = std::fs::read_to_string("/proc/self/statm").unwrap_or_default();
+    let pages: u64 = statm.split_whitespace().nth(1).and_then(|p| p.parse().ok()).unwrap_or(0);
+    pages * 4096
+}
+
+/// Opens and drops Nim's package (its referee compiled once, then found in the sandbox's cache) and
+/// the game made of it, 1,000 times: what a package costs must go with it.
+fn packages_dropped(sandbox: &Arc<Sandbox>) {
+    let dir = package_dir("nim");
+    let open = || {
+        let pkg = Package::load(sandbox.clone(), &dir).unwrap_or_else(|e| panic!("{e}"));
+        let game = PackageGame::new(pkg).unwrap_or_else(|e| panic!("{e}"));
+        std::hint::black_box(game.name().len() + game.builtin_names().len());
+    };
+    for _ in 0..100 {
+        open();
+    }
+    let after_100 = resident();
+    let t = Instant::now();
+    for _ in 0..900 {
+        open();
+    }
+    let each = t.elapsed() / 900;
+    let after_1000 = resident();
+    println!(
+        "open and drop a package (Nim) 1,000 times: {each:.2?} each; resident memory after 100 {:.1} MiB, after \
+         1,000 {:.1} MiB: {:+.1} MiB for 900 more (goal: flat)",
+        after_100 as f64 / 1048576.0,
+        after_1000 as f64 / 1048576.0,
+        (after_1000 as f64 - after_100 as f64) / 1048576.0
+    );
 }

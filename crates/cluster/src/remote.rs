@@ -439,7 +439,7 @@ fn unplayed(n: usize, why: String) -> GameOutcome {
 }
 
 impl LoadPlayers for RemoteGame {
-    fn spec(&self) -> &'static WorldSpec {
+    fn spec(&self) -> &WorldSpec {
         self.local.spec()
     }
     fn load(&self, path: &Path) -> Result<(Loaded, Self::Player), LoadError> {
@@ -465,7 +465,7 @@ impl LoadPlayers for RemoteGame {
 impl Game for RemoteGame {
     type Player = Arc<PackagePlayer>;
 
-    fn name(&self) -> &'static str {
+    fn name(&self) -> &str {
         self.local.name()
     }
     fn seats(&self) -> std::ops::RangeInclusive<usize> {
@@ -474,7 +474,7 @@ impl Game for RemoteGame {
     fn builtin(&self, name: &str) -> Option<Self::Player> {
         self.local.builtin(name)
     }
-    fn builtin_names(&self) -> &'static [&'static str] {
+    fn builtin_names(&self) -> &[String] {
         self.local.builtin_names()
     }
     fn options(&self) -> serde_json::Value {

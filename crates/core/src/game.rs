@@ -315,13 +315,13 @@ pub trait Game: Send + Sync + 'static {
     /// The game's handle to one player (a pre-instantiated component, or a native bot).
     type Player: Send + Sync + 'static;
 
-    fn name(&self) -> &'static str;
+    fn name(&self) -> &str;
     /// How many players one game seats.
     fn seats(&self) -> std::ops::RangeInclusive<usize>;
     /// The native bots built into the host, by name (`builtin:NAME` on the command line).
     fn builtin(&self, name: &str) -> Option<Self::Player>;
     /// Their names; the first is the strongest (the opponent `arena check` plays against).
-    fn builtin_names(&self) -> &'static [&'static str];
+    fn builtin_names(&self) -> &[String];
     /// The game's options as settings to store and replay with; none by default.
     fn options(&self) -> serde_json::Value {
         serde_json::Value::Null

@@ -9,32 +9,29 @@ use arena_sandbox::{LoadError, Loaded, WorldSpec};
 use std::path::Path;
 use std::sync::Arc;
 
-/// A loaded package, seen as a game. `Game::name` and `LoadPlayers::spec` are `'static`: a package's are
-/// leaked once, when it is loaded (one package a process).
+/// A loaded package, seen as a game: it owns its name, player world and sample names, and lets go of
+/// them when dropped (a server opens a package for every publication, tournament and validation).
 pub struct PackageGame {
     pkg: Package,
-    name: &'static str,
-    spec: &'static WorldSpec,
+    spec: WorldSpec,
     /// The package's sample players, loaded (and checked) when first asked for, by name (their file
     /// stems), the strongest first.
     samples: Vec<std::sync::OnceLock<Option<Arc<PackagePlayer>>>>,
-    sample_names: &'static [&'static str],
+    sample_names: Vec<String>,
 }
 
 impl PackageGame {
     /// The package as a game, its sample players as its built-in opponents.
     pub fn new(pkg: Package) -> Result<PackageGame, PackageError> {
-        let name: &'static str = Box::leak(pkg.manifest.name.clone().into_boxed_str());
-        let spec = Box::leak(Box::new(pkg.player_spec()));
+        let spec = pkg.player_spec();
         let mut samples = Vec::new();
-        let mut names: Vec<&'static str> = Vec::new();
+        let mut sample_names = Vec::new();
         for file in &pkg.manifest.players {
             let stem = file.file_stem().and_then(|s| s.to_str()).unwrap_or("player");
             samples.push(std::sync::OnceLock::new());
-            names.push(Box::leak(stem.to_string().into_boxed_str()));
+            sample_names.push(stem.to_string());
         }
-        let sample_names = Box::leak(names.into_boxed_slice());
-        Ok(PackageGame { pkg, name, spec, samples, sample_names })
+        Ok(PackageGame { pkg, spec, samples, sample_names })
     }
 
     pub fn package(&self) -> &Package {
@@ -59,7 +56,7 @@ impl PackageGame {
 /// reaches them).
 pub trait LoadPlayers: Game {
     /// The world a player component implements.
-    fn spec(&self) -> &'static WorldSpec;
+    fn spec(&self) -> &WorldSpec;
     /// Loads, compiles and pre-instantiates a component, checking it implements the world.
     fn load(&self, path: &Path) -> Result<(Loaded, Self::Player), LoadError>;
     /// [`LoadPlayers::load`] of a file's bytes already read (an upload); `path` names it in errors.
@@ -70,8 +67,8 @@ pub trait LoadPlayers: Game {
 }
 
 impl LoadPlayers for PackageGame {
-    fn spec(&self) -> &'static WorldSpec {
-        self.spec
+    fn spec(&self) -> &WorldSpec {
+        &self.spec
     }
 
     fn load(&self, path: &Path) -> Result<(Loaded, Self::Player), LoadError> {
@@ -92,8 +89,8 @@ impl LoadPlayers for PackageGame {
 impl Game for PackageGame {
     type Player = Arc<PackagePlayer>;
 
-    fn name(&self) -> &'static str {
-        self.name
+    fn name(&self) -> &str {
+        &self.pkg.manifest.name
     }
 
     fn seats(&self) -> std::ops::RangeInclusive<usize> {
@@ -120,7 +117,7 @@ impl Game for PackageGame {
                 match self.pkg.load_player(name, &path) {
                     Ok(p) => Some(p),
                     Err(e) => {
-                        tracing::error!("the sample player {name} of {} does not load: {e}", self.name);
+                        tracing::error!("the sample player {name} of {} does not load: {e}", self.name());
                         None
                     }
                 }
@@ -128,8 +125,8 @@ impl Game for PackageGame {
             .clone()
     }
 
-    fn builtin_names(&self) -> &'static [&'static str] {
-        self.sample_names
+    fn builtin_names(&self) -> &[String] {
+        &self.sample_names
     }
 
     async fn tournament_start(&self, p: &Entry<Self::Player>, info: &TournamentInfo, seed: u64) -> Option<Fault> {

@@ -43,7 +43,7 @@ fn load_one<G: LoadPlayers>(game: &G, name: String, source: Source) -> anyhow::R
     match source {
         Source::Builtin(b) => {
             let player = game.builtin(&b).with_context(|| {
-                if game.builtin_names().contains(&b.as_str()) {
+                if game.builtin_names().contains(&b) {
                     format!("builtin:{b}: {}'s sample player does not load (the error is above)", game.name())
                 } else {
                     format!(

@@ -187,8 +187,8 @@ pub async fn against_strongest<G: Game>(
     game: &G,
     seed: u64,
     me: Arc<Entry<G::Player>>,
-) -> Result<(&'static str, GameRecord), String> {
-    let Some((best, player)) = game.builtin_names().first().and_then(|b| Some((*b, game.builtin(b)?))) else {
+) -> Result<(String, GameRecord), String> {
+    let Some((best, player)) = game.builtin_names().first().and_then(|b| Some((b.clone(), game.builtin(b)?))) else {
         return Err(format!(
             "{} has no sample player to play against (a package lists them in its game.toml)",
             game.name()
