@@ -12,6 +12,7 @@ pub mod game;
 pub mod limits;
 pub mod quote;
 pub mod seed;
+pub mod values;
 
 pub use clock::{duration_secs, duration_text, seats_text, unix_now};
 pub use data_dir::DataDir;
@@ -24,3 +25,4 @@ pub use game::{
 };
 pub use limits::Limits;
 pub use quote::{QUOTE_CHARS, bytes_text, quote, quote_at, quote_json, quote_json_measured};
+pub use values::{MAX_GAMES_PER_MATCH, MAX_NAME, check_games_per_match, check_player_name};

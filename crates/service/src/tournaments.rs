@@ -29,9 +29,7 @@ pub fn check_settings(
     (format, games_per_match): (Format, u32),
     players: usize,
 ) -> Result<(), String> {
-    if games_per_match == 0 {
-        return Err("games per match must be at least 1".into());
-    }
+    arena_core::check_games_per_match(games_per_match)?;
     if format == Format::Knockout && games_per_match.is_multiple_of(2) {
         return Err(format!("a knockout's games per match must be odd (best of k), got {games_per_match}"));
     }

@@ -5,22 +5,8 @@ use super::{Result, Store, StoreError};
 use rusqlite::{OptionalExtension, params};
 use serde::Serialize;
 
-/// Player names: 1 to 40 characters, ASCII letters, digits, `-`, `_` and `.`, starting with a letter
-/// or digit (they appear in tables, file names and shell commands).
-pub fn check_name(name: &str) -> std::result::Result<(), String> {
-    let ok_char = |c: char| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.');
-    if name.is_empty() || name.len() > 40 {
-        return Err(format!("`{}`: a player name must be 1 to 40 characters long", name.escape_debug()));
-    }
-    if !name.chars().all(ok_char) || !name.starts_with(|c: char| c.is_ascii_alphanumeric()) {
-        return Err(format!(
-            "`{}`: a player name may only use ASCII letters, digits, `-`, `_` and `.`, and must start with a \
-             letter or digit",
-            name.escape_debug()
-        ));
-    }
-    Ok(())
-}
+/// Player names: one rule for every front end, [`arena_core::check_player_name`].
+pub use arena_core::check_player_name as check_name;
 
 /// One stored version of a player.
 #[derive(Debug, Clone, Serialize)]

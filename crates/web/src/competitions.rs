@@ -81,9 +81,8 @@ pub async fn create(
         .games_per_match
         .trim()
         .parse()
-        .ok()
-        .filter(|k| (1..=99).contains(k))
-        .ok_or_else(|| WebError::bad("games per match: 1 to 99"))?;
+        .map_err(|_| WebError::bad(format!("games per match must be 1 to {}", arena_core::MAX_GAMES_PER_MATCH)))?;
+    arena_core::check_games_per_match(k).map_err(WebError::bad)?;
     let seed = match f.seed.trim() {
         "" => arena_service::tournaments::seed_or_clock(None),
         s => s.parse().map_err(|_| WebError::bad("the seed: a whole number"))?,

@@ -363,11 +363,13 @@ pub async fn start_tournament(
         })?;
     let k: u32 = match f.games_per_match.as_deref().map(str::trim).filter(|s| !s.is_empty()) {
         None => 1,
-        Some(s) => s
-            .parse()
-            .ok()
-            .filter(|k| (1..=99).contains(k))
-            .ok_or_else(|| WebError::bad("games per match must be 1 to 99"))?,
+        Some(s) => {
+            let k: u32 = s.parse().map_err(|_| {
+                WebError::bad(format!("games per match must be 1 to {}", arena_core::MAX_GAMES_PER_MATCH))
+            })?;
+            arena_core::check_games_per_match(k).map_err(WebError::bad)?;
+            k
+        }
     };
     let seed = match f.seed.as_deref().map(str::trim).filter(|s| !s.is_empty()) {
         None => seed_or_clock(None),

@@ -216,9 +216,7 @@ impl PlayerArg {
                 .map(str::to_string)
                 .ok_or_else(|| anyhow::anyhow!("{s}: cannot take a player name from this path; use NAME=PATH"))?,
         };
-        if name.is_empty() || name.len() > 64 || name.chars().any(|c| c.is_control() || c.is_whitespace()) {
-            anyhow::bail!("{s}: a player name must be 1 to 64 characters without spaces or control characters");
-        }
+        arena_core::check_player_name(&name).map_err(|e| anyhow::anyhow!("{s}: {e} (name it with NAME=PATH)"))?;
         Ok(PlayerArg { name, source })
     }
 
