@@ -151,9 +151,11 @@ fn bad_ladder_settings_are_refused_and_start_nothing() {
     submit_somehow(&data, "yahtzee", "greedy", "yahtzee-greedy");
     let d = data.display().to_string();
     for (flag, value, says) in [
-        ("--explore", "1.5", "--explore must be between 0 and 1"),
-        ("--explore", "NaN", "--explore must be between 0 and 1"),
-        ("--max-faults", "0", "--max-faults must be at least 1"),
+        ("--explore", "1.5", "the share of random opponents must be from 0 to 1, got 1.5"),
+        ("--explore", "NaN", "the share of random opponents must be from 0 to 1"),
+        ("--max-faults", "0", "the faults that bench a version must be 1 to 1000, got 0"),
+        ("--max-faults", "1001", "the faults that bench a version must be 1 to 1000"),
+        ("--parallel", "65", "games at once must be 1 to 64"),
     ] {
         let out = run(&["ladder", "--data", &d, "--game", "yahtzee", "--games", "5", flag, value]);
         assert_eq!(out.status.code(), Some(2), "{flag} {value}");

@@ -53,6 +53,21 @@ pub const YAHTZEE_LINEUP: [&str; 9] = [
     "yahtzee-wat-badenum",
 ];
 
+/// The games shipped with Arena: every folder of `games/` with a manifest, sorted. Tests read the list
+/// here, so a new game folder is tested with no edit elsewhere.
+pub fn shipped_games() -> Vec<String> {
+    let games = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../games");
+    let mut names: Vec<String> = std::fs::read_dir(&games)
+        .unwrap_or_else(|e| panic!("{}: {e}", games.display()))
+        .filter_map(|e| e.ok())
+        .filter(|e| e.path().join("game.toml").is_file())
+        .filter_map(|e| e.file_name().into_string().ok())
+        .collect();
+    names.sort();
+    assert!(names.len() >= 6, "games/ holds {names:?}");
+    names
+}
+
 /// The `arena` binary under test, with a compile cache of the tests' own under the target dir.
 pub fn arena() -> Command {
     let mut c = Command::new(env!("CARGO_BIN_EXE_arena"));

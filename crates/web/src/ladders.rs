@@ -67,28 +67,21 @@ pub(crate) fn default_config() -> LadderConfig {
 impl LadderForm {
     /// The run's settings, each checked against its range.
     fn config(&self) -> Result<LadderConfig, WebError> {
-        fn field<T: std::str::FromStr + PartialOrd + std::fmt::Display>(
-            v: &str,
-            default: T,
-            (lo, hi): (T, T),
-            what: &str,
-        ) -> Result<T, WebError> {
+        fn field<T: std::str::FromStr>(v: &str, default: T, what: &str) -> Result<T, WebError> {
             match v.trim() {
                 "" => Ok(default),
-                s => s
-                    .parse::<T>()
-                    .ok()
-                    .filter(|x| *x >= lo && *x <= hi)
-                    .ok_or_else(|| WebError::bad(format!("{what}: from {lo} to {hi}"))),
+                s => s.parse::<T>().map_err(|_| WebError::bad(format!("{what}: a number"))),
             }
         }
         let d = default_config();
-        Ok(LadderConfig {
-            parallel: field(&self.parallel, d.parallel, (1, 64), "games at once")?,
-            explore: field(&self.explore, d.explore, (0.0, 1.0), "the share of random opponents")?,
-            max_faults: field(&self.max_faults, d.max_faults, (1, 1000), "faults that bench a version")?,
+        let cfg = LadderConfig {
+            parallel: field(&self.parallel, d.parallel, "games at once")?,
+            explore: field(&self.explore, d.explore, "the share of random opponents")?,
+            max_faults: field(&self.max_faults, d.max_faults, "faults that bench a version")?,
             ..d
-        })
+        };
+        cfg.check().map_err(WebError::bad)?;
+        Ok(cfg)
     }
 }
 

@@ -5,7 +5,6 @@
 use super::flags::{DataArgs, GameArg, LimitArgs, OptionArgs, parse_game_arg};
 use super::game::{cores, runtime, sandbox};
 use super::leaderboard::print_leaderboard;
-use anyhow::bail;
 use arena_core::DataDir;
 use arena_core::Limits;
 use arena_match::LoadPlayers;
@@ -68,7 +67,9 @@ pub fn execute(a: Args) -> anyhow::Result<ExitCode> {
         compile: a.limits.to_compile_limits()?,
         options: a.options.options.clone(),
         cfg: LadderConfig {
-            parallel: a.parallel.unwrap_or_else(|| if a.nats.is_some() { 32 } else { cores() }),
+            parallel: a.parallel.unwrap_or_else(|| {
+                if a.nats.is_some() { 32 } else { cores().min(arena_service::ladder::MAX_PARALLEL) }
+            }),
             games: a.games,
             explore: a.explore,
             max_faults: a.max_faults,
@@ -92,12 +93,7 @@ struct LadderArgs {
 }
 
 fn ladder(a: LadderArgs) -> anyhow::Result<ExitCode> {
-    if !(0.0..=1.0).contains(&a.cfg.explore) {
-        bail!("--explore must be between 0 and 1, got {}", a.cfg.explore);
-    }
-    if a.cfg.max_faults == 0 {
-        bail!("--max-faults must be at least 1");
-    }
+    a.cfg.check().map_err(|e| anyhow::anyhow!("{e} (--parallel, --explore, --max-faults)"))?;
     let mut store = Store::open(&a.data)?;
     let name = Manifest::read(&a.game_dir)?.name;
     // A ladder goes on with what it was started with: its package's copy, limits and options.
