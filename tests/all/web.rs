@@ -1044,7 +1044,7 @@ fn running_tournament(data: &Path) -> std::fs::File {
     submit_all(&d, "yahtzee", &[("greedy", "yahtzee-greedy"), ("random", "yahtzee-random")]);
     let mut child = arena()
         .args(["tournament", "--data", &d, "--game", "yahtzee", "--registered", "--format", "round-robin"])
-        .args(["--games-per-match", "999", "--seed", "1"])
+        .args(["--games-per-match", "99", "--seed", "1"])
         .stdout(Stdio::null())
         .stderr(Stdio::null())
         .spawn()
@@ -1534,6 +1534,7 @@ fn admins_start_pause_and_resume_a_ladder_from_the_web() {
             ("explore", "1.5"),
             ("max_faults", "0"),
             ("max_faults", "x"),
+            ("settle", "-1"),
             ("action", "halt"),
         ] {
             let mut form = vec![("csrf", csrf.as_str()), ("game", "pennies"), ("action", "start")];
@@ -1561,7 +1562,9 @@ fn admins_start_pause_and_resume_a_ladder_from_the_web() {
         assert!(page_body.contains("Resume the ladder here"), "{page_body}");
         assert_eq!(post(session.clone(), csrf.clone(), "pause").await.status().as_u16(), 400, "nothing to pause");
 
-        // Resumed: the same ladder goes on, its games numbered on.
+        // Resumed: the same ladder goes on, its games numbered on (a new player brings new pairs, should
+        // every pair of the three have played the games that settle it by now).
+        submit_all(&d, "pennies", &[("alternate2", "pennies-alternate")]);
         let res = post(session.clone(), csrf.clone(), "start").await;
         assert_eq!(res.headers()["location"], format!("/tournaments/{id}"));
         wait_for(stopped.0 + 10).await;

@@ -41,13 +41,15 @@ pub struct LadderForm {
     /// `start` (or resume) or `pause`.
     action: String,
     /// Its settings for this run (`arena ladder`'s): games at once, the share of opponents drawn at
-    /// random, the faults that bench a version. Empty: the defaults.
+    /// random, the faults that bench a version, the games that settle a pair. Empty: the defaults.
     #[serde(default)]
     parallel: String,
     #[serde(default)]
     explore: String,
     #[serde(default)]
     max_faults: String,
+    #[serde(default)]
+    settle: String,
 }
 
 /// A ladder's settings when none are given: `PARALLEL` games at once, a tenth of the opponents drawn at
@@ -78,6 +80,7 @@ impl LadderForm {
             parallel: field(&self.parallel, d.parallel, "games at once")?,
             explore: field(&self.explore, d.explore, "the share of random opponents")?,
             max_faults: field(&self.max_faults, d.max_faults, "faults that bench a version")?,
+            settle: field(&self.settle, d.settle, "games that settle a pair")?,
             ..d
         };
         cfg.check().map_err(WebError::bad)?;

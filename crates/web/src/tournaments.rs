@@ -29,6 +29,8 @@ struct Tournaments {
     rows: Vec<TournamentRow>,
     admin_csrf: Option<String>,
     games: Vec<String>,
+    /// The games that settle a pair in a ladder, unless the admin says otherwise.
+    settle: u32,
 }
 
 pub async fn tournaments_page(State(app): State<Arc<App>>, viewer: Viewer) -> Result<Response, WebError> {
@@ -36,7 +38,8 @@ pub async fn tournaments_page(State(app): State<Arc<App>>, viewer: Viewer) -> Re
     rows.reverse();
     let admin_csrf = viewer.0.as_ref().filter(|s| s.user.admin).map(|s| s.csrf.clone());
     let games = app.catalogue.listed().iter().map(|e| e.manifest.name.clone()).collect();
-    html(&Tournaments { nav: Nav::of(&viewer), live: String::new(), rows, admin_csrf, games })
+    let settle = arena_service::ladder::SETTLE;
+    html(&Tournaments { nav: Nav::of(&viewer), live: String::new(), rows, admin_csrf, games, settle })
 }
 
 #[derive(Template)]
