@@ -19,7 +19,9 @@ TOOLS=$TARGET_DIR/tools
 WASM_TOOLS=$TOOLS/venv/bin/wasm-tools
 WORK=$TARGET_DIR/c-players
 
-DEBIAN_PACKAGES=(clang-19 lld-19)
+# C players build freestanding with clang-19 and lld-19; C++ players (`arena new --lang cpp`, tested
+# by the suite) with libc++ over WASI's C library, from the same LLVM.
+DEBIAN_PACKAGES=(clang-19 lld-19 wasi-libc libc++-19-dev-wasm32 libc++abi-19-dev-wasm32 libclang-rt-19-dev-wasm32)
 CLANG=/usr/bin/clang-19
 WASM_LD=/usr/lib/llvm-19/bin/wasm-ld
 

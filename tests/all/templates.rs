@@ -79,6 +79,11 @@ fn c_templates_build_and_pass_check() {
 }
 
 #[test]
+fn cpp_templates_build_and_pass_check() {
+    build_and_check("cpp");
+}
+
+#[test]
 fn a_python_template_installs_its_toolchain_on_its_first_build() {
     // A new user's PATH: no componentize-py anywhere on it; their tools in a cache folder of their own.
     let path = std::env::var("PATH").unwrap_or_default();

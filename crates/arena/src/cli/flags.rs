@@ -45,6 +45,7 @@ pub enum Lang {
     Python,
     Js,
     C,
+    Cpp,
 }
 
 /// A game package's directory, found from its name or given as a path.

@@ -60,6 +60,22 @@ fn build_files(lang: Lang) -> Vec<(&'static str, &'static str)> {
             ("build.sh", include_str!("../../../../templates/c/build.sh")),
             ("alloc.c", include_str!("../../../../templates/c/alloc.c")),
         ],
+        Lang::Cpp => vec![
+            ("build.sh", include_str!("../../../../templates/cpp/build.sh")),
+            ("alloc.c", include_str!("../../../../templates/cpp/alloc.c")),
+        ],
+    }
+}
+
+/// The language's binary build files: C++ turns its WASI module into a component with the WASI
+/// preview-1 reactor adapter of the host's wasmtime version.
+fn binary_files(lang: Lang) -> Vec<(&'static str, &'static [u8])> {
+    match lang {
+        Lang::Cpp => vec![(
+            "wasi_snapshot_preview1.reactor.wasm",
+            wasi_preview1_component_adapter_provider::WASI_SNAPSHOT_PREVIEW1_REACTOR_ADAPTER,
+        )],
+        _ => vec![],
     }
 }
 
@@ -102,6 +118,10 @@ pub fn write(package: &Path, lang: Lang, dir: &Path) -> anyhow::Result<()> {
         }
     }
     let from = if starter.generated { ", generated from the game's WIT," } else { "" };
+    for (path, bytes) in binary_files(lang) {
+        let target = dir.join(path);
+        std::fs::write(&target, bytes).with_context(|| format!("{}: cannot write", target.display()))?;
+    }
     println!(
         "wrote a {lang_name} player for {game_name}{from} in {}: build it with {}/build.sh",
         dir.display(),

@@ -13,7 +13,7 @@ use std::path::{Path, PathBuf};
 use wit_parser::{Function, Resolve, Type, TypeDefKind, TypeId, WorldId, WorldItem};
 
 /// The languages `arena new` writes players in, as its `--lang` spells them.
-pub const LANGUAGES: [&str; 4] = ["c", "js", "python", "rust"];
+pub const LANGUAGES: [&str; 5] = ["c", "cpp", "js", "python", "rust"];
 
 /// A language's starter files for one game: (path in the project, text, with `{{name}}` for the
 /// player's name), and whether they were generated from the WIT rather than written by the game's author.
@@ -50,7 +50,8 @@ pub fn generate(dir: &Path, lang: &str) -> Result<Vec<(String, String)>, String>
         "rust" => rust::generate(&world),
         "python" => python::generate(&world),
         "js" => js::generate(&world),
-        _ => c::generate(&world),
+        "cpp" => c::generate(&world, c::Flavour::Cpp),
+        _ => c::generate(&world, c::Flavour::C),
     }
     .map_err(|e| {
         format!(
@@ -271,7 +272,9 @@ mod tests {
         let own = files(dir.path(), "rust").unwrap();
         assert!(!own.generated && own.files == [("src/lib.rs".to_string(), "// mine\n".to_string())]);
         assert_eq!(languages(dir.path()), ["rust"]);
-        assert!(files(dir.path(), "cobol").unwrap_err().contains("`arena new` writes players in c, js, python, rust"));
+        assert!(
+            files(dir.path(), "cobol").unwrap_err().contains("`arena new` writes players in c, cpp, js, python, rust")
+        );
     }
 
     #[test]

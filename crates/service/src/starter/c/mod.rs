@@ -11,7 +11,19 @@ use std::collections::{HashMap, HashSet};
 use wit_parser::abi::{FlatTypes, WasmType};
 use wit_parser::{SizeAlign, Type, TypeDefKind, TypeId};
 
-pub(super) fn generate(w: &PlayerWorld) -> Result<Vec<(String, String)>, String> {
+/// The language the player's own file is written in: C (`player.c`) or C++ (`player.cpp`, over the same
+/// C glue, its calls declared `extern "C"`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Flavour {
+    C,
+    Cpp,
+}
+
+pub(super) fn generate(w: &PlayerWorld, flavour: Flavour) -> Result<Vec<(String, String)>, String> {
+    let file = match flavour {
+        Flavour::C => "player.c",
+        Flavour::Cpp => "player.cpp",
+    };
     let mut sizes = SizeAlign::default();
     sizes.fill(&w.resolve);
     let mut g = Gen { w, sizes, named: HashMap::new(), taken: HashSet::new(), decls: String::new() };
@@ -30,7 +42,8 @@ pub(super) fn generate(w: &PlayerWorld) -> Result<Vec<(String, String)>, String>
             player.push_str(&format!("  (void){name};\n"));
         }
         if let Some(t) = &f.result {
-            player.push_str(&format!("  {} answer = {};\n  return answer;\n", g.ty(t)?, zero(w, t)));
+            let zero = if flavour == Flavour::Cpp && zero(w, t) == "{0}" { "{}" } else { zero(w, t) };
+            player.push_str(&format!("  {} answer = {zero};\n  return answer;\n", g.ty(t)?));
         }
         player.push_str("}\n\n");
     }
@@ -45,7 +58,7 @@ pub(super) fn generate(w: &PlayerWorld) -> Result<Vec<(String, String)>, String>
          // fields in order, each at its alignment; a list or string is (pointer, length); a variant, option or\n\
          // result is a tag and then its payload. Lists passed to a call live in memory allocated for that call\n\
          // only: keep no pointer into them between calls.\n\n{}\n\
-         // The calls of the world, written in player.c.\n{protos}\n#endif\n",
+         #ifdef __cplusplus\nextern \"C\" {{\n#endif\n\n// The calls of the world, written in {file}.\n{protos}\n#ifdef __cplusplus\n}}\n#endif\n\n#endif\n",
         wrapped(
             &format!("{{{{name}}}}: the arena:{game}/player world's types and calls, generated from the WIT."),
             "// "
@@ -63,12 +76,14 @@ pub(super) fn generate(w: &PlayerWorld) -> Result<Vec<(String, String)>, String>
             "// "
         )
     );
-    let player = format!(
-        "{}#include \"abi.h\"\n\n{}",
-        wrapped(&preamble(w), "// "),
-        player.trim_end_matches('\n').to_string() + "\n"
-    );
-    Ok(vec![("abi.h".into(), header), ("abi.c".into(), abi), ("player.c".into(), player)])
+    let includes = match flavour {
+        Flavour::C => "#include \"abi.h\"\n",
+        // The C++ standard library is there (libc++ over WASI's C library): use what you like.
+        Flavour::Cpp => "#include \"abi.h\"\n\n#include <algorithm>\n#include <vector>\n",
+    };
+    let player =
+        format!("{}{includes}\n{}", wrapped(&preamble(w), "// "), player.trim_end_matches('\n').to_string() + "\n");
+    Ok(vec![("abi.h".into(), header), ("abi.c".into(), abi), (file.into(), player)])
 }
 
 /// The C side of one call: its prototype in player.c, and its parameters (name, C type, by pointer).
