@@ -46,6 +46,7 @@ pub enum Lang {
     Js,
     C,
     Cpp,
+    Zig,
 }
 
 /// A game package's directory, found from its name or given as a path.

@@ -13,7 +13,7 @@ use std::path::{Path, PathBuf};
 use wit_parser::{Function, Resolve, Type, TypeDefKind, TypeId, WorldId, WorldItem};
 
 /// The languages `arena new` writes players in, as its `--lang` spells them.
-pub const LANGUAGES: [&str; 5] = ["c", "cpp", "js", "python", "rust"];
+pub const LANGUAGES: [&str; 6] = ["c", "cpp", "js", "python", "rust", "zig"];
 
 /// A language's starter files for one game: (path in the project, text, with `{{name}}` for the
 /// player's name), and whether they were generated from the WIT rather than written by the game's author.
@@ -51,6 +51,7 @@ pub fn generate(dir: &Path, lang: &str) -> Result<Vec<(String, String)>, String>
         "python" => python::generate(&world),
         "js" => js::generate(&world),
         "cpp" => c::generate(&world, c::Flavour::Cpp),
+        "zig" => c::generate(&world, c::Flavour::Zig),
         _ => c::generate(&world, c::Flavour::C),
     }
     .map_err(|e| {
@@ -273,7 +274,9 @@ mod tests {
         assert!(!own.generated && own.files == [("src/lib.rs".to_string(), "// mine\n".to_string())]);
         assert_eq!(languages(dir.path()), ["rust"]);
         assert!(
-            files(dir.path(), "cobol").unwrap_err().contains("`arena new` writes players in c, cpp, js, python, rust")
+            files(dir.path(), "cobol")
+                .unwrap_err()
+                .contains("`arena new` writes players in c, cpp, js, python, rust, zig")
         );
     }
 

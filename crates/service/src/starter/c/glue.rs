@@ -21,8 +21,10 @@ impl Gen<'_> {
     pub(super) fn signature(&mut self, f: &Function) -> Result<Sig, String> {
         let mut params = Vec::new();
         let mut args = Vec::new();
+        let mut types = Vec::new();
         for p in &f.params {
             let t = self.ty(&p.ty)?;
+            types.push(t.clone());
             let by_ptr = !self.by_value(&p.ty);
             let name = ident(&p.name);
             args.push(if by_ptr { format!("const {t} *{name}") } else { format!("{t} {name}") });
@@ -33,7 +35,7 @@ impl Gen<'_> {
             None => "void".into(),
         };
         let args = if args.is_empty() { "void".into() } else { args.join(", ") };
-        Ok(Sig { proto: format!("{ret} player_{}({args})", snake(&f.name)), params })
+        Ok(Sig { proto: format!("{ret} player_{}({args})", snake(&f.name)), params, types })
     }
 
     /// The exported wrapper of one call and its post-return function.

@@ -11,18 +11,108 @@ use std::collections::{HashMap, HashSet};
 use wit_parser::abi::{FlatTypes, WasmType};
 use wit_parser::{SizeAlign, Type, TypeDefKind, TypeId};
 
-/// The language the player's own file is written in: C (`player.c`) or C++ (`player.cpp`, over the same
-/// C glue, its calls declared `extern "C"`).
+/// The language the player's own file is written in: C (`player.c`), C++ (`player.cpp`, over the same
+/// C glue, its calls declared `extern "C"`) or Zig (`player.zig`, its calls exported with the C
+/// calling convention, the types read from abi.h by `zig translate-c` as the build makes `abi.zig`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(super) enum Flavour {
     C,
     Cpp,
+    Zig,
+}
+
+/// Zig's keywords and primitive type names, which a parameter may not be called (it gets a `_`).
+const ZIG_RESERVED: [&str; 60] = [
+    "addrspace",
+    "align",
+    "allowzero",
+    "and",
+    "anyframe",
+    "anytype",
+    "asm",
+    "break",
+    "callconv",
+    "catch",
+    "comptime",
+    "const",
+    "continue",
+    "defer",
+    "else",
+    "enum",
+    "errdefer",
+    "error",
+    "export",
+    "extern",
+    "fn",
+    "for",
+    "if",
+    "inline",
+    "linksection",
+    "noalias",
+    "noinline",
+    "nosuspend",
+    "opaque",
+    "or",
+    "orelse",
+    "packed",
+    "pub",
+    "resume",
+    "return",
+    "struct",
+    "suspend",
+    "switch",
+    "test",
+    "threadlocal",
+    "try",
+    "union",
+    "unreachable",
+    "var",
+    "volatile",
+    "while",
+    "bool",
+    "void",
+    "type",
+    "anyerror",
+    "isize",
+    "usize",
+    "f16",
+    "f32",
+    "f64",
+    "f80",
+    "f128",
+    "noreturn",
+    "true",
+    "false",
+];
+
+fn zig_ident(name: &str) -> String {
+    let int = |s: &str| s.len() > 1 && s[1..].chars().all(|c| c.is_ascii_digit()) && s.starts_with(['u', 'i']);
+    if ZIG_RESERVED.contains(&name) || int(name) { format!("{name}_") } else { name.to_string() }
+}
+
+/// A C type of the glue as Zig names it: a number as itself, any other through abi.zig.
+fn zig_type(c: &str) -> String {
+    let known = [
+        ("bool", "bool"),
+        ("uint8_t", "u8"),
+        ("uint16_t", "u16"),
+        ("uint32_t", "u32"),
+        ("uint64_t", "u64"),
+        ("int8_t", "i8"),
+        ("int16_t", "i16"),
+        ("int32_t", "i32"),
+        ("int64_t", "i64"),
+        ("float", "f32"),
+        ("double", "f64"),
+    ];
+    known.iter().find(|(k, _)| *k == c).map_or_else(|| format!("abi.{c}"), |(_, z)| z.to_string())
 }
 
 pub(super) fn generate(w: &PlayerWorld, flavour: Flavour) -> Result<Vec<(String, String)>, String> {
     let file = match flavour {
         Flavour::C => "player.c",
         Flavour::Cpp => "player.cpp",
+        Flavour::Zig => "player.zig",
     };
     let mut sizes = SizeAlign::default();
     sizes.fill(&w.resolve);
@@ -37,6 +127,31 @@ pub(super) fn generate(w: &PlayerWorld, flavour: Flavour) -> Result<Vec<(String,
         protos.push_str(&format!("{};\n", sig.proto));
         glue.push_str(&g.glue(f, &sig)?);
         player.push_str(&comment(&f.docs, "// ", ""));
+        if flavour == Flavour::Zig {
+            let args: Vec<String> = sig
+                .params
+                .iter()
+                .zip(&sig.types)
+                .map(|((name, by_ptr), t)| {
+                    let name = zig_ident(name);
+                    if *by_ptr { format!("{name}: *const {}", zig_type(t)) } else { format!("{name}: {}", zig_type(t)) }
+                })
+                .collect();
+            let ret = f.result.as_ref().map(|t| g.ty(t)).transpose()?.map_or("void".into(), |t| zig_type(&t));
+            player.push_str(&format!("export fn player_{}({}) {ret} {{\n", snake(&f.name), args.join(", ")));
+            for (name, _) in &sig.params {
+                player.push_str(&format!("    _ = {};\n", zig_ident(name)));
+            }
+            if let Some(t) = &f.result {
+                let zero = match zero(w, t) {
+                    "{0}" => format!("std.mem.zeroes({ret})"),
+                    z => z.to_string(),
+                };
+                player.push_str(&format!("    return {zero};\n"));
+            }
+            player.push_str("}\n\n");
+            continue;
+        }
         player.push_str(&format!("{} {{\n", sig.proto));
         for (name, _) in &sig.params {
             player.push_str(&format!("  (void){name};\n"));
@@ -80,16 +195,19 @@ pub(super) fn generate(w: &PlayerWorld, flavour: Flavour) -> Result<Vec<(String,
         Flavour::C => "#include \"abi.h\"\n",
         // The C++ standard library is there (libc++ over WASI's C library): use what you like.
         Flavour::Cpp => "#include \"abi.h\"\n\n#include <algorithm>\n#include <vector>\n",
+        // abi.zig is abi.h as Zig reads it, made by build.sh (`zig translate-c`).
+        Flavour::Zig => "const std = @import(\"std\");\nconst abi = @import(\"abi.zig\");\n",
     };
     let player =
         format!("{}{includes}\n{}", wrapped(&preamble(w), "// "), player.trim_end_matches('\n').to_string() + "\n");
     Ok(vec![("abi.h".into(), header), ("abi.c".into(), abi), (file.into(), player)])
 }
 
-/// The C side of one call: its prototype in player.c, and its parameters (name, C type, by pointer).
+/// The C side of one call: its prototype in player.c, its parameters (name, by pointer) and their C types.
 struct Sig {
     proto: String,
     params: Vec<(String, bool)>,
+    types: Vec<String>,
 }
 
 struct Gen<'a> {
