@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
-# Builds the C and C++ sample players as components: `build-c.sh OUT_DIR` writes OUT_DIR/yahtzee-c.wasm
-# and OUT_DIR/NAME.wasm for every games/GAME/players/cpp/NAME (each only when its sources are newer
-# than it); `build-c.sh --setup` only installs what the build needs.
+# Builds the C, C++ and Zig sample players as components: `build-c.sh OUT_DIR` writes
+# OUT_DIR/yahtzee-c.wasm and OUT_DIR/NAME.wasm for every games/GAME/players/{cpp,zig}/NAME (each only
+# when its sources are newer than it); `build-c.sh --setup` only installs what the build needs.
+#
+# Zig: player.zig, with its game's C glue header read by `zig translate-c` as abi.zig, compiled by
+# ziglang (PyPI) and linked with the glue by `zig cc` as a WASI reactor, adapted like C++.
 #
 # C++: each player is its .cpp files, built with clang++-19 against libc++ and WASI's C library
 # (Debian's packages) with its game's hand-written C glue (games/GAME/templates/c, as `arena new --lang
@@ -48,6 +51,7 @@ setup() {
   apt_ensure "${DEBIAN_PACKAGES[@]}"
   wasm_tools_ensure
   adapter_ensure
+  zig_ensure
 }
 
 # Succeeds when $1 exists and is newer than every source of the player (and this script).
@@ -99,12 +103,46 @@ build_cpp() {
   mv "$tmp/$name.wasm" "$out"
 }
 
-# Succeeds when $2 exists and is newer than the C++ player in $1, its glue and this script.
+# Zig (ziglang from PyPI, in $TOOLS/zig-venv), for the Zig players.
+ZIG_VERSION=0.17.1
+zig_ensure() {
+  [[ -f $TOOLS/zig-venv/.installed-$ZIG_VERSION ]] && return
+  say "installing ziglang $ZIG_VERSION (PyPI) into $TOOLS/zig-venv"
+  rm -rf "$TOOLS/zig-venv"
+  python3 -m venv "$TOOLS/zig-venv" || { apt_install python3-venv && python3 -m venv "$TOOLS/zig-venv"; }
+  "$TOOLS/zig-venv/bin/pip" install -q "ziglang==$ZIG_VERSION"
+  : >"$TOOLS/zig-venv/.installed-$ZIG_VERSION"
+}
+zig() { "$TOOLS/zig-venv/bin/python" -m ziglang "$@"; }
+
+# build_zig DIR OUT: the Zig player in DIR (games/GAME/players/zig/NAME, its player.zig importing
+# abi.zig: its game's C glue header as `zig translate-c` reads it) as the component OUT.
+build_zig() {
+  local dir=$1 out=$2 name game tmp
+  name=$(basename "$dir")
+  game=$(basename "$(dirname "$(dirname "$(dirname "$dir")")")")
+  local glue=games/$game/templates/c
+  tmp=$WORK/$name
+  rm -rf "$tmp"
+  mkdir -p "$tmp"
+  cp "$dir"/*.zig "$tmp/"
+  zig translate-c -target wasm32-wasi -lc "$glue/abi.h" >"$tmp/abi.zig"
+  (cd "$tmp" && zig build-obj -target wasm32-wasi -O ReleaseSmall -lc player.zig -femit-bin=player.o)
+  zig cc -target wasm32-wasi -O2 -mexec-model=reactor -Wl,--strip-all -I "$glue" \
+    "$glue/abi.c" templates/zig/alloc.c "$tmp/player.o" -o "$tmp/core.wasm"
+  "$WASM_TOOLS" component embed "games/$game/wit" --world "arena:$game/player" "$tmp/core.wasm" -o "$tmp/embedded.wasm"
+  "$WASM_TOOLS" component new "$tmp/embedded.wasm" --adapt "wasi_snapshot_preview1=$ADAPTER" -o "$tmp/$name.wasm"
+  "$WASM_TOOLS" validate "$tmp/$name.wasm"
+  mv "$tmp/$name.wasm" "$out"
+}
+
+# Succeeds when $2 exists and is newer than the C++ or Zig player in $1, its glue and this script.
 cpp_up_to_date() {
   local dir=$1 out=$2 game f
   [[ -s $out ]] || return 1
   game=$(basename "$(dirname "$(dirname "$(dirname "$dir")")")")
-  for f in "$dir"/* "games/$game/templates/c"/abi.* templates/cpp/alloc.c "games/$game/wit"/*.wit "$SELF"; do
+  for f in "$dir"/* "games/$game/templates/c"/abi.* templates/cpp/alloc.c templates/zig/alloc.c \
+    "games/$game/wit"/*.wit "$SELF"; do
     [[ $f -nt $out ]] && return 1
   done
   return 0
@@ -127,11 +165,14 @@ if ! up_to_date "$out"; then
   build "$out"
   say "built $out ($(wc -c <"$out") bytes)"
 fi
-for dir in games/*/players/cpp/*/; do
+for dir in games/*/players/cpp/*/ games/*/players/zig/*/; do
   dir=${dir%/}
   out=$out_dir/$(basename "$dir").wasm
   cpp_up_to_date "$dir" "$out" && continue
   setup
-  build_cpp "$dir" "$out"
+  case $dir in
+    */players/zig/*) zig_ensure && build_zig "$dir" "$out" ;;
+    *) build_cpp "$dir" "$out" ;;
+  esac
   say "built $out ($(wc -c <"$out") bytes)"
 done

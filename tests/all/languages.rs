@@ -1,8 +1,8 @@
 //! Players in other languages: Python (componentize-py), JavaScript (QuickJS) and C (clang, a
 //! hand-written canonical ABI) Yahtzee players play a mixed tournament with Rust without a fault, their
 //! looping variants are banned for fuel, and their large components are compiled once and then loaded
-//! from the compile cache; C++ players (libc++ over WASI) of Yahtzee and Goofspiel beat random, and their
-//! looping and panicking twins are banned in either seat.
+//! from the compile cache; C++ (libc++ over WASI) and Zig players of Yahtzee and Goofspiel beat random,
+//! and their looping and panicking twins are banned in either seat.
 
 use super::*;
 
@@ -112,9 +112,14 @@ fn python_and_javascript_players_play_fish_and_santorini_legally() {
 }
 
 #[test]
-fn cpp_samples_beat_random_and_their_looping_and_panicking_twins_are_banned_in_either_seat() {
-    for game in ["yahtzee", "goofspiel"] {
-        let (good, random) = (player(&format!("{game}-cpp")), player(&format!("{game}-random")));
+fn cpp_and_zig_samples_beat_random_and_their_looping_and_panicking_twins_are_banned_in_either_seat() {
+    // What each language's panicking twin says last, under its ban.
+    let last_words = |lang: &str, game: &str| match lang {
+        "cpp" => "out_of_range was thrown in -fno-exceptions mode".to_string(),
+        _ => format!("panic: {game}-zig-panic: gave up"),
+    };
+    for (lang, game) in [("cpp", "yahtzee"), ("cpp", "goofspiel"), ("zig", "yahtzee"), ("zig", "goofspiel")] {
+        let (good, random) = (player(&format!("{game}-{lang}")), player(&format!("{game}-random")));
         let v = run_json(&[
             "tournament",
             "--game",
@@ -129,26 +134,27 @@ fn cpp_samples_beat_random_and_their_looping_and_panicking_twins_are_banned_in_e
             &good,
             &random,
         ]);
-        assert!(v["banned"].as_array().unwrap().is_empty(), "{game}: {}", v["banned"]);
-        assert_eq!(v["winner"], format!("{game}-cpp"), "{game}: the C++ sample beats random: {}", v["matches"]);
+        assert!(v["banned"].as_array().unwrap().is_empty(), "{game}-{lang}: {}", v["banned"]);
+        assert_eq!(v["winner"], format!("{game}-{lang}"), "{game}-{lang} beats random: {}", v["matches"]);
         // The misbehaving twins, in the first seat and in the second: banned with the kind their Rust
         // twins get, and the other seat never.
         for (twin, kind, reason) in
             [("loop", "fuel", "used up its"), ("panic", "crash", "panicked or aborted (wasm `unreachable` executed)")]
         {
-            let bad = player(&format!("{game}-cpp-{twin}"));
+            let name = format!("{game}-{lang}-{twin}");
+            let bad = player(&name);
             for seats in [[&bad, &random], [&random, &bad]] {
                 let v = run_json(&["play", "--game", game, "--seed", "2", "--json", seats[0], seats[1]]);
                 let faults = v["result"]["faults"].as_array().unwrap();
-                assert_eq!(faults.len(), 1, "{game} {twin}: {v}");
-                assert_eq!(faults[0]["player"], format!("{game}-cpp-{twin}"), "{game}: {v}");
-                assert_eq!(faults[0]["kind"], kind, "{game} {twin}: {v}");
-                assert!(faults[0]["reason"].as_str().unwrap().contains(reason), "{game} {twin}: {v}");
+                assert_eq!(faults.len(), 1, "{name}: {v}");
+                assert_eq!(faults[0]["player"], name.as_str(), "{v}");
+                assert_eq!(faults[0]["kind"], kind, "{name}: {v}");
+                assert!(faults[0]["reason"].as_str().unwrap().contains(reason), "{name}: {v}");
             }
         }
-        // A C++ bot's own words reach the command line under its ban.
-        let out = run(&["play", "--game", game, "--seed", "2", &player(&format!("{game}-cpp-panic")), &random]);
+        // The bot's own words reach the command line under its ban.
+        let out = run(&["play", "--game", game, "--seed", "2", &player(&format!("{game}-{lang}-panic")), &random]);
         let text = String::from_utf8_lossy(&out.stdout);
-        assert!(text.contains("out_of_range was thrown in -fno-exceptions mode"), "{game}: {text}");
+        assert!(text.contains(&last_words(lang, game)), "{game}-{lang}: {text}");
     }
 }
