@@ -103,17 +103,21 @@ build_cpp() {
   mv "$tmp/$name.wasm" "$out"
 }
 
-# Zig (ziglang from PyPI, in $TOOLS/zig-venv), for the Zig players.
+# Zig (ziglang from PyPI), for the Zig players: in $TOOLS/arena-tools/ziglang-VERSION, laid out as a Zig
+# project's build.sh installs it into $ARENA_TOOLS, so the suite's Zig starters (ARENA_TOOLS set to
+# $TOOLS/arena-tools) find it there.
 ZIG_VERSION=0.17.1
+ZIG_VENV=$TOOLS/arena-tools/ziglang-$ZIG_VERSION
 zig_ensure() {
-  [[ -f $TOOLS/zig-venv/.installed-$ZIG_VERSION ]] && return
-  say "installing ziglang $ZIG_VERSION (PyPI) into $TOOLS/zig-venv"
-  rm -rf "$TOOLS/zig-venv"
-  python3 -m venv "$TOOLS/zig-venv" || { apt_install python3-venv && python3 -m venv "$TOOLS/zig-venv"; }
-  "$TOOLS/zig-venv/bin/pip" install -q "ziglang==$ZIG_VERSION"
-  : >"$TOOLS/zig-venv/.installed-$ZIG_VERSION"
+  [[ -f $ZIG_VENV/.installed ]] && return
+  say "installing ziglang $ZIG_VERSION (PyPI) into $ZIG_VENV"
+  rm -rf "$ZIG_VENV"
+  mkdir -p "$(dirname "$ZIG_VENV")"
+  python3 -m venv "$ZIG_VENV" || { apt_install python3-venv && python3 -m venv "$ZIG_VENV"; }
+  "$ZIG_VENV/bin/pip" install -q "ziglang==$ZIG_VERSION"
+  : >"$ZIG_VENV/.installed"
 }
-zig() { "$TOOLS/zig-venv/bin/python" -m ziglang "$@"; }
+zig() { "$ZIG_VENV/bin/python" -m ziglang "$@"; }
 
 # build_zig DIR OUT: the Zig player in DIR (games/GAME/players/zig/NAME, its player.zig importing
 # abi.zig: its game's C glue header as `zig translate-c` reads it) as the component OUT.
