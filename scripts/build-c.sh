@@ -8,7 +8,7 @@
 #
 # C++: each player is its .cpp files, built with clang++-19 against libc++ and WASI's C library
 # (Debian's packages) with its game's hand-written C glue (games/GAME/templates/c, as `arena new --lang
-# c` writes it) and templates/cpp/alloc.c (the ABI's memory over malloc), linked as a WASI reactor and
+# c` writes it) and templates/libc-alloc.c (the ABI's memory over malloc), linked as a WASI reactor and
 # made a component with the WASI preview-1 adapter of the host's wasmtime version.
 #
 # No libc and no generated bindings: games/yahtzee/players/c/yahtzee-c holds the canonical ABI glue written by
@@ -79,6 +79,16 @@ build() {
   mv "$tmp/$PLAYER.wasm" "$out"
 }
 
+# componentize TMP NAME GAME OUT: TMP/core.wasm, a WASI reactor implementing GAME's player world, as
+# the validated component OUT (through TMP/embedded.wasm and TMP/NAME.wasm).
+componentize() {
+  local tmp=$1 name=$2 game=$3 out=$4
+  "$WASM_TOOLS" component embed "games/$game/wit" --world "arena:$game/player" "$tmp/core.wasm" -o "$tmp/embedded.wasm"
+  "$WASM_TOOLS" component new "$tmp/embedded.wasm" --adapt "wasi_snapshot_preview1=$ADAPTER" -o "$tmp/$name.wasm"
+  "$WASM_TOOLS" validate "$tmp/$name.wasm"
+  mv "$tmp/$name.wasm" "$out"
+}
+
 # build_cpp DIR OUT: the C++ player in DIR (games/GAME/players/cpp/NAME) as the component OUT.
 build_cpp() {
   local dir=$1 out=$2 name game tmp
@@ -89,7 +99,7 @@ build_cpp() {
   mkdir -p "$tmp"
   local flags=(--target=wasm32-wasi --sysroot=/usr -O2 -Wall -Wextra -I "$glue")
   "$CLANG" "${flags[@]}" -c "$glue/abi.c" -o "$tmp/abi.o"
-  "$CLANG" "${flags[@]}" -c templates/cpp/alloc.c -o "$tmp/alloc.o"
+  "$CLANG" "${flags[@]}" -c templates/libc-alloc.c -o "$tmp/alloc.o"
   local objs=("$tmp/abi.o" "$tmp/alloc.o") f
   for f in "$dir"/*.cpp; do
     "$CLANGXX" "${flags[@]}" -std=c++20 -fno-exceptions -c "$f" -o "$tmp/$(basename "$f").o"
@@ -97,10 +107,7 @@ build_cpp() {
   done
   "$CLANGXX" "${flags[@]}" -fno-exceptions -mexec-model=reactor -Wl,--export-memory=cm32p2_memory \
     -Wl,--strip-all "${objs[@]}" -o "$tmp/core.wasm"
-  "$WASM_TOOLS" component embed "games/$game/wit" --world "arena:$game/player" "$tmp/core.wasm" -o "$tmp/embedded.wasm"
-  "$WASM_TOOLS" component new "$tmp/embedded.wasm" --adapt "wasi_snapshot_preview1=$ADAPTER" -o "$tmp/$name.wasm"
-  "$WASM_TOOLS" validate "$tmp/$name.wasm"
-  mv "$tmp/$name.wasm" "$out"
+  componentize "$tmp" "$name" "$game" "$out"
 }
 
 # Zig (ziglang from PyPI), for the Zig players: in $TOOLS/arena-tools/ziglang-VERSION, laid out as a Zig
@@ -133,11 +140,8 @@ build_zig() {
   zig translate-c -target wasm32-wasi -lc "$glue/abi.h" >"$tmp/abi.zig"
   (cd "$tmp" && zig build-obj -target wasm32-wasi -O ReleaseSmall -lc player.zig -femit-bin=player.o)
   zig cc -target wasm32-wasi -O2 -mexec-model=reactor -Wl,--strip-all -I "$glue" \
-    "$glue/abi.c" templates/zig/alloc.c "$tmp/player.o" -o "$tmp/core.wasm"
-  "$WASM_TOOLS" component embed "games/$game/wit" --world "arena:$game/player" "$tmp/core.wasm" -o "$tmp/embedded.wasm"
-  "$WASM_TOOLS" component new "$tmp/embedded.wasm" --adapt "wasi_snapshot_preview1=$ADAPTER" -o "$tmp/$name.wasm"
-  "$WASM_TOOLS" validate "$tmp/$name.wasm"
-  mv "$tmp/$name.wasm" "$out"
+    "$glue/abi.c" templates/libc-alloc.c "$tmp/player.o" -o "$tmp/core.wasm"
+  componentize "$tmp" "$name" "$game" "$out"
 }
 
 # Succeeds when $2 exists and is newer than the C++ or Zig player in $1, its glue and this script.
@@ -145,7 +149,7 @@ cpp_up_to_date() {
   local dir=$1 out=$2 game f
   [[ -s $out ]] || return 1
   game=$(basename "$(dirname "$(dirname "$(dirname "$dir")")")")
-  for f in "$dir"/* "games/$game/templates/c"/abi.* templates/cpp/alloc.c templates/zig/alloc.c \
+  for f in "$dir"/* "games/$game/templates/c"/abi.* templates/libc-alloc.c \
     "games/$game/wit"/*.wit "$SELF"; do
     [[ $f -nt $out ]] && return 1
   done

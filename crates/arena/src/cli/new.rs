@@ -62,11 +62,11 @@ fn build_files(lang: Lang) -> Vec<(&'static str, &'static str)> {
         ],
         Lang::Cpp => vec![
             ("build.sh", include_str!("../../../../templates/cpp/build.sh")),
-            ("alloc.c", include_str!("../../../../templates/cpp/alloc.c")),
+            ("alloc.c", include_str!("../../../../templates/libc-alloc.c")),
         ],
         Lang::Zig => vec![
             ("build.sh", include_str!("../../../../templates/zig/build.sh")),
-            ("alloc.c", include_str!("../../../../templates/zig/alloc.c")),
+            ("alloc.c", include_str!("../../../../templates/libc-alloc.c")),
         ],
     }
 }

@@ -1,5 +1,5 @@
-/* {{name}}: the memory the component's canonical ABI needs, over the C library's malloc (which the C++
- * standard library shares): every block the host asks for through cm32p2_realloc during a call is
+/* {{name}}: the memory the component's canonical ABI needs, over the C library's malloc (which C++'s
+ * standard library and Zig's std.heap.c_allocator share): every block the host asks for through cm32p2_realloc during a call is
  * kept on a list, and all of them are freed after the call by heap_reset (its post-return function). */
 #include <stdint.h>
 #include <stdlib.h>
