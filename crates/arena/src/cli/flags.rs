@@ -133,7 +133,7 @@ pub struct LimitArgs {
     #[arg(long)]
     pub game_record_mb: Option<u64>,
     /// CPU time one compile of a component may use, in seconds (default 40).
-    #[arg(long)]
+    #[arg(long, env = "ARENA_COMPILE_CPU_S")]
     pub compile_cpu_s: Option<u64>,
     /// Memory (address space) one compile may use, in MiB (default 2048).
     #[arg(long)]
