@@ -36,8 +36,7 @@ fn a_backup_taken_mid_tournament_restores_to_a_store_that_resumes_and_replays_ev
             assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
         }
     }
-    let args =
-        ["tournament", "--game", "yahtzee", "--format", "round-robin", "--games-per-match", "99", "--seed", "5"];
+    let args = ["tournament", "--game", "yahtzee", "--format", "round-robin", "--games-per-match", "99", "--seed", "5"];
     let args = [&args[..], &["--registered", "--json"]].concat();
     let expected = ok_json(arena_in(&whole, &args));
     let total = expected["games"].as_array().unwrap().len() as i64;

@@ -679,7 +679,8 @@ fn main() {
     // Warm the compile cache and calibrate: games per match for a tournament of about 10 s alone.
     let probe = tournament(data.path(), 4);
     // At most the longest match a tournament may have (a longer run gets fewer seconds, not an error).
-    let k = ((LOAD.as_secs_f64() / (probe.as_secs_f64() / 4.0)).ceil() as u32).clamp(4, arena_core::MAX_GAMES_PER_MATCH);
+    let k =
+        ((LOAD.as_secs_f64() / (probe.as_secs_f64() / 4.0)).ceil() as u32).clamp(4, arena_core::MAX_GAMES_PER_MATCH);
     let alone = tournament(data.path(), k);
     println!("round robin of 12 Yahtzee players, {} games: {} alone", 66 * k, ms(alone));
     // The tournaments under load are the store's third and fourth (the first two ran above).
