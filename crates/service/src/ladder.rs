@@ -4,8 +4,9 @@
 //! ratings, which are updated as each game finishes; a player's new version takes its place once the
 //! old one's games in flight are over; a version that keeps faulting is benched until its next
 //! version; a pair of versions that has played [`SETTLE`] games together is not drawn again, so a
-//! ladder whose every pair is settled waits for a new version instead of replaying known results. Stopping (Ctrl-C, or after a number of games) leaves the ladder to go on next time, with
-//! its games numbered on.
+//! ladder whose every pair is settled waits for a new version instead of replaying known results.
+//! Stopping (Ctrl-C, or after a number of games) leaves the ladder to go on next time, with its games
+//! numbered on.
 
 use arena_tournament::pairing;
 

@@ -57,17 +57,19 @@ pub fn pick_where(
         return Some(vec![]);
     }
     let crowd = |i: usize| 1.0 / (1.0 + f64::from(c[i].busy));
-    let paired = |i: usize| seats < 2 || (0..c.len()).any(|j| j != i && open(i, j));
-    let first: Vec<f64> =
-        (0..c.len()).map(|i| if paired(i) { c[i].rating.deviation.powi(2) * crowd(i).powi(2) } else { 0.0 }).collect();
-    if !(0..c.len()).any(paired) {
+    // Whether each candidate has a partner to learn from: asked once a candidate, as `open` may look
+    // the pair up in a table.
+    let paired: Vec<bool> = (0..c.len()).map(|i| seats < 2 || (0..c.len()).any(|j| j != i && open(i, j))).collect();
+    if !paired.contains(&true) {
         return None;
     }
+    let first: Vec<f64> =
+        (0..c.len()).map(|i| if paired[i] { c[i].rating.deviation.powi(2) * crowd(i).powi(2) } else { 0.0 }).collect();
     // All weights zero (every deviation zero) draws uniformly: among the paired only.
     let first = if first.iter().sum::<f64>() > 0.0 {
         first
     } else {
-        (0..c.len()).map(|i| if paired(i) { 1.0 } else { 0.0 }).collect()
+        paired.iter().map(|&p| if p { 1.0 } else { 0.0 }).collect()
     };
     let mut chosen = vec![draw(&first, unit(seed, n, 0))];
     let me = c[chosen[0]].rating;
