@@ -45,16 +45,7 @@ pub fn generate(dir: &Path, lang: &str) -> Result<Vec<(String, String)>, String>
     if !LANGUAGES.contains(&lang) {
         return Err(format!("no {lang} starter: `arena new` writes players in {}", LANGUAGES.join(", ")));
     }
-    let world = PlayerWorld::read(dir)?;
-    match lang {
-        "rust" => rust::generate(&world),
-        "python" => python::generate(&world),
-        "js" => js::generate(&world),
-        "cpp" => c::generate(&world, c::Flavour::Cpp),
-        "zig" => c::generate(&world, c::Flavour::Zig),
-        _ => c::generate(&world, c::Flavour::C),
-    }
-    .map_err(|e| {
+    from_world(&PlayerWorld::read(dir)?, lang).map_err(|e| {
         format!(
             "{}: no {lang} starter could be generated from its player world ({e}); a package's own \
              templates/{lang}/ folder takes the place of the generated one (see games/goofspiel/templates/ \
@@ -64,10 +55,31 @@ pub fn generate(dir: &Path, lang: &str) -> Result<Vec<(String, String)>, String>
     })
 }
 
+/// The starter of `lang` (one of [`LANGUAGES`]) generated from `world`, or why there is none.
+fn from_world(world: &PlayerWorld, lang: &str) -> Result<Vec<(String, String)>, String> {
+    match lang {
+        "rust" => rust::generate(world),
+        "python" => python::generate(world),
+        "js" => js::generate(world),
+        "cpp" => c::generate(world, c::Flavour::Cpp),
+        "zig" => c::generate(world, c::Flavour::Zig),
+        _ => c::generate(world, c::Flavour::C),
+    }
+}
+
 /// The languages the package in `dir` has starters in: its own templates', and those generated from
 /// its WIT, sorted.
 pub fn languages(dir: &Path) -> Vec<String> {
-    LANGUAGES.iter().filter(|l| files(dir, l).is_ok()).map(|l| l.to_string()).collect()
+    // The WIT is read once (if any language needs generating), not once a language.
+    let world = std::cell::OnceCell::new();
+    let generated = |lang: &str| {
+        world.get_or_init(|| PlayerWorld::read(dir).ok()).as_ref().is_some_and(|w| from_world(w, lang).is_ok())
+    };
+    LANGUAGES
+        .iter()
+        .filter(|l| if dir.join("templates").join(l).is_dir() { files(dir, l).is_ok() } else { generated(l) })
+        .map(|l| l.to_string())
+        .collect()
 }
 
 /// The WIT files a player project needs, relative to the package's `wit/`: the game's own file, and
