@@ -11,7 +11,7 @@ WAT_PLAYERS  := $(wildcard games/*/players/wat/*.wat)
 ARENA        := $(TARGET_DIR)/debug/arena
 DEMO_DATA    := $(TARGET_DIR)/demo-data
 
-.PHONY: all setup players build demo test bench clean-players
+.PHONY: all setup players build book demo test bench clean-players
 
 all: build players
 
@@ -34,6 +34,11 @@ players:
 
 build:
 	$(CARGO) build --quiet -p arena
+
+# The book (docs/: guides, reference, operations, benchmarks), built with mdBook into target/book/;
+# mdBook is installed from crates.io under the target dir on first use.
+book:
+	scripts/build-book.sh $(TARGET_DIR)
 
 # A tournament of each game, misbehaving sample players included: watch them get banned. Every game is a
 # package (target/packages/<name>: its manifest, WIT and referee component) that the host loads by name.
@@ -95,9 +100,11 @@ demo: players build
 	@echo "an account to upload with: $(ARENA) user add NAME --data $(DEMO_DATA), or a sign-up link:"
 	@echo " $(ARENA) user invite --data $(DEMO_DATA))"
 
-# Every Rust test (those of distributed play start Debian's nats-server, installed when missing), then the web arena in a real browser (Debian's chromium driven by Playwright, both
-# installed by scripts/setup-browser.sh when missing) and the replay viewer's own checks.
-test: players
+# The book built (its examples are run by the Rust tests), every Rust test (those of distributed play
+# start Debian's nats-server, installed when missing), then the web arena in a real browser (Debian's
+# chromium driven by Playwright, both installed by scripts/setup-browser.sh when missing) and the
+# replay viewer's own checks.
+test: players book
 	scripts/setup-nats.sh
 	$(CARGO) test --workspace
 	scripts/setup-browser.sh $(TARGET_DIR)

@@ -12,6 +12,7 @@ mod cli;
 mod cluster;
 mod competitions;
 mod determinism;
+mod docs;
 mod fairness;
 mod formats;
 mod hostile;

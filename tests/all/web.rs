@@ -1272,6 +1272,7 @@ fn the_api_has_one_error_shape_string_seeds_structured_players_and_pages_every_g
         let url = &s.url;
         // The OpenAPI document lists every route clients use, and each of its routes answers.
         let doc = get_json(&format!("{url}/api/openapi.json")).await;
+        super::docs::check_http_api_page(&doc);
         let paths = doc["paths"].as_object().expect("paths");
         for p in [
             "/api/games",
