@@ -13,3 +13,4 @@ pub mod publish;
 pub mod starter;
 pub mod submit;
 pub mod tournaments;
+pub mod venue;

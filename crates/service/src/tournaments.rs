@@ -144,3 +144,77 @@ pub async fn replay(
     }
     Ok(Replayed { frames: o.frames, draws_svg: pkg.draws_svg(), referee: pkg.hash })
 }
+
+/// A stored tournament about to be resumed: its row, the package it was played with (the store's
+/// copy, or for a tournament stored before packages were kept, the package of its name) with its
+/// options, and its settings.
+pub struct Resumption {
+    pub row: arena_store::TournamentRow,
+    pub package: crate::packages::StoredPackage,
+    pub settings: Settings,
+}
+
+/// What resuming tournament `id` of the store at `data` plays with; a ladder is refused (it goes on
+/// with `arena ladder`, or from its page).
+pub fn to_resume(store: &Store, data: &Path, id: i64) -> anyhow::Result<Resumption> {
+    let row = store.tournament(id)?.ok_or_else(|| anyhow!("{}: there is no tournament {id}", data.display()))?;
+    let Some(format) = row.format.format() else {
+        bail!(
+            "{}: tournament {id} is the ladder of {}: `arena ladder --game {} --data {}` goes on with it",
+            data.display(),
+            row.game,
+            row.game,
+            data.display()
+        );
+    };
+    let package = crate::packages::of_tournament(data, &row, crate::packages::Find::KeptOrByName)?;
+    let settings = Settings::new(format, row.games_per_match, row.seed);
+    Ok(Resumption { row, package, settings })
+}
+
+/// Refuses to go on with a stored tournament (`row`) with a game whose referee is not the one it was
+/// played with: that would change the rules mid-tournament.
+pub fn same_referee(row: &arena_store::TournamentRow, game: &impl Game) -> anyhow::Result<()> {
+    if let (Some(then), Some(now)) = (&row.settings.referee, game.referee_hash())
+        && *then != now
+    {
+        bail!(
+            "tournament {} was played with {}'s referee sha256 {then}, but the package found now has {now}: \
+             resuming would change the rules mid-tournament",
+            row.id,
+            row.game
+        );
+    }
+    Ok(())
+}
+
+/// [`run_stored`] with the games played at `venue` (the package `game`, opened from `dir`, under
+/// `limits`), the components of `versions` loaded from the store first.
+pub async fn play_stored_at(
+    venue: &crate::venue::Venue,
+    (game, dir, limits): (Arc<arena_match::PackageGame>, &Path, Limits),
+    store: &mut Store,
+    id: i64,
+    versions: &[Version],
+    settings: Settings,
+    interrupt: impl Future<Output = ()>,
+) -> anyhow::Result<Ran> {
+    struct Work<'a, I> {
+        store: &'a mut Store,
+        id: i64,
+        versions: &'a [Version],
+        limits: Limits,
+        settings: Settings,
+        interrupt: I,
+    }
+    impl<I: Future<Output = ()>> crate::venue::WithGame for Work<'_, I> {
+        type Output = Ran;
+        async fn with<G: LoadPlayers + 'static>(self, game: Arc<G>) -> anyhow::Result<Ran> {
+            let entries = crate::players::load_versions(&game, &self.store.components_dir(), self.versions).await?;
+            let entrants = (entries, self.versions);
+            run_stored(game, self.store, self.id, entrants, self.limits, self.settings, self.interrupt).await
+        }
+    }
+    let work = Work { store, id, versions, limits, settings, interrupt };
+    crate::venue::play_on(venue, game, dir, limits, work).await
+}

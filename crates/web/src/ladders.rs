@@ -7,10 +7,10 @@ use super::App;
 use super::auth::SignedIn;
 use super::error::WebError;
 use arena_core::Game;
-use arena_service::ladder::{LadderConfig, run};
+use arena_service::ladder::{self, Begin, LadderConfig};
 use arena_service::packages;
-use arena_service::tournaments::{NewTournament, create, seed_or_clock};
-use arena_store::{Kind, Store};
+use arena_service::tournaments::seed_or_clock;
+use arena_store::Store;
 use axum::extract::{Form, State};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Redirect, Response};
@@ -133,17 +133,14 @@ pub(crate) async fn start(app: &App, game: &str, by: &arena_store::User, cfg: La
     }
     let entry = app.catalogue.open(game)?;
     let data = app.data().to_path_buf();
-    let g = game.to_string();
-    let row = app.read(move |s| s.ladder_of(&g)).await?;
-    // A ladder goes on with its package's copy, limits and options; a new one starts from the game's.
-    let (dir, options, limits) = match &row {
-        Some(row) => {
-            let p = packages::of_tournament(&data, row, packages::Find::Kept)
-                .map_err(|e| WebError::internal(format!("{e:#}")))?;
-            (p.dir, p.options, row.settings.limits)
-        }
-        None => (app.kept(&entry.dir).await?, vec![], app.cfg.limits),
-    };
+    // A ladder goes on with its package's copy, limits and options; a new one starts from the game's,
+    // under the arena's limits, as `arena ladder` does.
+    let (d, g, limits) = (data.clone(), game.to_string(), app.cfg.limits);
+    let begin = tokio::task::spawn_blocking(move || ladder::begin(&Store::open(&d)?, &d, &g, &entry.dir, limits, &[]))
+        .await
+        .map_err(|e| WebError::internal(e.to_string()))?
+        .map_err(|e| WebError::internal(format!("{e:#}")))?;
+    let Begin { dir, options, limits, row } = begin;
     let package =
         packages::open(app.sandbox.clone(), &dir, &options).await.map_err(|e| WebError::internal(format!("{e:#}")))?;
     let package = Arc::new(package);
@@ -151,27 +148,14 @@ pub(crate) async fn start(app: &App, game: &str, by: &arena_store::User, cfg: La
         Some(row) => row.id,
         None => {
             let (p, by) = (package.clone(), by.clone());
-            let (id, lock) = app
-                .write(move |s| {
-                    let t = NewTournament {
-                        kind: Kind::Ladder,
-                        games_per_match: 1,
-                        seed: seed_or_clock(None),
-                        versions: &[],
-                        limits,
-                        rated: true,
-                        by: Some(&by),
-                    };
-                    create(s, &*p, t)
-                })
-                .await?;
+            let (id, lock) = app.write(move |s| ladder::create(s, &p, seed_or_clock(None), limits, Some(&by))).await?;
             drop(lock);
             id
         }
     };
     let (tx, rx) = tokio::sync::oneshot::channel::<()>();
     let done = Arc::new(AtomicBool::new(false));
-    let (d2, nats, finished) = (data.clone(), app.nats.clone(), done.clone());
+    let (d2, venue, finished) = (data.clone(), app.venue.clone(), done.clone());
     let name = package.name().to_string();
     let catalogue = app.catalogue.clone();
     std::thread::Builder::new()
@@ -214,16 +198,7 @@ pub(crate) async fn start(app: &App, game: &str, by: &arena_store::User, cfg: La
                                 halt.notify_one();
                             }
                         };
-                        match nats {
-                            Some(nats) => {
-                                let remote =
-                                    arena_cluster::RemoteGame::new(nats, package, &dir, &options, limits).await?;
-                                run(Arc::new(remote), &store, id, &cfg, observe, stop).await?;
-                            }
-                            None => {
-                                run(package, &store, id, &cfg, observe, stop).await?;
-                            }
-                        }
+                        ladder::run_at(&venue, (package, &dir, limits), &store, id, &cfg, observe, stop).await?;
                         if let Ok(mut s) = Store::open(&d2) {
                             catalogue.judge(&mut s, &name);
                         }

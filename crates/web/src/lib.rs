@@ -109,8 +109,8 @@ pub struct App {
     /// Pages as every visitor who is not signed in sees them, rendered once and served as the same
     /// bytes for [`PAGE_FRESH`] (see [`App::anonymous`]).
     pages: Mutex<HashMap<String, (Instant, bytes::Bytes)>>,
-    /// Workers' queue, when tournaments are played by workers (`--nats`).
-    nats: Option<arena_cluster::Nats>,
+    /// Where its tournaments, scrimmages and ladders are played: here, or by workers (`--nats`).
+    venue: arena_service::venue::Venue,
     /// The games offered: shipped and published.
     pub(crate) catalogue: Arc<catalogue::Catalogue>,
     /// Packages and templates packed for download, by package directory and what was packed (a
@@ -127,8 +127,8 @@ pub struct App {
 }
 
 impl App {
-    /// The web arena's shared state; with `nats` (`--nats`), workers play its tournaments.
-    pub fn new(cfg: Config, sandbox: Arc<Sandbox>, nats: Option<arena_cluster::Nats>) -> Arc<App> {
+    /// The web arena's shared state; its tournaments are played at `venue` (by workers with `--nats`).
+    pub fn new(cfg: Config, sandbox: Arc<Sandbox>, venue: arena_service::venue::Venue) -> Arc<App> {
         let workers = cfg.upload_workers.max(1);
         let catalogue = Arc::new(catalogue::Catalogue::load(&cfg.data));
         Arc::new(App {
@@ -146,7 +146,7 @@ impl App {
             ratings: Arc::default(),
             views: Mutex::default(),
             pages: Mutex::default(),
-            nats,
+            venue,
             catalogue,
             packed: Mutex::default(),
             starters: Mutex::default(),
@@ -550,7 +550,7 @@ pub async fn serve(app: Arc<App>) -> anyhow::Result<()> {
     let shutdown = async {
         let _ = tokio::signal::ctrl_c().await;
     };
-    if let Some(nats) = &app.nats {
+    if let arena_service::venue::Venue::Workers(nats) = &app.venue {
         let _ = app.workers.set(nats.watch_workers().await.context("watching the workers")?);
     }
     // Competitions' deadlines: each final started once, an interrupted one resumed.

@@ -91,7 +91,7 @@ pub async fn metrics(State(app): State<Arc<App>>) -> Result<Response, WebError> 
     }
     *counted = tally.upto;
     drop(counted);
-    if let Some(nats) = &app.nats {
+    if let arena_service::venue::Venue::Workers(nats) = &app.venue {
         match nats.jobs_queued().await {
             Ok(n) => m.jobs_queued.set(n as i64),
             Err(e) => tracing::warn!("metrics: {e}"),

@@ -10,8 +10,8 @@ use super::layout::{Nav, html};
 use super::players::games_page;
 use super::{App, view};
 use arena_core::Game;
-use arena_match::{LoadPlayers, PackageGame};
-use arena_service::tournaments::{NewTournament, check_settings, create, run_stored, seed_or_clock};
+use arena_match::PackageGame;
+use arena_service::tournaments::{NewTournament, check_settings, create, play_stored_at, seed_or_clock};
 use arena_store::{TournamentRow, User, Version};
 use arena_tournament::{Format, Settings};
 use askama::Template;
@@ -243,25 +243,28 @@ pub(crate) async fn start_final(
     Ok(())
 }
 
-/// Plays on a stored tournament nobody is running (a restart interrupted it), from where it stopped.
+/// Plays on a stored tournament nobody is running (a restart interrupted it), from where it stopped:
+/// as `arena resume` does, with the package it was played with.
 pub(crate) async fn resume(app: &App, id: i64) -> Result<(), WebError> {
     let Ok(lock) = app.read(move |s| s.lock(id)).await else { return Ok(()) };
-    let row =
-        app.read(move |s| s.tournament(id)).await?.ok_or_else(|| WebError::not_found(format!("tournament {id}")))?;
-    let format = row.format.format().ok_or_else(|| WebError::internal(format!("tournament {id} is no tournament")))?;
-    let p = arena_service::packages::of_tournament(app.data(), &row, arena_service::packages::Find::Kept)
-        .map_err(|e| WebError::internal(format!("{e:#}")))?;
-    let game = arena_service::packages::open(app.sandbox.clone(), &p.dir, &p.options)
+    let data = app.data().to_path_buf();
+    let r = tokio::task::spawn_blocking(move || {
+        arena_service::tournaments::to_resume(&arena_store::Store::open(&data)?, &data, id)
+    })
+    .await
+    .map_err(|e| WebError::internal(e.to_string()))?
+    .map_err(|e| WebError::internal(format!("{e:#}")))?;
+    let game = arena_service::packages::open(app.sandbox.clone(), &r.package.dir, &r.package.options)
         .await
         .map_err(|e| WebError::internal(format!("{e:#}")))?;
+    arena_service::tournaments::same_referee(&r.row, &game).map_err(|e| WebError::internal(format!("{e:#}")))?;
     let versions = app.read(move |s| s.entrants(id)).await?;
-    let settings = Settings::new(format, row.games_per_match, row.seed);
-    run_recorded(app, (Arc::new(game), p.dir), (id, lock), versions, settings);
+    run_recorded(app, (Arc::new(game), r.package.dir), (id, lock), versions, r.settings);
     Ok(())
 }
 
-/// Plays a recorded tournament in the background (on the workers with `--nats`); its page follows it
-/// live.
+/// Plays a recorded tournament in the background (where the arena's venue says: on the workers with
+/// `--nats`); its page follows it live.
 fn run_recorded(
     app: &App,
     (game, dir): (Arc<PackageGame>, PathBuf),
@@ -271,19 +274,15 @@ fn run_recorded(
 ) {
     let data = app.data().to_path_buf();
     let limits = app.cfg.limits;
-    let nats = app.nats.clone();
+    let venue = app.venue.clone();
     let catalogue = app.catalogue.clone();
     let name = game.package().manifest.name.clone();
     tokio::spawn(async move {
         let run = async {
-            match nats {
-                Some(nats) => {
-                    let options = arena_match::stored_options(&game.options())?;
-                    let remote = arena_cluster::RemoteGame::new(nats, game, &dir, &options, limits).await?;
-                    play_recorded(Arc::new(remote), &data, id, &versions, (limits, settings)).await
-                }
-                None => play_recorded(game, &data, id, &versions, (limits, settings)).await,
-            }
+            let mut store = arena_store::Store::open(&data)?;
+            // The server is not interrupted: a tournament it stops with is resumed when it starts again.
+            let never = std::future::pending();
+            play_stored_at(&venue, (game, &dir, limits), &mut store, id, &versions, settings, never).await
         };
         if let Err(e) = run.await {
             tracing::error!("tournament {id}: {e:#}");
@@ -298,21 +297,6 @@ fn run_recorded(
             tracing::error!("tournament {id}: {e}");
         }
     });
-}
-
-async fn play_recorded<G: LoadPlayers>(
-    game: Arc<G>,
-    data: &std::path::Path,
-    id: i64,
-    versions: &[Version],
-    (limits, settings): (arena_core::Limits, Settings),
-) -> anyhow::Result<()> {
-    let mut store = arena_store::Store::open(data)?;
-    let entries = arena_service::players::load_versions(&game, &store.components_dir(), versions).await?;
-    let entrants = (entries, versions);
-    // The server is not interrupted: a tournament it stops with is resumed by `arena resume`.
-    run_stored(game, &mut store, id, entrants, limits, settings, std::future::pending()).await?;
-    Ok(())
 }
 
 /// Records a tournament of `versions` and starts it.

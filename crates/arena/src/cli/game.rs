@@ -7,6 +7,7 @@ use anyhow::Context;
 use arena_core::{Entry, Limits};
 use arena_match::LoadPlayers;
 use arena_sandbox::{CompileLimits, Compiler, Sandbox};
+use arena_service::venue::{Venue, WithGame, play_on};
 use arena_service::{packages, players};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -54,23 +55,26 @@ pub trait Plays: Sized {
     async fn with<G: LoadPlayers>(self, game: Arc<G>, limits: Limits) -> anyhow::Result<ExitCode>;
 }
 
-/// Opens `cmd`'s game and runs it: here, or with the games played by the workers.
+/// Opens `cmd`'s game and runs it, its games played where `--nats` says (see [`play_on`]).
 pub fn run(cmd: impl Plays) -> anyhow::Result<ExitCode> {
     let Setup { dir, limits, options, cache, compile, nats } = cmd.setup()?;
     runtime()?.block_on(async move {
+        let venue = Venue::connect(nats.as_deref()).await?;
         let sandbox = Arc::new(sandbox(limits, compile, cache)?);
         let what = format!("compiling the game's referee ({})", dir.display());
         let game = super::progress::noting(&what, packages::open(sandbox, &dir, &options)).await?;
-        match nats {
-            // The games go to the workers; everything else stays here.
-            Some(url) => {
-                let connection = arena_cluster::Nats::connect(&url).await?;
-                let remote = arena_cluster::RemoteGame::new(connection, Arc::new(game), &dir, &options, limits).await?;
-                cmd.with(Arc::new(remote), limits).await
-            }
-            None => cmd.with(Arc::new(game), limits).await,
-        }
+        play_on(&venue, Arc::new(game), &dir, limits, Command(cmd, limits)).await
     })
+}
+
+/// A command, as work that plays.
+struct Command<P>(P, Limits);
+
+impl<P: Plays> WithGame for Command<P> {
+    type Output = ExitCode;
+    async fn with<G: LoadPlayers + 'static>(self, game: Arc<G>) -> anyhow::Result<ExitCode> {
+        self.0.with(game, self.1).await
+    }
 }
 
 /// This machine's cores (2 when it cannot tell): games played at once by default.

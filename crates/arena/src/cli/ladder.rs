@@ -10,10 +10,11 @@ use arena_core::Limits;
 use arena_match::LoadPlayers;
 use arena_match::Manifest;
 use arena_sandbox::CompileLimits;
-use arena_service::ladder::{Event, LadderConfig, Stop};
+use arena_service::ladder::{self, Begin, Event, LadderConfig, Stop};
 use arena_service::packages;
-use arena_service::tournaments::{NewTournament, create, seed_or_clock};
-use arena_store::{Kind, Store};
+use arena_service::tournaments::seed_or_clock;
+use arena_service::venue::{Venue, WithGame, play_on};
+use arena_store::Store;
 use arena_tournament::ratings::System;
 use indicatif::{ProgressBar, ProgressStyle};
 use std::path::{Path, PathBuf};
@@ -97,49 +98,44 @@ fn ladder(a: LadderArgs) -> anyhow::Result<ExitCode> {
     let mut store = Store::open(&a.data)?;
     let name = Manifest::read(&a.game_dir)?.name;
     // A ladder goes on with what it was started with: its package's copy, limits and options.
-    let (dir, limits, options, id) = match store.ladder_of(&name)? {
-        Some(row) => {
-            let packages::StoredPackage { dir, options } =
-                packages::of_tournament(&a.data, &row, packages::Find::Kept)?;
-            eprintln!(
-                "Ladder {} of {name} goes on ({} games so far; its own limits and options, seed {})",
-                row.id, row.games, row.seed
-            );
-            (dir, row.settings.limits, options, Some(row.id))
-        }
-        None => (arena_match::keep(&a.data, &a.game_dir)?, a.limits, a.options.clone(), None),
-    };
+    let begin = ladder::begin(&store, &a.data, &name, &a.game_dir, a.limits, &a.options)?;
+    if let Some(row) = &begin.row {
+        eprintln!(
+            "Ladder {} of {name} goes on ({} games so far; its own limits and options, seed {})",
+            row.id, row.games, row.seed
+        );
+    }
+    let Begin { dir, options, limits, row } = begin;
     let compiled = Some(DataDir::new(a.data).compiled());
     runtime()?.block_on(async move {
         let sandbox = Arc::new(sandbox(limits, a.compile, compiled)?);
-        let game = packages::open(sandbox, &dir, &options).await?;
-        let (id, _lock) = match id {
-            Some(id) => (id, store.lock(id)?),
+        let game = Arc::new(packages::open(sandbox, &dir, &options).await?);
+        let (id, _lock) = match row {
+            Some(row) => (row.id, store.lock(row.id)?),
             None => {
                 let seed = seed_or_clock(a.seed);
-                let t = NewTournament {
-                    kind: Kind::Ladder,
-                    games_per_match: 1,
-                    seed,
-                    versions: &[],
-                    limits,
-                    rated: true,
-                    by: None,
-                };
-                let (id, lock) = create(&mut store, &game, t)?;
+                let (id, lock) = ladder::create(&mut store, &game, seed, limits, None)?;
                 eprintln!("Ladder {id} of {name} starts (seed {seed})");
                 (id, lock)
             }
         };
-        match &a.nats {
-            Some(url) => {
-                let connection = arena_cluster::Nats::connect(url).await?;
-                let remote = arena_cluster::RemoteGame::new(connection, Arc::new(game), &dir, &options, limits).await?;
-                play(Arc::new(remote), &store, id, &a.cfg).await
-            }
-            None => play(Arc::new(game), &store, id, &a.cfg).await,
-        }
+        let venue = Venue::connect(a.nats.as_deref()).await?;
+        play_on(&venue, game, &dir, limits, Shown { store: &store, id, cfg: &a.cfg }).await
     })
+}
+
+/// The ladder's run, shown as it goes.
+struct Shown<'a> {
+    store: &'a Store,
+    id: i64,
+    cfg: &'a LadderConfig,
+}
+
+impl WithGame for Shown<'_> {
+    type Output = ExitCode;
+    async fn with<G: LoadPlayers + 'static>(self, game: Arc<G>) -> anyhow::Result<ExitCode> {
+        play(game, self.store, self.id, self.cfg).await
+    }
 }
 
 async fn play<G: LoadPlayers>(game: Arc<G>, store: &Store, id: i64, cfg: &LadderConfig) -> anyhow::Result<ExitCode> {

@@ -4,12 +4,11 @@
 use super::flags::DataArgs;
 use super::game::{Plays, Setup};
 use super::progress::{print_result, run_stored};
-use anyhow::{Context, bail};
+use anyhow::Context;
 use arena_core::{DataDir, Limits};
 use arena_match::LoadPlayers;
-use arena_service::packages;
-use arena_store::{Kind, Status, Store};
-use arena_tournament::Settings;
+use arena_service::tournaments;
+use arena_store::{Status, Store};
 use std::path::Path;
 use std::process::ExitCode;
 use std::sync::Arc;
@@ -37,23 +36,12 @@ pub fn execute(a: Args) -> anyhow::Result<ExitCode> {
 impl Plays for Args {
     fn setup(&self) -> anyhow::Result<Setup> {
         // The game, its limits and its options are the ones the tournament was started with.
-        let (id, data) = (self.id, &self.data.dir);
-        let store = Store::open(data)?;
-        let row = store.tournament(id)?.with_context(|| format!("{}: there is no tournament {id}", data.display()))?;
-        if row.format == Kind::Ladder {
-            bail!(
-                "{}: tournament {id} is the ladder of {}: `arena ladder --game {} --data {}` goes on with it",
-                data.display(),
-                row.game,
-                row.game,
-                data.display()
-            );
-        }
-        let found = packages::of_tournament(data, &row, packages::Find::KeptOrByName)?;
+        let data = &self.data.dir;
+        let r = tournaments::to_resume(&Store::open(data)?, data, self.id)?;
         Ok(Setup {
-            dir: found.dir,
-            limits: row.settings.limits,
-            options: found.options,
+            dir: r.package.dir,
+            limits: r.row.settings.limits,
+            options: r.package.options,
             cache: if self.no_cache { None } else { Some(DataDir::new(data).compiled()) },
             compile: Default::default(),
             nats: self.nats.clone(),
@@ -67,32 +55,21 @@ impl Plays for Args {
 
 async fn resume<G: LoadPlayers>(game: Arc<G>, data: &Path, id: i64, json: bool) -> anyhow::Result<ExitCode> {
     let store = Store::open(data)?;
-    let row = store.tournament(id)?.with_context(|| format!("{}: there is no tournament {id}", data.display()))?;
-    if row.status == Status::Finished {
+    let r = tournaments::to_resume(&store, data, id)?;
+    if r.row.status == Status::Finished {
         eprintln!("Tournament {id} is finished already; its result:");
         let result = store.result(id)?.with_context(|| format!("{}: tournament {id} has no result", data.display()))?;
         print_result(&result, json)?;
         return Ok(ExitCode::SUCCESS);
     }
-    if let (Some(then), Some(now)) = (&row.settings.referee, game.referee_hash())
-        && *then != now
-    {
-        bail!(
-            "{}: tournament {id} was played with {}'s referee sha256 {then}, but the package found now has \
-             {now}: resuming would change the rules mid-tournament",
-            data.display(),
-            row.game
-        );
-    }
+    tournaments::same_referee(&r.row, &*game).with_context(|| data.display().to_string())?;
     let lock = store.lock(id)?;
     let versions = store.entrants(id)?;
     let entries = arena_service::players::load_versions(&game, &store.components_dir(), &versions).await?;
-    let limits = row.settings.limits;
-    let format = row.format.format().with_context(|| format!("{}: tournament {id} is a ladder", data.display()))?;
-    let settings = Settings::new(format, row.games_per_match, row.seed);
     eprintln!(
         "Resuming tournament {id} ({}, {} players): {} games were recorded before",
-        row.game, row.players, row.games
+        r.row.game, r.row.players, r.row.games
     );
-    run_stored(game, store, (id, lock), entries, &versions, limits, settings, (json, None)).await
+    let limits = r.row.settings.limits;
+    run_stored(game, store, (id, lock), entries, &versions, limits, r.settings, (json, None)).await
 }

@@ -102,11 +102,8 @@ pub fn execute(a: Args) -> anyhow::Result<ExitCode> {
         public_url: a.public_url.clone(),
     };
     runtime()?.block_on(async move {
-        let connection = match &a.nats {
-            Some(url) => Some(arena_cluster::Nats::connect(url).await?),
-            None => None,
-        };
-        arena_web::serve(arena_web::App::new(cfg, sandbox, connection)).await
+        let venue = arena_service::venue::Venue::connect(a.nats.as_deref()).await?;
+        arena_web::serve(arena_web::App::new(cfg, sandbox, venue)).await
     })?;
     Ok(ExitCode::SUCCESS)
 }
