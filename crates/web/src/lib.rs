@@ -8,6 +8,7 @@ mod account;
 mod api;
 mod api_types;
 mod auth;
+mod caches;
 mod catalogue;
 mod competitions;
 mod conn;
@@ -23,21 +24,22 @@ mod players;
 mod publish;
 mod refusals;
 mod replays;
+mod routes;
 mod scrimmages;
 mod shun;
 mod tournaments;
 mod uploads;
 mod view;
 
+pub(crate) use caches::*;
 pub use catalogue::SUSPEND_AFTER;
 pub use replays::{ReplayData, standalone_html};
+pub use routes::router;
 
 use arena_core::Limits;
 use arena_match::PackageGame;
 use arena_sandbox::Sandbox;
 use arena_store::Store;
-use axum::Router;
-use axum::routing::{get, post};
 use error::WebError;
 use std::collections::{HashMap, VecDeque};
 use std::net::SocketAddr;
@@ -355,183 +357,9 @@ impl App {
     }
 }
 
-/// A value computed from the store, with the store's state it was computed at. While the store keeps
-/// changing (a tournament recording games), a value at most [`FRESH`] old is served as it is and one
-/// request at a time computes the next: a busy page costs one computation a second, not one a request.
-pub(crate) struct Cached<K, V> {
-    at: K,
-    when: Instant,
-    value: Arc<V>,
-    computing: bool,
-}
-
-/// The store's state a leaderboard is computed at (see `Store::generation`).
-type Generation = (i64, i64, i64, i64);
-
-/// Leaderboards by game.
-type Boards = Mutex<HashMap<String, Cached<Generation, Vec<arena_store::Leader>>>>;
-
 /// Live streams served at once, from one client and in all; past that a page is told to retry later
 /// (it still loads, not live).
 const LIVE_STREAMS: conn::Caps = conn::Caps { per_address: 8, total: 256 };
-
-/// How stale a page of a changing store may be.
-pub(crate) const FRESH: Duration = Duration::from_secs(1);
-
-/// How long the bytes of a page rendered for visitors not signed in are served again as they are.
-pub(crate) const PAGE_FRESH: Duration = Duration::from_millis(100);
-
-/// The most pages kept for visitors not signed in (each is kept for [`PAGE_FRESH`]).
-const MAX_PAGES: usize = 256;
-
-/// The cached value to serve for state `key`, or `None`: compute it (and say so with
-/// [`Cached::put`]). Marks the entry as being computed.
-pub(crate) fn cached<Q: std::hash::Hash + Eq, K: PartialEq, V>(
-    map: &Mutex<HashMap<Q, Cached<K, V>>>,
-    q: &Q,
-    key: &K,
-) -> Option<Arc<V>> {
-    let mut map = map.lock().unwrap_or_else(|e| e.into_inner());
-    let c = map.get_mut(q)?;
-    // (A computation that failed leaves `computing` set: after ten times FRESH, another may try.)
-    if c.at == *key || (c.computing && c.when.elapsed() < FRESH * 10) || c.is_fresh() {
-        return Some(c.value.clone());
-    }
-    c.computing = true;
-    None
-}
-
-/// The cached value of `q` if it is at most [`FRESH`] old, whatever the store's state now.
-pub(crate) fn fresh<Q: std::hash::Hash + Eq, K, V>(map: &Mutex<HashMap<Q, Cached<K, V>>>, q: &Q) -> Option<Arc<V>> {
-    map.lock().unwrap_or_else(|e| e.into_inner()).get(q).filter(|c| c.is_fresh()).map(|c| c.value.clone())
-}
-
-impl<K, V> Cached<K, V> {
-    fn is_fresh(&self) -> bool {
-        self.when.elapsed() < FRESH
-    }
-}
-
-pub(crate) fn put<Q: std::hash::Hash + Eq, K, V>(map: &Mutex<HashMap<Q, Cached<K, V>>>, q: Q, at: K, value: Arc<V>) {
-    let c = Cached { at, when: Instant::now(), value, computing: false };
-    map.lock().unwrap_or_else(|e| e.into_inner()).insert(q, c);
-}
-
-/// Each game's kept board (see [`arena_store::Board`]), each behind a lock of its own: one game's
-/// leaderboard or player page never waits on another game's.
-pub(crate) type Ratings = Mutex<HashMap<String, Arc<Mutex<arena_store::Board>>>>;
-
-/// The lock over the board of `game` in `ratings` (made if missing).
-pub(crate) fn board_of(
-    ratings: &Ratings,
-    game: &str,
-    system: arena_tournament::ratings::System,
-) -> Arc<Mutex<arena_store::Board>> {
-    let mut boards = ratings.lock().unwrap_or_else(|e| e.into_inner());
-    boards.entry(game.to_string()).or_insert_with(|| Arc::new(Mutex::new(arena_store::Board::new(system)))).clone()
-}
-
-/// The board held by `lock`, started again if it was kept under another rating system.
-pub(crate) fn lock_board(
-    lock: &Mutex<arena_store::Board>,
-    system: arena_tournament::ratings::System,
-) -> std::sync::MutexGuard<'_, arena_store::Board> {
-    let mut board = lock.lock().unwrap_or_else(|e| e.into_inner());
-    if board.system() != system {
-        *board = arena_store::Board::new(system);
-    }
-    board
-}
-
-/// `f` on the board of `game` in `ratings` (made if missing): the leaderboard brings it up to date
-/// and reads from it, not from every stored game.
-pub(crate) fn with_board<T>(
-    ratings: &Ratings,
-    game: &str,
-    system: arena_tournament::ratings::System,
-    f: impl FnOnce(&mut arena_store::Board) -> T,
-) -> T {
-    let lock = board_of(ratings, game, system);
-    f(&mut lock_board(&lock, system))
-}
-
-/// The statistics of player `name` of `game`, from the game's kept board: it is locked only while it
-/// is brought up to date and read, not while the player's own games are.
-pub(crate) fn player_stats(
-    s: &Store,
-    ratings: &Ratings,
-    game: &str,
-    name: &str,
-    system: arena_tournament::ratings::System,
-) -> arena_store::Result<Option<arena_store::PlayerStats>> {
-    let lock = board_of(ratings, game, system);
-    s.player_stats_from(game, name, || lock_board(&lock, system))
-}
-
-/// The site's routes: the pages, and the API (with its OpenAPI document, made from the same routes).
-pub fn router(app: Arc<App>) -> Router {
-    let body_cap = app.cfg.max_upload + 64 * 1024;
-    let (api, doc) = api::routes();
-    let doc = Arc::new(doc.to_pretty_json().unwrap_or_default());
-    let api = api
-        .route(
-            "/api/openapi.json",
-            get(move || {
-                let doc = doc.clone();
-                async move { ([(axum::http::header::CONTENT_TYPE, "application/json")], (*doc).clone()) }
-            }),
-        )
-        .route("/api", axum::routing::any(error::api_not_found))
-        .route("/api/{*rest}", axum::routing::any(error::api_not_found))
-        .layer(axum::middleware::map_response(error::api_errors));
-    // The site's forms are small: a larger body is refused before more of it is read (uploads and
-    // publications, multipart, are bounded by the upload cap below).
-    let form = tower::ServiceBuilder::new()
-        .layer(axum::middleware::from_fn(auth::small_form))
-        .layer(axum::extract::DefaultBodyLimit::max(auth::FORM_BYTES));
-    Router::new()
-        .route("/", get(games::index))
-        .route("/games/{game}", get(games::leaderboard_page))
-        .route("/players/{name}", get(players::player_page))
-        .route("/players/{name}/games", get(players::player_games_html))
-        .route(
-            "/tournaments",
-            get(tournaments::tournaments_page).post(tournaments::start_tournament).layer(form.clone()),
-        )
-        .route("/tournaments/{id}", get(tournaments::tournament_page))
-        .route("/tournaments/{id}/live", get(live::tournament))
-        .route("/tournaments/{id}/games/{key}", get(replays::page))
-        .route("/embed/tournaments/{id}/games/{key}", get(replays::embed))
-        .route("/scrimmages", post(scrimmages::scrimmage).layer(form.clone()))
-        .route("/ladders", post(ladders::control).layer(form.clone()))
-        .route("/competitions", get(competitions::list).post(competitions::create).layer(form.clone()))
-        .route("/competitions/{id}", get(competitions::page))
-        .route("/competitions/{id}/final.csv", get(competitions::final_csv))
-        .route("/upload", get(uploads::upload_form).post(uploads::upload_submit))
-        .route("/publish", get(publish::publish_form).post(publish::publish_submit))
-        .route("/games/{game}/package.tar.gz", get(publish::package_download))
-        .route("/games/{game}/wit", get(publish::wit_download))
-        .route("/games/{game}/templates/{file}", get(publish::templates_download))
-        .route("/signin", get(auth::signin_form).post(auth::signin).layer(form.clone()))
-        .route("/signout", post(auth::signout).layer(form.clone()))
-        .route("/signup", get(account::signup_form).post(account::signup).layer(form.clone()))
-        .route("/account", get(account::account))
-        .route("/account/token", post(account::replace_token).layer(form.clone()))
-        .route("/account/signout-everywhere", post(account::sign_out_everywhere).layer(form.clone()))
-        .route("/account/invites", post(account::invite).layer(form.clone()))
-        .route("/account/users", post(account::set_account).layer(form.clone()))
-        .route("/assets/{file}", get(layout::asset))
-        .route("/favicon.ico", get(|| async { axum::http::StatusCode::NO_CONTENT }))
-        .route("/healthz", get(metrics::healthz))
-        .route("/metrics", get(metrics::metrics))
-        .layer(axum::middleware::map_response(error::page_errors))
-        .merge(api)
-        .route_layer(axum::middleware::from_fn_with_state(app.clone(), metrics::observe))
-        .layer(axum::extract::DefaultBodyLimit::max(body_cap))
-        .layer(axum::middleware::from_fn(auth::security_headers))
-        .layer(axum::middleware::from_fn_with_state(app.clone(), fair::scope))
-        .with_state(app)
-}
 
 /// Serves until Ctrl-C.
 pub async fn serve(app: Arc<App>) -> anyhow::Result<()> {

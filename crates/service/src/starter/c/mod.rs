@@ -5,6 +5,9 @@
 //! answer; `player.c` is the part the author writes. Freestanding: no libc (alloc.c is the heap).
 
 mod glue;
+mod zig;
+
+use zig::{zig_ident, zig_type};
 
 use super::{PlayerWorld, comment, preamble, snake, wrapped};
 use std::collections::{HashMap, HashSet};
@@ -21,93 +24,7 @@ pub(super) enum Flavour {
     Zig,
 }
 
-/// Zig's keywords and primitive type names, which a parameter may not be called (it gets a `_`).
-const ZIG_RESERVED: [&str; 60] = [
-    "addrspace",
-    "align",
-    "allowzero",
-    "and",
-    "anyframe",
-    "anytype",
-    "asm",
-    "break",
-    "callconv",
-    "catch",
-    "comptime",
-    "const",
-    "continue",
-    "defer",
-    "else",
-    "enum",
-    "errdefer",
-    "error",
-    "export",
-    "extern",
-    "fn",
-    "for",
-    "if",
-    "inline",
-    "linksection",
-    "noalias",
-    "noinline",
-    "nosuspend",
-    "opaque",
-    "or",
-    "orelse",
-    "packed",
-    "pub",
-    "resume",
-    "return",
-    "struct",
-    "suspend",
-    "switch",
-    "test",
-    "threadlocal",
-    "try",
-    "union",
-    "unreachable",
-    "var",
-    "volatile",
-    "while",
-    "bool",
-    "void",
-    "type",
-    "anyerror",
-    "isize",
-    "usize",
-    "f16",
-    "f32",
-    "f64",
-    "f80",
-    "f128",
-    "noreturn",
-    "true",
-    "false",
-];
-
-fn zig_ident(name: &str) -> String {
-    let int = |s: &str| s.len() > 1 && s[1..].chars().all(|c| c.is_ascii_digit()) && s.starts_with(['u', 'i']);
-    if ZIG_RESERVED.contains(&name) || int(name) { format!("{name}_") } else { name.to_string() }
-}
-
-/// A C type of the glue as Zig names it: a number as itself, any other through abi.zig.
-fn zig_type(c: &str) -> String {
-    let known = [
-        ("bool", "bool"),
-        ("uint8_t", "u8"),
-        ("uint16_t", "u16"),
-        ("uint32_t", "u32"),
-        ("uint64_t", "u64"),
-        ("int8_t", "i8"),
-        ("int16_t", "i16"),
-        ("int32_t", "i32"),
-        ("int64_t", "i64"),
-        ("float", "f32"),
-        ("double", "f64"),
-    ];
-    known.iter().find(|(k, _)| *k == c).map_or_else(|| format!("abi.{c}"), |(_, z)| z.to_string())
-}
-
+/// The files of a starter for `w` in `flavour`: the C glue (abi.h, abi.c) and the player's own file.
 pub(super) fn generate(w: &PlayerWorld, flavour: Flavour) -> Result<Vec<(String, String)>, String> {
     let file = match flavour {
         Flavour::C => "player.c",

@@ -5,15 +5,20 @@
 //! referee; a referee that traps, loops, hogs memory or breaks the protocol ends the game as a game
 //! fault, and nobody is banned for it.
 
-use super::answers::{Answers, Asked, Handed, PerStep, Reply, Step, ban, refill_answer, take_answer, unfollowed};
+use super::answers::{Answers, Asked, Handed, PerStep, Reply, Step, ban, unfollowed};
 use super::fuzz::{Fuzz, Fuzzer};
-use super::referee::{EVENT_BYTES, Referee, Took, option, protocol, text, view};
+use super::referee::{Referee, option, protocol, text};
 use super::seat::Seat;
-use super::{Package, PackagePlayer, values};
-use arena_core::{CallLine, Finals, MatchSoFar, QUOTE_CHARS};
+use super::{Package, PackagePlayer};
+use arena_core::GameOutcome;
+use arena_core::{CallLine, Finals, MatchSoFar};
 use arena_core::{Fault, FaultKind};
-use arena_core::{Frame, GameOutcome};
+
+mod end;
+mod hand;
 use arena_sandbox::Guard;
+pub use end::SVG_BYTES;
+use hand::Hand;
 use std::sync::Arc;
 use wasmtime::component::Val;
 
@@ -376,218 +381,5 @@ impl Package {
             return Err(protocol("requests", format!("the game did not end within {MAX_STEPS} steps")));
         }
         Ok(())
-    }
-
-    /// What a game that ended keeps of its end: the outcome and the spectators' final view, and the
-    /// drawings and each seat's view if `finals` asks for them.
-    async fn conclude(
-        &self,
-        referee: &mut Referee,
-        n: usize,
-        finals: Finals,
-        out: &mut GameOutcome,
-    ) -> Result<(), Fault> {
-        let Val::Option(Some(outcome)) = referee.call("outcome", &[]).await? else {
-            return Err(protocol("outcome", "no outcome when the game ended"));
-        };
-        let Val::Record(fields) = *outcome else { return Err(protocol("outcome", "not a record")) };
-        for (name, v) in fields {
-            match (name.as_str(), v) {
-                ("scores", Val::List(l)) => {
-                    out.scores =
-                        l.into_iter().filter_map(|v| if let Val::S64(s) = v { Some(s) } else { None }).collect()
-                }
-                ("winners", Val::List(l)) => {
-                    out.winners = l
-                        .into_iter()
-                        .filter_map(|v| if let Val::U32(s) = v { Some(s as usize) } else { None })
-                        .filter(|&s| s < n)
-                        .collect()
-                }
-                _ => {}
-            }
-        }
-        if out.scores.len() != n {
-            return Err(protocol("outcome", format!("{} scores for {n} seats", out.scores.len())));
-        }
-        out.view = view(referee, None).await?;
-        if finals == Finals::All {
-            out.svg = self.svg(referee, None).await?;
-            for seat in 0..n {
-                out.seat_views.push(view(referee, Some(seat as u32)).await?);
-            }
-            if self.svg {
-                for seat in 0..n {
-                    let drawn = self.svg(referee, Some(seat as u32)).await?;
-                    out.seat_svgs.push(drawn);
-                }
-            }
-        }
-        Ok(())
-    }
-
-    /// A replay's frame after `step`: the record's `lines` of the step, the events the referee emitted
-    /// from the `events`-th on (taken from it now), its view and its drawing.
-    async fn frame(
-        &self,
-        referee: &mut Referee,
-        step: u32,
-        lines: Vec<CallLine>,
-        events: usize,
-    ) -> Result<Frame, Fault> {
-        referee.take_events().await?;
-        let view = view(referee, None).await?;
-        let svg = self.svg(referee, None).await?;
-        // A frame holds its step's lines and events again: counted again towards the record.
-        let events = referee.store.data().events[events..].to_vec();
-        let again = events.iter().map(|e| e.text.len() + EVENT_BYTES).sum::<usize>()
-            + lines.iter().map(|l| arena_core::LINE_BYTES + l.output.len() + QUOTE_CHARS).sum::<usize>();
-        referee.record("view", again)?;
-        Ok(Frame { step, lines, events, view, svg })
-    }
-
-    /// The referee's drawing for `seat` (`None`: spectators), when it exports `svg`; a drawing over
-    /// [`SVG_BYTES`] or that is not an `<svg>` document is the game's fault.
-    async fn svg(&self, referee: &mut Referee, seat: Option<u32>) -> Result<Option<String>, Fault> {
-        if !self.svg {
-            return Ok(None);
-        }
-        let arg = Val::Option(seat.map(|s| Box::new(Val::U32(s))));
-        let Val::Option(drawn) = referee.call("svg", &[arg]).await? else {
-            return Err(protocol("svg", "did not return option<string>"));
-        };
-        match drawn.map(|d| *d) {
-            None => Ok(None),
-            Some(Val::String(svg)) if svg.len() > SVG_BYTES => {
-                Err(protocol("svg", format!("drew {} bytes; a drawing may have at most {SVG_BYTES}", svg.len())))
-            }
-            Some(Val::String(svg)) if svg.trim_start().starts_with("<svg") => {
-                referee.record("svg", svg.len())?;
-                Ok(Some(svg))
-            }
-            Some(_) => Err(protocol("svg", "drew something that is not an <svg> document")),
-        }
-    }
-}
-
-/// The largest drawing a referee may make of a position.
-pub const SVG_BYTES: usize = 256 * 1024;
-
-/// What handing a step's answers to the referee works on: the referee, who is banned, the game's
-/// record, the step, and whether the answers come from a record.
-struct Hand<'g> {
-    referee: &'g mut Referee,
-    banned: &'g mut Vec<bool>,
-    out: &'g mut GameOutcome,
-    step: u32,
-    replaying: bool,
-}
-
-impl Hand<'_> {
-    /// Hands `batch` to the referee's `step`, in order, until it has taken them all: each answer is
-    /// recorded before it is handed over (a referee that fails on it leaves it in the record); a
-    /// refused one bans its seat; after a change, the answers whose request the referee no longer
-    /// makes are dropped (see `Step`), and the rest are handed over again.
-    async fn hand(
-        &mut self,
-        answers: &mut Answers<'_, '_>,
-        this: &mut Step<'_>,
-        batch: &mut PerStep<Handed<'_>>,
-    ) -> Result<(), Fault> {
-        while !batch.is_empty() {
-            if this.changed {
-                if self.replaying
-                    && let Some(h) = batch.iter().find(|h| !this.asks(self.referee, h.seat))
-                {
-                    return Err(unfollowed(h.seat, &h.case.name));
-                }
-                batch.retain(|h| this.asks(self.referee, h.seat));
-                if batch.is_empty() {
-                    break;
-                }
-            }
-            let start = self.out.log.len();
-            for h in batch.iter_mut() {
-                let recorded = h.answer.as_ref().map_or(serde_json::Value::Null, values::to_json);
-                let (line, bytes) = CallLine::measured(h.seat, h.case.name.clone(), self.step, recorded, h.fuel);
-                let output = std::mem::take(&mut h.output);
-                // An answer handed over again after a change was counted when first recorded.
-                if !h.counted {
-                    self.referee.record("step", bytes + output.len())?;
-                    h.counted = true;
-                }
-                self.out.log.push(CallLine { micros: h.micros, output, ..line });
-                self.out.fuel[h.seat] += h.fuel;
-            }
-            self.referee.handed += 1;
-            let took = if self.referee.flat.is_some() { self.flat(batch)?.await? } else { self.typed(batch).await? };
-            let k = took.taken as usize;
-            if k == 0 || k > batch.len() {
-                return Err(protocol("step", format!("took {k} of the {} answers it was handed", batch.len())));
-            }
-            // The answers it did not take leave the record until they are handed over again.
-            for h in batch.iter_mut().skip(k) {
-                self.out.fuel[h.seat] -= h.fuel;
-            }
-            for (h, line) in batch.iter_mut().skip(k).zip(self.out.log.drain(start + k..)) {
-                h.output = line.output;
-            }
-            let last = batch.drain(..k).next_back().map(|h| (h.seat, h.case.name.as_str()));
-            this.change();
-            if let (Some(why), Some((seat, case))) = (took.refused, last) {
-                answers.refused(seat);
-                // Boxed: a refusal is rare, and its future would make every step's larger.
-                Box::pin(ban(
-                    self.referee,
-                    answers,
-                    self.banned,
-                    self.out,
-                    (seat, self.step),
-                    Fault::illegal(case, why),
-                ))
-                .await?;
-            }
-        }
-        Ok(())
-    }
-
-    /// Hands `batch` to the referee's typed `step`; the answers it does not take are handed back to
-    /// `batch`.
-    async fn typed(&mut self, batch: &mut PerStep<Handed<'_>>) -> Result<Took, Fault> {
-        // The values of the last step's answers, refilled in place (their tuples, case names and
-        // boxes are allocated once a game, not once an answer).
-        let mut items = std::mem::take(&mut self.referee.answers);
-        items.truncate(batch.len());
-        for (j, h) in batch.iter_mut().enumerate() {
-            refill_answer(&mut items, j, h.seat as u32, &h.case.name, h.answer.take());
-        }
-        let params = [Val::List(items)];
-        let next = self.referee.call("step", &params).await?;
-        let took = self.referee.take_next("step", next)?;
-        let [Val::List(mut items)] = params else { return Err(protocol("step", "its answers were not a list")) };
-        for (h, item) in batch.iter_mut().zip(items.iter_mut()).skip(took.taken as usize) {
-            h.answer = take_answer(item);
-        }
-        self.referee.answers = items;
-        Ok(took)
-    }
-
-    /// Writes `batch` in flat form (see [`crate::flat`]) for the referee's flat `step`, and the future
-    /// that calls it; the answers stay in `batch`.
-    fn flat(&mut self, batch: &PerStep<Handed<'_>>) -> Result<impl Future<Output = Result<Took, Fault>>, Fault> {
-        let bytes = &mut self.referee.bytes;
-        bytes.clear();
-        crate::flat::varint(bytes, batch.len() as u64);
-        for h in batch.iter() {
-            crate::flat::varint(bytes, h.seat as u64);
-            crate::flat::varint(bytes, u64::from(h.case.answer_index));
-            match (&h.answer, &h.case.answer_shape) {
-                (Some(v), Some(ty)) => crate::flat::write(v, ty, bytes)
-                    .map_err(|e| protocol("step", format!("seat {}'s answer has no flat form: {e}", h.seat)))?,
-                (None, None) => {}
-                _ => return Err(protocol("step", format!("seat {}'s answer does not fit its case", h.seat))),
-            }
-        }
-        Ok(self.referee.step_flat())
     }
 }

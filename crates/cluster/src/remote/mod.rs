@@ -5,8 +5,8 @@
 //! go together in one message (up to `BATCH_GAMES`; see `publishing`): a busy tournament's games share
 //! the server's round trips, a lone game waits for nothing.
 
-use super::job::{BATCH_GAMES, Done, Job, JobPlayer, component_key, package_key};
-use super::{BUSY_SUBJECT, ClusterError, JOBS_SUBJECT, Nats, RESULTS};
+use super::job::{Job, JobPlayer, component_key, package_key};
+use super::{BUSY_SUBJECT, ClusterError, Nats, RESULTS};
 use arena_core::Limits;
 use arena_core::{Entry, Game, GameOutcome, GameSetup, TournamentInfo};
 use arena_core::{Fault, FaultKind};
@@ -19,85 +19,15 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 use tokio::sync::oneshot;
 
+mod mailbox;
+mod publishing;
+use mailbox::Mailbox;
+use publishing::{Flow, publishing};
+
 type Outcome = Result<GameOutcome, String>;
 
 /// A job to publish, and where to say whether the stream has it.
 type Outgoing = (Job, oneshot::Sender<Result<(), String>>);
-
-/// Outcomes by game (`Job::key`): those awaited (a sender) and those that came before anyone asked
-/// (an interrupted run's, read back by the run that resumes it).
-#[derive(Default)]
-struct Mailbox {
-    waiting: HashMap<String, oneshot::Sender<Outcome>>,
-    early: HashMap<String, Outcome>,
-    /// Messages on the result subject that are no outcome this Arena can read.
-    unreadable: u64,
-    /// Outcomes handed to their games.
-    placed: u64,
-}
-
-impl Mailbox {
-    /// Places an outcome read from the result stream: to the game waiting for it, else kept for when
-    /// it is asked for. One it cannot place now is logged with its key and what was expected.
-    fn place(&mut self, headers: Option<&async_nats::HeaderMap>, payload: &[u8]) {
-        // An outcome of another protocol version is not read as one: the games it names fail, saying
-        // why (a worker of another Arena version took them).
-        let version = super::protocol_of(headers);
-        if !super::speaks_ours(&version) {
-            let why = super::protocol_mismatch("A worker's outcome on the result stream", version);
-            tracing::error!("{why}");
-            match super::dones_in(payload) {
-                Ok(dones) => {
-                    for done in dones {
-                        let worker = arena_core::quote_at(&done.worker, 80);
-                        self.place_one(Done { outcome: Err(format!("worker {worker}: {why}")), ..done });
-                    }
-                }
-                Err(_) => self.unreadable += 1,
-            }
-            return;
-        }
-        let dones = match super::dones_in(payload) {
-            Ok(dones) => dones,
-            Err(e) => {
-                self.unreadable += 1;
-                let head: String = String::from_utf8_lossy(&payload[..payload.len().min(200)]).into_owned();
-                tracing::warn!("an outcome on the result stream is unreadable ({e}), dropped: {head}");
-                return;
-            }
-        };
-        for done in dones {
-            self.place_one(done);
-        }
-    }
-
-    fn place_one(&mut self, done: Done) {
-        tracing::debug!("game {} played by {}", done.game, done.worker);
-        // A game played twice (a worker died after publishing) is taken once.
-        match self.waiting.remove(&done.key) {
-            Some(tx) => {
-                self.placed += 1;
-                let _ = tx.send(done.outcome);
-            }
-            None => {
-                let prefix = format!("{}|", done.game);
-                match self.waiting.keys().find(|k| k.starts_with(&prefix)) {
-                    Some(expected) => tracing::warn!(
-                        "an outcome of game {} (key {}) is not the one awaited (key {expected}): kept aside",
-                        done.game,
-                        done.key
-                    ),
-                    None => tracing::debug!(
-                        "an outcome of game {} (key {}) came before it was asked for",
-                        done.game,
-                        done.key
-                    ),
-                }
-                self.early.insert(done.key, done.outcome);
-            }
-        }
-    }
-}
 
 /// Where a loaded component's bytes are, to upload for the workers: its file, or the bytes an upload
 /// was loaded from.
@@ -133,41 +63,6 @@ pub struct RemoteGame {
     /// Jobs to publish, taken by the publishing task (see [`publishing`]).
     outbox: tokio::sync::mpsc::UnboundedSender<Outgoing>,
     flow: Arc<Flow>,
-}
-
-/// Jobs published and not yet answered, and news of each answer: while enough are out to keep the
-/// workers busy, the publishing task fills a batch before it sends it.
-#[derive(Default)]
-struct Flow {
-    out: std::sync::atomic::AtomicUsize,
-    answered: tokio::sync::Notify,
-}
-
-impl Flow {
-    /// Counted as out before they are published: a worker may answer before the server's ack is back.
-    fn sent(&self, n: usize) {
-        self.out.fetch_add(n, std::sync::atomic::Ordering::Relaxed);
-    }
-
-    /// Jobs the stream did not take after all.
-    fn unsent(&self, n: usize) {
-        self.take(n);
-    }
-
-    fn answered(&self) {
-        self.take(1);
-        self.answered.notify_one();
-    }
-
-    fn take(&self, n: usize) {
-        use std::sync::atomic::Ordering::Relaxed;
-        let _ = self.out.fetch_update(Relaxed, Relaxed, |out| Some(out.saturating_sub(n)));
-    }
-
-    /// Few enough jobs out that a worker may be waiting for one.
-    fn low(&self) -> bool {
-        self.out.load(std::sync::atomic::Ordering::Relaxed) < 2 * BATCH_GAMES
-    }
 }
 
 /// A name fit for a subject token and a consumer name.
@@ -336,94 +231,6 @@ impl RemoteGame {
         let (tx, rx) = oneshot::channel();
         self.outbox.send((job, tx)).map_err(|_| stopped())?;
         rx.await.map_err(|_| stopped())?
-    }
-}
-
-/// The longest a job waits for others to fill its batch while workers have enough to do.
-const LINGER: std::time::Duration = std::time::Duration::from_millis(20);
-
-/// Publishes the jobs sent to `jobs` until the sender is dropped, one message at a time (while it
-/// waits for the server, more jobs gather for the next), in batches of up to [`BATCH_GAMES`]: every
-/// job waiting, at once while few are out (see [`Flow`]), else once the batch is full, an answer
-/// leaves few out, or [`LINGER`] has passed; one by one when together they would not fit in a
-/// message. `nonce` is this process's own, in every message's deduplication id (a resumed run
-/// publishes again). (Four publishes under way at once measured no faster.)
-async fn publishing(
-    nats: Nats,
-    nonce: String,
-    mut jobs: tokio::sync::mpsc::UnboundedReceiver<Outgoing>,
-    flow: Arc<Flow>,
-) {
-    let fits = (nats.client.server_info().max_payload / 2).max(1024);
-    while let Some(first) = jobs.recv().await {
-        // Games woken by the same news (a batch of outcomes placed at once) make their jobs now: let
-        // them, so that they go together rather than the first alone.
-        tokio::task::yield_now().await;
-        let mut batch = vec![first];
-        let until = tokio::time::Instant::now() + LINGER;
-        loop {
-            while batch.len() < BATCH_GAMES {
-                match jobs.try_recv() {
-                    Ok(next) => batch.push(next),
-                    Err(_) => break,
-                }
-            }
-            if batch.len() >= BATCH_GAMES || flow.low() {
-                break;
-            }
-            tokio::select! {
-                next = jobs.recv() => match next {
-                    Some(next) => batch.push(next),
-                    None => break,
-                },
-                _ = flow.answered.notified() => {}
-                _ = tokio::time::sleep_until(until) => break,
-            }
-        }
-        publish_batch(&nats, &nonce, batch, fits, &flow).await;
-    }
-}
-
-/// Publishes `batch` as one message (when it fits in `fits` bytes) or job by job, and tells each job's
-/// sender whether the stream has it.
-async fn publish_batch(nats: &Nats, nonce: &str, batch: Vec<Outgoing>, fits: usize, flow: &Flow) {
-    let together = (batch.len() > 1)
-        .then(|| super::jobs_message(&batch.iter().map(|(j, _)| j).collect::<Vec<_>>()).ok())
-        .flatten()
-        .filter(|payload| payload.len() <= fits);
-    match together {
-        Some(payload) => {
-            // Deduplicated by run, first game, size and this process.
-            let (first, n) = (&batch[0].0, batch.len());
-            let id = format!("{}/{}/{n}/{nonce}", first.reply, first.game);
-            flow.sent(n);
-            let r = nats.publish_stored(JOBS_SUBJECT, &id, payload.into()).await;
-            let r = r.map_err(|e| format!("the game's job: {e}"));
-            if r.is_err() {
-                flow.unsent(n);
-            }
-            for (_, tx) in batch {
-                let _ = tx.send(r.clone());
-            }
-        }
-        None => {
-            for (job, tx) in batch {
-                let payload = match super::jobs_message(&[&job]) {
-                    Ok(payload) => payload,
-                    Err(e) => {
-                        let _ = tx.send(Err(format!("the game's job: {e}")));
-                        continue;
-                    }
-                };
-                let id = format!("{}/{}/{nonce}", job.reply, job.game);
-                flow.sent(1);
-                let r = nats.publish_stored(JOBS_SUBJECT, &id, payload.into()).await;
-                if r.is_err() {
-                    flow.unsent(1);
-                }
-                let _ = tx.send(r.map_err(|e| format!("the game's job: {e}")));
-            }
-        }
     }
 }
 
