@@ -91,3 +91,122 @@ fn the_vocabulary_the_tournaments_and_the_store_reach_no_wasmtime() {
         }
     }
 }
+
+/// The Rust sources under `dir`, recursively.
+fn sources(dir: &std::path::Path) -> Vec<PathBuf> {
+    let mut out = vec![];
+    for entry in std::fs::read_dir(dir).unwrap_or_else(|e| panic!("{}: {e}", dir.display())) {
+        let path = entry.unwrap().path();
+        if path.is_dir() {
+            out.extend(sources(&path));
+        } else if path.extension().is_some_and(|e| e == "rs") {
+            out.push(path);
+        }
+    }
+    out.sort();
+    out
+}
+
+/// A source file's code, its unit tests (from `#[cfg(test)]` on) left out.
+fn code_of(path: &std::path::Path) -> String {
+    let text = std::fs::read_to_string(path).unwrap();
+    match text.find("\n#[cfg(test)]") {
+        Some(i) => text[..i].to_string(),
+        None => text,
+    }
+}
+
+/// No source file of the host's crates or the referee kit is over 450 lines, its unit tests aside: a
+/// file that grows past it is split by what its parts do.
+#[test]
+fn no_source_file_is_over_450_lines_tests_aside() {
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let mut long = vec![];
+    for top in ["crates", "sdk"] {
+        for path in sources(&root.join(top)) {
+            let s = path.to_string_lossy();
+            // Integration tests and benchmarks are tests.
+            if s.contains("/tests/") || s.contains("/benches/") {
+                continue;
+            }
+            let lines = code_of(&path).lines().count();
+            if lines > 450 {
+                long.push(format!("{} ({lines} lines)", path.strip_prefix(&root).unwrap_or(&path).display()));
+            }
+        }
+    }
+    assert!(long.is_empty(), "over 450 lines:\n{}", long.join("\n"));
+}
+
+/// The web crate's modules import one another without a circle: each module's file (or folder) names
+/// the sibling modules it uses as `super::NAME` or `crate::NAME`, and following those never leads back
+/// (so a module can be read, and moved, knowing only what it imports).
+#[test]
+fn the_web_crates_modules_import_one_another_without_a_circle() {
+    let src = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../web/src");
+    let mut modules: BTreeMap<String, Vec<PathBuf>> = BTreeMap::new();
+    for entry in std::fs::read_dir(&src).unwrap() {
+        let path = entry.unwrap().path();
+        let name = path.file_stem().unwrap().to_string_lossy().to_string();
+        if path.is_dir() {
+            modules.insert(name, sources(&path));
+        } else if name != "lib" && path.extension().is_some_and(|e| e == "rs") {
+            modules.insert(name, vec![path]);
+        }
+    }
+    assert!(modules.len() > 10, "{modules:?}");
+    let names: BTreeSet<String> = modules.keys().cloned().collect();
+    let mut uses: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+    for (module, files) in &modules {
+        let mut used = BTreeSet::new();
+        for file in files {
+            let code = code_of(file);
+            for prefix in ["super::", "crate::", "super::super::"] {
+                for (i, _) in code.match_indices(prefix) {
+                    let rest = &code[i + prefix.len()..];
+                    // `super::{a, b::C}` names several.
+                    let listed: Vec<&str> = match rest.strip_prefix('{') {
+                        Some(list) => list.split('}').next().unwrap_or_default().split(',').collect(),
+                        None => vec![rest],
+                    };
+                    for item in listed {
+                        let word: String =
+                            item.trim().chars().take_while(|c| c.is_ascii_alphanumeric() || *c == '_').collect();
+                        if names.contains(&word) && &word != module {
+                            used.insert(word);
+                        }
+                    }
+                }
+            }
+        }
+        uses.insert(module.clone(), used);
+    }
+    // A circle is a module that reaches itself.
+    for start in uses.keys() {
+        let mut path = vec![start.clone()];
+        let mut seen = BTreeSet::new();
+        fn reach(
+            uses: &BTreeMap<String, BTreeSet<String>>,
+            start: &str,
+            path: &mut Vec<String>,
+            seen: &mut BTreeSet<String>,
+        ) -> bool {
+            let here = path.last().unwrap().clone();
+            for next in &uses[&here] {
+                if next == start {
+                    path.push(next.clone());
+                    return true;
+                }
+                if seen.insert(next.clone()) {
+                    path.push(next.clone());
+                    if reach(uses, start, path, seen) {
+                        return true;
+                    }
+                    path.pop();
+                }
+            }
+            false
+        }
+        assert!(!reach(&uses, start, &mut path, &mut seen), "a circle of imports in crates/web: {}", path.join(" → "));
+    }
+}

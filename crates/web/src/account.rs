@@ -298,3 +298,51 @@ pub async fn set_account(
     .await??;
     Ok(Redirect::to("/account").into_response())
 }
+
+// Signing in with a token.
+
+#[derive(askama::Template)]
+#[template(path = "signin.html")]
+struct SignIn<'a> {
+    nav: Nav,
+    live: String,
+    csrf: &'a str,
+    message: Option<&'a str>,
+}
+
+fn signin_page(app: &App, viewer: &Viewer, message: Option<&str>) -> Result<Response, WebError> {
+    let csrf = arena_store::secret("")?;
+    let body = askama::Template::render(&SignIn { nav: Nav::of(viewer), live: String::new(), csrf: &csrf, message })?;
+    let cookie = format!(
+        "{}={csrf}; HttpOnly; SameSite=Strict; Path=/signin; Max-Age=3600{}",
+        auth::SIGNIN_COOKIE,
+        app.cookie_flags()
+    );
+    let status = if message.is_some() { axum::http::StatusCode::UNAUTHORIZED } else { axum::http::StatusCode::OK };
+    Ok((status, [(header::SET_COOKIE, cookie)], axum::response::Html(body)).into_response())
+}
+
+pub async fn signin_form(State(app): State<Arc<App>>, viewer: Viewer) -> Result<Response, WebError> {
+    signin_page(&app, &viewer, None)
+}
+
+#[derive(serde::Deserialize)]
+pub struct SignInForm {
+    token: String,
+    csrf: String,
+}
+
+pub async fn signin(
+    State(app): State<Arc<App>>,
+    headers: HeaderMap,
+    viewer: Viewer,
+    Form(f): Form<SignInForm>,
+) -> Result<Response, WebError> {
+    auth::pre_session_checked(&headers, auth::SIGNIN_COOKIE, &f.csrf, "sign-in")?;
+    let token = f.token.trim().to_string();
+    let Some(user) = app.read(move |s| s.user_by_token(&token)).await? else {
+        return signin_page(&app, &viewer, Some("That token is not valid. Tokens come from `arena user add`."));
+    };
+    let (id, _) = app.write(move |s| s.open_session(&user, auth::SESSION_SECS)).await?;
+    Ok(([(header::SET_COOKIE, app.session_cookie(&id))], Redirect::to("/upload")).into_response())
+}

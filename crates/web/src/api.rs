@@ -6,13 +6,9 @@
 //! `/api/openapi.json`: a route cannot be missing from it.
 
 use super::App;
-use super::error::ApiError;
-use axum::Json;
 use std::sync::Arc;
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
-
-pub type ApiResult<T> = Result<Json<T>, ApiError>;
 
 /// The API's routes and its OpenAPI document, made together.
 pub fn routes() -> (axum::Router<Arc<App>>, utoipa::openapi::OpenApi) {

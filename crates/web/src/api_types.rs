@@ -3,46 +3,10 @@
 //! are strings: a JavaScript number holds integers exactly only up to there. Players are structured
 //! (name, version, owner), scores are numbers, and every error is `{"error": {"code", "message"}}`.
 
+pub use super::error::ErrorBody;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use utoipa::{IntoParams, ToSchema};
-
-/// Every error of the API.
-#[derive(Debug, Serialize, ToSchema)]
-pub struct ErrorBody {
-    pub error: ErrorDetail,
-}
-
-#[derive(Debug, Serialize, ToSchema)]
-pub struct ErrorDetail {
-    /// A stable word for the kind of error: `bad_request`, `unauthorized`, `forbidden`, `not_found`,
-    /// `method_not_allowed`, `payload_too_large`, `unprocessable`, `too_many_requests`, `unavailable`,
-    /// `internal`, …
-    pub code: String,
-    /// What was wrong, for people.
-    pub message: String,
-}
-
-/// The code of an error answered with `status`.
-pub fn error_code(status: axum::http::StatusCode) -> &'static str {
-    match status.as_u16() {
-        400 => "bad_request",
-        401 => "unauthorized",
-        403 => "forbidden",
-        404 => "not_found",
-        405 => "method_not_allowed",
-        408 => "request_timeout",
-        413 => "payload_too_large",
-        414 => "uri_too_long",
-        415 => "unsupported_media_type",
-        422 => "unprocessable",
-        429 => "too_many_requests",
-        431 => "headers_too_large",
-        503 => "unavailable",
-        s if s >= 500 => "internal",
-        _ => "error",
-    }
-}
 
 /// A page: how many rows (1 to 500, 100 when not given) after which cursor (a previous page's `next`
 /// holds both).

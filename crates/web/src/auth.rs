@@ -12,7 +12,7 @@ use axum::response::{IntoResponse, Redirect, Response};
 use std::sync::Arc;
 
 const SESSION_COOKIE: &str = "arena_session";
-const SIGNIN_COOKIE: &str = "arena_signin";
+pub(crate) const SIGNIN_COOKIE: &str = "arena_signin";
 /// A session lasts a week.
 pub(crate) const SESSION_SECS: i64 = 7 * 24 * 3600;
 
@@ -139,54 +139,6 @@ pub async fn api_user(app: &App, headers: &HeaderMap) -> Result<User, WebError> 
         .ok_or_else(|| WebError::unauthorized("the token is not valid (tokens come from `arena user add`)"))
 }
 
-#[derive(askama::Template)]
-#[template(path = "signin.html")]
-struct SignIn<'a> {
-    nav: super::layout::Nav,
-    live: String,
-    csrf: &'a str,
-    message: Option<&'a str>,
-}
-
-fn signin_page(app: &App, viewer: &Viewer, message: Option<&str>) -> Result<Response, WebError> {
-    let csrf = arena_store::secret("")?;
-    let body = askama::Template::render(&SignIn {
-        nav: super::layout::Nav::of(viewer),
-        live: String::new(),
-        csrf: &csrf,
-        message,
-    })?;
-    let cookie =
-        format!("{SIGNIN_COOKIE}={csrf}; HttpOnly; SameSite=Strict; Path=/signin; Max-Age=3600{}", app.cookie_flags());
-    let status = if message.is_some() { axum::http::StatusCode::UNAUTHORIZED } else { axum::http::StatusCode::OK };
-    Ok((status, [(header::SET_COOKIE, cookie)], axum::response::Html(body)).into_response())
-}
-
-pub async fn signin_form(State(app): State<Arc<App>>, viewer: Viewer) -> Result<Response, WebError> {
-    signin_page(&app, &viewer, None)
-}
-
-#[derive(serde::Deserialize)]
-pub struct SignInForm {
-    token: String,
-    csrf: String,
-}
-
-pub async fn signin(
-    State(app): State<Arc<App>>,
-    headers: HeaderMap,
-    viewer: Viewer,
-    Form(f): Form<SignInForm>,
-) -> Result<Response, WebError> {
-    pre_session_checked(&headers, SIGNIN_COOKIE, &f.csrf, "sign-in")?;
-    let token = f.token.trim().to_string();
-    let Some(user) = app.read(move |s| s.user_by_token(&token)).await? else {
-        return signin_page(&app, &viewer, Some("That token is not valid. Tokens come from `arena user add`."));
-    };
-    let (id, _) = app.write(move |s| s.open_session(&user, SESSION_SECS)).await?;
-    Ok(([(header::SET_COOKIE, app.session_cookie(&id))], Redirect::to("/upload")).into_response())
-}
-
 #[derive(serde::Deserialize)]
 pub struct CsrfOnly {
     /// Missing: refused as stale (403), like a wrong one.
@@ -225,7 +177,7 @@ impl App {
 pub async fn security_headers(req: axum::extract::Request, next: axum::middleware::Next) -> Response {
     let mut res = next.run(req).await;
     // Only an embeddable replay may be framed, by any site.
-    let embeddable = res.extensions().get::<super::replays::Embeddable>().is_some();
+    let embeddable = res.extensions().get::<Embeddable>().is_some();
     let h = res.headers_mut();
     // One policy; only who may frame the answer differs.
     macro_rules! csp {
@@ -248,3 +200,7 @@ pub async fn security_headers(req: axum::extract::Request, next: axum::middlewar
     h.insert(header::REFERRER_POLICY, HeaderValue::from_static("same-origin"));
     res
 }
+
+/// Marks an answer that other sites may frame (the security headers allow it for this one only).
+#[derive(Debug, Clone, Copy)]
+pub struct Embeddable;

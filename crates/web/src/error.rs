@@ -69,10 +69,7 @@ impl IntoResponse for WebError {
         if self.status.is_server_error() {
             tracing::error!("{}", self.message);
         }
-        let page = super::layout::ErrorPage {
-            title: self.status.canonical_reason().unwrap_or("Error"),
-            message: &self.message,
-        };
+        let page = ErrorPage { title: self.status.canonical_reason().unwrap_or("Error"), message: &self.message };
         let body = askama::Template::render(&page).unwrap_or_else(|_| "error".into());
         (self.status, axum::response::Html(body)).into_response()
     }
@@ -98,8 +95,8 @@ impl IntoResponse for ApiError {
 
 fn api_error(status: StatusCode, message: String) -> Response {
     let message = if message.len() > MESSAGE_CHARS { arena_core::quote_at(&message, MESSAGE_CHARS) } else { message };
-    let error = super::api_types::ErrorDetail { code: super::api_types::error_code(status).into(), message };
-    (status, axum::Json(super::api_types::ErrorBody { error })).into_response()
+    let error = ErrorDetail { code: error_code(status).into(), message };
+    (status, axum::Json(ErrorBody { error })).into_response()
 }
 
 /// Gives an `/api/` error that is not JSON yet (an extractor's or the router's refusal: a path that
@@ -148,3 +145,50 @@ async fn refusal_text(res: Response) -> String {
 pub async fn api_not_found(uri: axum::http::Uri) -> Response {
     api_error(StatusCode::NOT_FOUND, format!("no API route `{}` (the routes: /api/openapi.json)", quoted(uri.path())))
 }
+
+/// Every error of the API.
+#[derive(Debug, serde::Serialize, utoipa::ToSchema)]
+pub struct ErrorBody {
+    pub error: ErrorDetail,
+}
+
+#[derive(Debug, serde::Serialize, utoipa::ToSchema)]
+pub struct ErrorDetail {
+    /// A stable word for the kind of error: `bad_request`, `unauthorized`, `forbidden`, `not_found`,
+    /// `method_not_allowed`, `payload_too_large`, `unprocessable`, `too_many_requests`, `unavailable`,
+    /// `internal`, …
+    pub code: String,
+    /// What was wrong, for people.
+    pub message: String,
+}
+
+/// The code of an error answered with `status`.
+pub fn error_code(status: axum::http::StatusCode) -> &'static str {
+    match status.as_u16() {
+        400 => "bad_request",
+        401 => "unauthorized",
+        403 => "forbidden",
+        404 => "not_found",
+        405 => "method_not_allowed",
+        408 => "request_timeout",
+        413 => "payload_too_large",
+        414 => "uri_too_long",
+        415 => "unsupported_media_type",
+        422 => "unprocessable",
+        429 => "too_many_requests",
+        431 => "headers_too_large",
+        503 => "unavailable",
+        s if s >= 500 => "internal",
+        _ => "error",
+    }
+}
+
+/// The page of an error, for people.
+#[derive(askama::Template)]
+#[template(path = "error.html")]
+pub struct ErrorPage<'a> {
+    pub title: &'a str,
+    pub message: &'a str,
+}
+
+pub type ApiResult<T> = Result<axum::Json<T>, ApiError>;

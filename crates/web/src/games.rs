@@ -2,10 +2,10 @@
 //! (`/api/games`, `/api/games/{game}/leaderboard`, `/api/games/{game}/game-faults`).
 
 use super::App;
-use super::api::ApiResult;
 use super::api_types::*;
 use super::auth::Viewer;
 use super::catalogue::Entry;
+use super::error::ApiResult;
 use super::error::WebError;
 use super::layout::{Nav, html};
 use arena_store::Leader;

@@ -30,13 +30,6 @@ impl Nav {
     }
 }
 
-#[derive(Template)]
-#[template(path = "error.html")]
-pub struct ErrorPage<'a> {
-    pub title: &'a str,
-    pub message: &'a str,
-}
-
 pub fn html(t: &impl Template) -> Result<Response, WebError> {
     Ok(Html(t.render()?).into_response())
 }

@@ -5,8 +5,8 @@
 //! is followed as well. Streams are capped per client address and in all (`LIVE_STREAMS`).
 
 use super::App;
-use super::conn::Client;
 use super::error::WebError;
+use super::net::conn::Client;
 use super::tournaments::tournament_view;
 use super::view::Rendered;
 use axum::extract::{Path, State};

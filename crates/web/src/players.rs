@@ -1,9 +1,9 @@
 //! Players: a player's page (its versions, ratings, stats and a scrimmage form for its owner) and every
 //! game it played, paged by cursor, as HTML and as JSON (`/api/players/{name}`, `…/games`).
 
-use super::api::ApiResult;
 use super::api_types::*;
 use super::auth::Viewer;
+use super::error::ApiResult;
 use super::error::WebError;
 use super::layout::{Nav, html};
 use super::{App, view};

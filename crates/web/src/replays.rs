@@ -216,10 +216,6 @@ struct EmbedPage {
     data: String,
 }
 
-/// Marks an answer that other sites may frame (the security headers allow it for this one only).
-#[derive(Debug, Clone, Copy)]
-pub struct Embeddable;
-
 /// `/embed/tournaments/{id}/games/{key}`: the viewer alone, for other sites to frame; always as a
 /// spectator sees the game (a framing site never gets a player's private events or output).
 pub async fn embed(
@@ -230,7 +226,7 @@ pub async fn embed(
     let data = ReplayData::new(&row.game, Some(tournament), &record, frames, vec![]);
     let page = EmbedPage { game: row.game, tournament, key, data: data.script_json() };
     let mut res = Html(askama::Template::render(&page)?).into_response();
-    res.extensions_mut().insert(Embeddable);
+    res.extensions_mut().insert(super::auth::Embeddable);
     Ok(res)
 }
 

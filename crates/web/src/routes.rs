@@ -2,8 +2,8 @@
 //! the layers every request goes through.
 
 use super::{
-    App, account, api, auth, competitions, error, fair, games, ladders, layout, live, metrics, players, publish,
-    replays, scrimmages, tournaments, uploads,
+    App, account, api, auth, competitions, error, games, ladders, layout, live, metrics, players, publish, replays,
+    scrimmages, tournaments, uploads,
 };
 use axum::Router;
 use axum::routing::{get, post};
@@ -53,7 +53,7 @@ pub fn router(app: Arc<App>) -> Router {
         .route("/games/{game}/package.tar.gz", get(publish::package_download))
         .route("/games/{game}/wit", get(publish::wit_download))
         .route("/games/{game}/templates/{file}", get(publish::templates_download))
-        .route("/signin", get(auth::signin_form).post(auth::signin).layer(form.clone()))
+        .route("/signin", get(account::signin_form).post(account::signin).layer(form.clone()))
         .route("/signout", post(auth::signout).layer(form.clone()))
         .route("/signup", get(account::signup_form).post(account::signup).layer(form.clone()))
         .route("/account", get(account::account))
@@ -70,6 +70,6 @@ pub fn router(app: Arc<App>) -> Router {
         .route_layer(axum::middleware::from_fn_with_state(app.clone(), metrics::observe))
         .layer(axum::extract::DefaultBodyLimit::max(body_cap))
         .layer(axum::middleware::from_fn(auth::security_headers))
-        .layer(axum::middleware::from_fn_with_state(app.clone(), fair::scope))
+        .layer(axum::middleware::from_fn_with_state(app.clone(), super::net::fair::scope))
         .with_state(app)
 }

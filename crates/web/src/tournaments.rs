@@ -2,9 +2,9 @@
 //! one (admins), as HTML and as JSON (`/api/tournaments`, `/api/tournaments/{id}`, `…/games`); every
 //! tournament the site starts is recorded and run here (or on the workers) until it ends.
 
-use super::api::ApiResult;
 use super::api_types::*;
 use super::auth::Viewer;
+use super::error::ApiResult;
 use super::error::WebError;
 use super::layout::{Nav, html};
 use super::players::games_page;

@@ -45,7 +45,7 @@ fn message(status: u16) -> String {
         414 => "the request's target (its path and query) is too long".into(),
         431 => format!(
             "the request's headers are too large ({} KiB at most) or too many (100 at most)",
-            super::conn::READ_BUFFER / 1024
+            super::limits::READ_BUFFER / 1024
         ),
         _ => "the request was refused by the HTTP layer".into(),
     }
@@ -81,7 +81,7 @@ fn rewrite(buf: &[u8]) -> Option<Vec<u8>> {
     }
     let code = axum::http::StatusCode::from_u16(status).ok()?;
     let body = serde_json::json!({
-        "error": {"code": super::api_types::error_code(code), "message": message(status)}
+        "error": {"code": crate::error::error_code(code), "message": message(status)}
     })
     .to_string();
     let date = date.map(|d| format!("{d}\r\n")).unwrap_or_default();

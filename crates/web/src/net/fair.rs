@@ -1,4 +1,4 @@
-//! Fair shares of the store: each client (as the caps count it, [`crate::conn::client_key`]) has at
+//! Fair shares of the store: each client (as the caps count it, [`super::limits::client_key`]) has at
 //! most half the machine's cores running its store reads and writes at once (one on two cores); its
 //! other store calls wait their turn. A client that has kept the store busy for longer than its share
 //! (half a second at once, a quarter of a second each second on average) has its reads run in the slow
@@ -13,7 +13,7 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 
-use crate::conn::{Bucket, Rate};
+use super::limits::{Bucket, Rate};
 
 /// Store time a client may take at normal priority at once, in seconds, and a second on average.
 pub const BUSY_BURST: f64 = 0.5;
@@ -147,7 +147,7 @@ impl SlowLane {
 
 /// Serves a request with its client known to the store calls it makes.
 pub async fn scope(
-    crate::conn::Client(client): crate::conn::Client,
+    super::conn::Client(client): super::conn::Client,
     req: axum::extract::Request,
     next: axum::middleware::Next,
 ) -> axum::response::Response {

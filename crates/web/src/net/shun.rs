@@ -11,7 +11,7 @@ use std::net::IpAddr;
 use std::os::fd::RawFd;
 use std::time::{Duration, Instant};
 
-use crate::conn::{Bucket, Rate};
+use super::limits::{Bucket, Rate, client_key};
 
 /// Refusals (connections past the address's rate or cap) an address may draw, at once and a second
 /// on average, before it is shunned: a browser never comes near; a client ignoring refusals does.
@@ -55,7 +55,7 @@ impl Shun {
 
     /// Counts a refused connection from `ip`; shuns it once its refusals run out. Whether it was.
     pub fn refused(&mut self, ip: IpAddr, now: Instant) -> bool {
-        let ip = crate::conn::client_key(ip);
+        let ip = client_key(ip);
         if self.records.len() > 10_000 {
             self.records.retain(|_, r| {
                 r.refusals.level(REFUSALS, now) < REFUSALS_BURST || r.last_end.is_some_and(|e| now < e + REPEAT_WITHIN)
@@ -101,7 +101,7 @@ impl Shun {
     /// Whether `ip` is shunned now.
     #[cfg(test)]
     pub fn is_shunned(&self, ip: IpAddr) -> bool {
-        self.until.contains_key(&crate::conn::client_key(ip))
+        self.until.contains_key(&client_key(ip))
     }
 
     /// Takes the filter off a socket just accepted (it inherited the listener's, which would run on
