@@ -295,14 +295,20 @@ fn the_command_line_reference_is_the_binarys_own_help() {
             }
         }
     }
-    let file = repo().join("docs/src/reference/cli.md");
+    page_is("docs/src/reference/cli.md", &doc, "the binary's help", "docs::the_command_line");
+}
+
+/// Checks that the page at `path` (in the repository) is `generated`, what `source` makes it; with
+/// `ARENA_BLESS=1` writes it first. `test` is the filter that runs the check again.
+fn page_is(path: &str, generated: &str, source: &str, test: &str) {
+    let file = repo().join(path);
     if std::env::var_os("ARENA_BLESS").is_some() {
-        std::fs::write(&file, &doc).unwrap();
+        std::fs::write(&file, generated).unwrap();
     }
     let kept = std::fs::read_to_string(&file).unwrap_or_default();
     assert!(
-        kept == doc,
-        "{} is not the binary's help: run ARENA_BLESS=1 cargo test -p arena --test all -- docs::the_command_line",
+        kept == generated,
+        "{} is not {source}: run ARENA_BLESS=1 cargo test -p arena --test all -- {test}",
         file.display()
     );
 }
@@ -472,15 +478,5 @@ fn http_api_page(doc: &serde_json::Value) -> String {
 /// Checks docs/src/reference/http-api.md against the server's OpenAPI document (`ARENA_BLESS=1`
 /// writes it again).
 pub fn check_http_api_page(doc: &serde_json::Value) {
-    let page = http_api_page(doc);
-    let file = repo().join("docs/src/reference/http-api.md");
-    if std::env::var_os("ARENA_BLESS").is_some() {
-        std::fs::write(&file, &page).unwrap();
-    }
-    let kept = std::fs::read_to_string(&file).unwrap_or_default();
-    assert!(
-        kept == page,
-        "{} is not the server's OpenAPI document: run ARENA_BLESS=1 cargo test -p arena --test all -- web::the_api_has",
-        file.display()
-    );
+    page_is("docs/src/reference/http-api.md", &http_api_page(doc), "the server's OpenAPI document", "web::the_api_has");
 }

@@ -157,6 +157,14 @@ pub struct Resumption {
 /// What resuming tournament `id` of the store at `data` plays with; a ladder is refused (it goes on
 /// with `arena ladder`, or from its page).
 pub fn to_resume(store: &Store, data: &Path, id: i64) -> anyhow::Result<Resumption> {
+    let (row, settings) = resumable(store, data, id)?;
+    let package = crate::packages::of_tournament(data, &row, crate::packages::Find::KeptOrByName)?;
+    Ok(Resumption { row, package, settings })
+}
+
+/// Tournament `id` of the store at `data` and the settings it goes on with, without looking for its
+/// package (see [`to_resume`]); a ladder is refused.
+pub fn resumable(store: &Store, data: &Path, id: i64) -> anyhow::Result<(arena_store::TournamentRow, Settings)> {
     let row = store.tournament(id)?.ok_or_else(|| anyhow!("{}: there is no tournament {id}", data.display()))?;
     let Some(format) = row.format.format() else {
         bail!(
@@ -167,9 +175,8 @@ pub fn to_resume(store: &Store, data: &Path, id: i64) -> anyhow::Result<Resumpti
             data.display()
         );
     };
-    let package = crate::packages::of_tournament(data, &row, crate::packages::Find::KeptOrByName)?;
     let settings = Settings::new(format, row.games_per_match, row.seed);
-    Ok(Resumption { row, package, settings })
+    Ok((row, settings))
 }
 
 /// Refuses to go on with a stored tournament (`row`) with a game whose referee is not the one it was

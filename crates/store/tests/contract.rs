@@ -87,7 +87,12 @@ fn a_tournament_is_created_whole_or_not_at_all() {
     assert!(refused.is_err(), "a tournament of a version that does not exist was created");
     assert!(store.tournaments().unwrap().is_empty(), "a refused tournament left a row");
     let id = store
-        .create_tournament("pennies", (Kind::Tournament(Format::RoundRobin), 1, 3), &settings(), &[a.clone()])
+        .create_tournament(
+            "pennies",
+            (Kind::Tournament(Format::RoundRobin), 1, 3),
+            &settings(),
+            std::slice::from_ref(&a),
+        )
         .unwrap();
     let entrants = store.entrants(id).unwrap();
     assert_eq!(entrants.iter().map(|v| v.name.as_str()).collect::<Vec<_>>(), ["a"]);
@@ -101,7 +106,12 @@ fn tournaments_come_in_pages_that_hold_each_once_newest_first() {
     let mut made: Vec<i64> = (0..23)
         .map(|s| {
             store
-                .create_tournament("pennies", (Kind::Tournament(Format::Knockout), 1, s), &settings(), &[a.clone()])
+                .create_tournament(
+                    "pennies",
+                    (Kind::Tournament(Format::Knockout), 1, s),
+                    &settings(),
+                    std::slice::from_ref(&a),
+                )
                 .unwrap()
         })
         .collect();

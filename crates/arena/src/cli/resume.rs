@@ -55,21 +55,22 @@ impl Plays for Args {
 
 async fn resume<G: LoadPlayers>(game: Arc<G>, data: &Path, id: i64, json: bool) -> anyhow::Result<ExitCode> {
     let store = Store::open(data)?;
-    let r = tournaments::to_resume(&store, data, id)?;
-    if r.row.status == Status::Finished {
+    // The package was found by `setup`; here the row is read again, as it is now.
+    let (row, settings) = tournaments::resumable(&store, data, id)?;
+    if row.status == Status::Finished {
         eprintln!("Tournament {id} is finished already; its result:");
         let result = store.result(id)?.with_context(|| format!("{}: tournament {id} has no result", data.display()))?;
         print_result(&result, json)?;
         return Ok(ExitCode::SUCCESS);
     }
-    tournaments::same_referee(&r.row, &*game).with_context(|| data.display().to_string())?;
+    tournaments::same_referee(&row, &*game).with_context(|| data.display().to_string())?;
     let lock = store.lock(id)?;
     let versions = store.entrants(id)?;
     let entries = arena_service::players::load_versions(&game, &store.components_dir(), &versions).await?;
     eprintln!(
         "Resuming tournament {id} ({}, {} players): {} games were recorded before",
-        r.row.game, r.row.players, r.row.games
+        row.game, row.players, row.games
     );
-    let limits = r.row.settings.limits;
-    run_stored(game, store, (id, lock), entries, &versions, limits, r.settings, (json, None)).await
+    let limits = row.settings.limits;
+    run_stored(game, store, (id, lock), entries, &versions, limits, settings, (json, None)).await
 }
