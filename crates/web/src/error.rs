@@ -162,26 +162,7 @@ pub struct ErrorDetail {
     pub message: String,
 }
 
-/// The code of an error answered with `status`.
-pub fn error_code(status: axum::http::StatusCode) -> &'static str {
-    match status.as_u16() {
-        400 => "bad_request",
-        401 => "unauthorized",
-        403 => "forbidden",
-        404 => "not_found",
-        405 => "method_not_allowed",
-        408 => "request_timeout",
-        413 => "payload_too_large",
-        414 => "uri_too_long",
-        415 => "unsupported_media_type",
-        422 => "unprocessable",
-        429 => "too_many_requests",
-        431 => "headers_too_large",
-        503 => "unavailable",
-        s if s >= 500 => "internal",
-        _ => "error",
-    }
-}
+pub use arena_net::error_code;
 
 /// The page of an error, for people.
 #[derive(askama::Template)]

@@ -18,7 +18,6 @@ mod ladders;
 mod layout;
 mod live;
 mod metrics;
-mod net;
 mod players;
 mod publish;
 mod replays;
@@ -28,9 +27,9 @@ mod tournaments;
 mod uploads;
 mod view;
 
+use arena_net::{conn, fair};
 pub(crate) use caches::*;
 pub use catalogue::SUSPEND_AFTER;
-use net::{conn, fair};
 pub use replays::{ReplayData, standalone_html};
 pub use routes::router;
 
@@ -124,6 +123,12 @@ pub struct App {
     ladders: ladders::Ladders,
     /// The workers seen lately (with `--nats`), watched once the server runs.
     workers: std::sync::OnceLock<arena_cluster::Workers>,
+}
+
+impl arena_net::Proxied for App {
+    fn trust_proxy(&self) -> bool {
+        self.cfg.trust_proxy
+    }
 }
 
 impl App {

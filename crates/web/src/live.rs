@@ -6,9 +6,9 @@
 
 use super::App;
 use super::error::WebError;
-use super::net::conn::Client;
 use super::tournaments::tournament_view;
 use super::view::Rendered;
+use arena_net::conn::Client;
 use axum::extract::{Path, State};
 use axum::response::sse::{Event, KeepAlive, Sse};
 use futures_util::Stream;

@@ -70,6 +70,6 @@ pub fn router(app: Arc<App>) -> Router {
         .route_layer(axum::middleware::from_fn_with_state(app.clone(), metrics::observe))
         .layer(axum::extract::DefaultBodyLimit::max(body_cap))
         .layer(axum::middleware::from_fn(auth::security_headers))
-        .layer(axum::middleware::from_fn_with_state(app.clone(), super::net::fair::scope))
+        .layer(axum::middleware::from_fn_with_state(app.clone(), arena_net::fair::scope))
         .with_state(app)
 }

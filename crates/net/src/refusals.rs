@@ -81,7 +81,7 @@ fn rewrite(buf: &[u8]) -> Option<Vec<u8>> {
     }
     let code = axum::http::StatusCode::from_u16(status).ok()?;
     let body = serde_json::json!({
-        "error": {"code": crate::error::error_code(code), "message": message(status)}
+        "error": {"code": crate::error_code(code), "message": message(status)}
     })
     .to_string();
     let date = date.map(|d| format!("{d}\r\n")).unwrap_or_default();

@@ -111,14 +111,14 @@ impl Arrivals {
 #[derive(Debug, Clone, Copy)]
 pub struct Client(pub IpAddr);
 
-impl axum::extract::FromRequestParts<Arc<crate::App>> for Client {
+impl<A: crate::Proxied> axum::extract::FromRequestParts<Arc<A>> for Client {
     type Rejection = std::convert::Infallible;
 
     async fn from_request_parts(
         parts: &mut axum::http::request::Parts,
-        app: &Arc<crate::App>,
+        app: &Arc<A>,
     ) -> Result<Client, Self::Rejection> {
-        if app.cfg.trust_proxy
+        if app.trust_proxy()
             && let Some(ip) = forwarded(&parts.headers)
         {
             return Ok(Client(client_key(ip)));
