@@ -5,7 +5,7 @@
 use super::*;
 use arena_core::GameOutcome;
 use arena_core::{FaultKind, Limits, MatchSoFar};
-use arena_match::{Package, PackagePlayer};
+use arena_play::{Package, PackagePlayer};
 use arena_sandbox::Sandbox;
 use std::sync::Arc;
 

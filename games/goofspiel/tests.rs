@@ -4,7 +4,7 @@
 
 use super::*;
 use arena_core::Limits;
-use arena_match::Package;
+use arena_play::Package;
 use arena_sandbox::Sandbox;
 use std::sync::Arc;
 

@@ -6,8 +6,8 @@
 use super::packages::assemble;
 use super::*;
 use arena_core::Limits;
-use arena_match::Package;
-use arena_match::fuzz::{Rng, random};
+use arena_play::Package;
+use arena_play::fuzz::{Rng, random};
 use arena_sandbox::Sandbox;
 use std::path::Path;
 use std::sync::Arc;
@@ -26,7 +26,7 @@ fn every_shipped_package_passes_the_check() {
         let (ok, out) = check_game(&[game]);
         assert!(ok && out.contains(&format!("ok: {game} passes the check")), "{game}: {out}");
         // Every seat count the game allows, with sample players and with each seat fuzzed.
-        let manifest = arena_match::Manifest::read(&players_dir().with_file_name("packages").join(game)).unwrap();
+        let manifest = arena_play::Manifest::read(&players_dir().with_file_name("packages").join(game)).unwrap();
         let seats = manifest.seats();
         for n in seats {
             assert!(out.contains(&format!("{n} seats, sample players ")), "{game}: {out}");
@@ -142,7 +142,7 @@ fn the_fuzzer_makes_edge_values_within_the_answer_limit() {
     for _ in 0..400 {
         let mut budget = limit;
         let v = random(&ty, &mut rng, &mut budget, 0);
-        assert!(arena_match::values::size(&v) <= limit + 8, "within the limit");
+        assert!(arena_play::values::size(&v) <= limit + 8, "within the limit");
         let Val::List(items) = v else { panic!("a list: {v:?}") };
         empty |= items.is_empty();
         longest = longest.max(items.len());
@@ -164,7 +164,7 @@ fn wit_past_its_size_cap_is_refused_before_it_is_parsed() {
     let used = (text.len() + std::fs::read(&game).unwrap().len()) as u64;
     // A comment that fills the WIT up to the cap exactly ("// " and a newline around the padding).
     let pad = |extra: u64| {
-        let fill = arena_match::MAX_WIT_BYTES - used - 4 + extra;
+        let fill = arena_play::MAX_WIT_BYTES - used - 4 + extra;
         std::fs::write(&nim, format!("{text}// {}\n", "x".repeat(fill as usize))).unwrap();
     };
     pad(0);
@@ -172,7 +172,7 @@ fn wit_past_its_size_cap_is_refused_before_it_is_parsed() {
     assert!(out.contains("its WIT defines the player and referee worlds"), "at the cap: {out}");
     pad(1);
     let (ok, out) = check_game(&[root.to_str().unwrap(), "--seats", "2", "--seed", "1"]);
-    let cap = arena_match::MAX_WIT_BYTES;
+    let cap = arena_play::MAX_WIT_BYTES;
     assert!(!ok && out.contains(&format!("{} bytes of WIT; a package may have at most {cap}", cap + 1)), "{out}");
     // A link in deps that loops back up is not followed past deps' folders.
     pad(0);

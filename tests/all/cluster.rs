@@ -495,10 +495,10 @@ async fn nim_outcomes(
     let engine = arena_cluster::Nats::connect(url).await.unwrap();
     let files = engine.files().await.unwrap();
     let dir = std::path::PathBuf::from(player("nim-optimal")).parent().unwrap().parent().unwrap().join("packages/nim");
-    let manifest = arena_match::Manifest::read(&dir).unwrap();
+    let manifest = arena_play::Manifest::read(&dir).unwrap();
     let package = arena_core::sha256_hex(&std::fs::read(dir.join(&manifest.referee)).unwrap());
     let mut listed = vec![];
-    for f in arena_match::files_under(&dir).unwrap() {
+    for f in arena_play::files_under(&dir).unwrap() {
         let f = f.to_string_lossy().to_string();
         let bytes = std::fs::read(dir.join(&f)).unwrap();
         arena_cluster::put_once(&files, &format!("packages/{package}/{f}"), &bytes, engine.chunk()).await.unwrap();

@@ -6,7 +6,7 @@
 use super::players_dir;
 use arena_core::Limits;
 use arena_core::{Entry, Finals, Game, GameSetup, MatchSoFar};
-use arena_match::{Package, PackageGame};
+use arena_play::{Package, PackageGame};
 use arena_sandbox::Sandbox;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};

@@ -5,7 +5,7 @@
 
 use super::*;
 use arena_core::Limits;
-use arena_match::{Package, PackageError};
+use arena_play::{Package, PackageError};
 use arena_sandbox::Sandbox;
 use std::path::Path;
 use std::sync::Arc;
@@ -38,7 +38,7 @@ pub(crate) fn assemble(game: &str, dir: &Path, samples: &[&str]) -> PathBuf {
 }
 
 /// The sample player `file` of `make players`, loaded into `pkg` as `name`.
-pub(crate) fn seat(pkg: &Package, name: &str, file: &str) -> Arc<arena_match::PackagePlayer> {
+pub(crate) fn seat(pkg: &Package, name: &str, file: &str) -> Arc<arena_play::PackagePlayer> {
     pkg.load_player(name, Path::new(&player(file))).unwrap()
 }
 
@@ -129,13 +129,13 @@ fn packages_and_players_that_do_not_fit_are_refused_naming_the_file() {
 
     // A referee past the size cap is refused before it is read (a sparse file: nothing is written).
     let file = std::fs::File::create(root.join("referee.wasm")).unwrap();
-    file.set_len(arena_match::MAX_REFEREE_BYTES + 1).unwrap();
+    file.set_len(arena_play::MAX_REFEREE_BYTES + 1).unwrap();
     let err = Package::load(sandbox(), &root).err().unwrap().to_string();
     assert!(err.contains("referee.wasm") && err.contains("a referee may have at most 33554432"), "{err}");
     // So is a manifest past its cap, even one that would read (a long comment).
     let manifest = root.join("game.toml");
     let good = std::fs::read_to_string(&manifest).unwrap();
-    let cap = arena_match::MAX_MANIFEST_BYTES as usize;
+    let cap = arena_play::MAX_MANIFEST_BYTES as usize;
     std::fs::write(&manifest, format!("{good}#{}\n", "x".repeat(cap))).unwrap();
     let err = Package::load(sandbox(), &root).err().unwrap().to_string();
     assert!(err.starts_with(&manifest.display().to_string()) && err.contains("a manifest may have at most"), "{err}");
@@ -440,7 +440,7 @@ async fn a_referee_flooding_events_is_stopped_at_the_cap_with_each_event_cut() {
                    [options.trusting]\ndefault = 1\nmin = 0\nmax = 2\n";
     let root = broken_nim_package(dir.path(), options);
     // Each event is cut to a quote: three events far longer than the cut.
-    let long = arena_match::EVENT_CHARS * 5;
+    let long = arena_play::EVENT_CHARS * 5;
     let mut pkg = Package::load(sandbox(), &root).unwrap();
     pkg.set_options(&["events=3".to_string(), format!("event-chars={long}")]).unwrap();
     let (a, b) = (seat(&pkg, "a", "nim-optimal"), seat(&pkg, "b", "nim-optimal"));
@@ -448,16 +448,16 @@ async fn a_referee_flooding_events_is_stopped_at_the_cap_with_each_event_cut() {
     assert!(o.game_fault.is_none(), "{:?}", o.game_fault);
     assert_eq!(o.events.len(), 3);
     for e in &o.events {
-        assert!(e.text.len() < arena_match::EVENT_CHARS + 40, "each event is cut to a quote");
+        assert!(e.text.len() < arena_play::EVENT_CHARS + 40, "each event is cut to a quote");
         assert!(
-            e.text.ends_with(&format!("… [{} more bytes]", long - arena_match::EVENT_CHARS)),
+            e.text.ends_with(&format!("… [{} more bytes]", long - arena_play::EVENT_CHARS)),
             "{}",
             &e.text[e.text.len() - 40..]
         );
     }
     // The number of events is capped (short events, so the flood is quick even on a loaded machine;
     // answers large enough for a whole flood in one `events()`, so that the cap is what stops it).
-    let cap = arena_match::MAX_EVENTS;
+    let cap = arena_play::MAX_EVENTS;
     let roomy = Arc::new(Sandbox::new(Limits { answer_bytes: 4 << 20, ..Limits::default() }).unwrap());
     for (events, past) in [(cap, false), (cap + 1, true)] {
         let mut pkg = Package::load(roomy.clone(), &root).unwrap();

@@ -5,7 +5,7 @@
 use super::*;
 use arena_core::GameOutcome;
 use arena_core::{Entry, FaultKind, Limits, MatchSoFar};
-use arena_match::{Package, PackageGame, PackagePlayer};
+use arena_play::{Package, PackageGame, PackagePlayer};
 use arena_sandbox::Sandbox;
 use std::sync::Arc;
 use yahtzee_rules::Category;

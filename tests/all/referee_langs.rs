@@ -6,7 +6,7 @@
 use super::packages::assemble;
 use super::*;
 use arena_core::{GameOutcome, Limits};
-use arena_match::Package;
+use arena_play::Package;
 use arena_sandbox::Sandbox;
 use std::path::Path;
 use std::sync::Arc;

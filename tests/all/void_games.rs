@@ -7,7 +7,7 @@
 use super::packages::{broken_nim_package, sandbox, seat};
 use super::*;
 use arena_core::Limits;
-use arena_match::Package;
+use arena_play::Package;
 use arena_sandbox::Sandbox;
 use std::sync::Arc;
 

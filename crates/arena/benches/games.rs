@@ -34,7 +34,7 @@
 //! Each figure is the median of several rounds; run it on a quiet machine.
 
 use arena_core::{Entry, Finals, Game, GameOutcome, Limits, MatchSoFar};
-use arena_match::{LoadPlayers, Package, PackageGame, PackagePlayer, values};
+use arena_play::{LoadPlayers, Package, PackageGame, PackagePlayer, values};
 use arena_sandbox::Sandbox;
 use arena_sandbox::{Guard, PlayerState, WorldSpec};
 use std::path::{Path, PathBuf};
@@ -222,7 +222,7 @@ async fn main() {
 fn hostile_referee() {
     let dir = tempfile::tempdir().expect("tempdir");
     let from = package_dir("nim");
-    for entry in arena_match::files_under(&from).expect("the package") {
+    for entry in arena_play::files_under(&from).expect("the package") {
         let to = dir.path().join(&entry);
         std::fs::create_dir_all(to.parent().expect("a parent")).expect("mkdir");
         std::fs::copy(from.join(&entry), &to).expect("copy");
@@ -596,7 +596,7 @@ async fn decisions_all_in(sandbox: &Arc<Sandbox>, dir: &Path, noop: &mut Ready) 
 fn package_with_referee(sandbox: &Arc<Sandbox>, name: &str, referee: &str) -> (tempfile::TempDir, Package) {
     let dir = tempfile::tempdir().expect("tempdir");
     let from = package_dir(name);
-    for entry in arena_match::files_under(&from).expect("the package") {
+    for entry in arena_play::files_under(&from).expect("the package") {
         let to = dir.path().join(&entry);
         std::fs::create_dir_all(to.parent().expect("a parent")).expect("mkdir");
         std::fs::copy(from.join(&entry), &to).expect("copy");

@@ -7,7 +7,7 @@
 use super::job::{Done, Job, component_key, package_key};
 use super::{BUSY_SUBJECT, ClusterError, Fetch, JOBS, Nats, WORKERS};
 use arena_core::{DataDir, Entry, Finals, Game, GameSetup};
-use arena_match::{LoadPlayers, Package, PackageGame, PackagePlayer};
+use arena_play::{LoadPlayers, Package, PackageGame, PackagePlayer};
 use arena_sandbox::{CompileLimits, Sandbox};
 use futures_util::StreamExt;
 use std::collections::HashMap;

@@ -1,6 +1,6 @@
 //! The data directory's layout, spelled in one place: the store's database, the submitted components,
 //! the compile cache, the kept game packages and the tournaments' locks. Every layer that touches the
-//! directory (the store, the match host, the workers, the front ends) asks this type for its paths.
+//! directory (the store, the game host, the workers, the front ends) asks this type for its paths.
 
 use std::path::{Path, PathBuf};
 

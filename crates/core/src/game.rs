@@ -1,7 +1,7 @@
-//! The match host's face to the tournaments: a `Game` plays one game between seated players and
+//! The game host's face to the tournaments: a `Game` plays one game between seated players and
 //! reports an outcome; lifecycle calls tell players that a tournament starts and ends. The host knows
-//! no game: every game is a package (`arena_match`), whose referee component plays it; loading a
-//! player component is the match host's own business (`arena_match::LoadPlayers`).
+//! no game: every game is a package (`arena_play`), whose referee component plays it; loading a
+//! player component is the game host's own business (`arena_play::LoadPlayers`).
 
 use crate::{Event, Fault};
 use serde::{Deserialize, Serialize};
@@ -169,7 +169,7 @@ impl CallLine {
     }
 }
 
-/// How a game went: made by the match host (a package's referee), carried up to the tournaments (and
+/// How a game went: made by the game host (a package's referee), carried up to the tournaments (and
 /// sent whole from a worker to the coordinator, so serializable). A tournament's `GameRecord` is this,
 /// by player name.
 #[derive(Debug, Clone, Default, Serialize, Deserialize)]

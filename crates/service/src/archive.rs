@@ -201,7 +201,7 @@ pub fn unpack_from(read: impl Read, into: &Path, caps: Caps, layout: Layout) -> 
 /// The files of the package in `dir` that make it up, relative to it and sorted: its manifest, README,
 /// referee and sample players (as its manifest names them), its WIT and its templates.
 pub fn package_files(dir: &Path) -> Result<Vec<PathBuf>, String> {
-    let m = arena_match::Manifest::read(dir).map_err(|e| e.to_string())?;
+    let m = arena_play::Manifest::read(dir).map_err(|e| e.to_string())?;
     let mut files: Vec<PathBuf> = vec!["game.toml".into(), m.referee.clone()];
     files.extend(m.players.iter().cloned());
     if dir.join("README.md").is_file() {
@@ -210,7 +210,7 @@ pub fn package_files(dir: &Path) -> Result<Vec<PathBuf>, String> {
     for sub in ["wit", "templates"] {
         if dir.join(sub).is_dir() {
             let under =
-                arena_match::files_under(&dir.join(sub)).map_err(|e| format!("{}/{sub}: {e}", dir.display()))?;
+                arena_play::files_under(&dir.join(sub)).map_err(|e| format!("{}/{sub}: {e}", dir.display()))?;
             files.extend(under.into_iter().map(|f| Path::new(sub).join(f)));
         }
     }

@@ -55,7 +55,7 @@ pub fn backup(data: &Path, to: &Path) -> anyhow::Result<Taken> {
         if !dir.is_dir() {
             continue;
         }
-        for f in arena_match::files_under(&dir).with_context(|| format!("{}: cannot read", dir.display()))? {
+        for f in arena_play::files_under(&dir).with_context(|| format!("{}: cannot read", dir.display()))? {
             add(&mut tar, &dir.join(&f), &Path::new("packages").join(hash).join(&f))?;
         }
     }
@@ -119,7 +119,7 @@ pub fn restore(file: &Path, data: &Path) -> anyhow::Result<NamedFiles> {
         if !dir.is_dir() {
             continue;
         }
-        let m = arena_match::Manifest::read(&dir).map_err(|e| bad(e.to_string()))?;
+        let m = arena_play::Manifest::read(&dir).map_err(|e| bad(e.to_string()))?;
         let referee = std::fs::read(dir.join(&m.referee)).map_err(|e| bad(format!("package {hash}: {e}")))?;
         if sha256_hex(&referee) != *hash {
             return Err(bad(format!("the package {hash} it holds has another referee")));

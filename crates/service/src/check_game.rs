@@ -7,7 +7,7 @@
 //! another seat or to spectators. The first failing game is reported with what replays it.
 
 use arena_core::{GameOutcome, seed::derive};
-use arena_match::{Fuzz, PackageGame, PackagePlayer, RefereeCost};
+use arena_play::{Fuzz, PackageGame, PackagePlayer, RefereeCost};
 use futures_util::StreamExt;
 use std::collections::HashSet;
 use std::sync::Arc;
@@ -102,7 +102,7 @@ pub fn samples(game: &PackageGame) -> Result<Vec<Arc<PackagePlayer>>, String> {
 /// plan names (a failure's replay) is a game the package can have.
 pub fn check_package(game: &PackageGame, plan: &Plan) -> Result<(), String> {
     let pkg = game.package();
-    arena_match::check_wit(&pkg.dir, pkg).map_err(|e| format!("its WIT: {e}"))?;
+    arena_play::check_wit(&pkg.dir, pkg).map_err(|e| format!("its WIT: {e}"))?;
     if let Some(case) = plan.only {
         let seats = pkg.manifest.seats();
         if !seats.contains(&case.seats) {

@@ -9,7 +9,7 @@ use std::path::Path;
 
 /// The sha256 of every component file (`.wasm`, `.wat`) under `dir`.
 pub fn components_in(dir: &Path) -> Vec<String> {
-    let files = arena_match::files_under(dir).unwrap_or_default();
+    let files = arena_play::files_under(dir).unwrap_or_default();
     files
         .iter()
         .filter(|f| f.extension().is_some_and(|e| e == "wasm" || e == "wat"))
@@ -25,7 +25,7 @@ pub fn sweep(sandbox: &Sandbox, data: &Path) -> Result<usize, StoreError> {
     let published = std::fs::read_dir(DataDir::new(data).packages())
         .map(|entries| entries.flatten().map(|e| e.path()).filter(|p| p.is_dir()).collect())
         .unwrap_or_else(|_| Vec::new());
-    for dir in arena_match::shipped().into_iter().map(|(_, dir)| dir).chain(published) {
+    for dir in arena_play::shipped().into_iter().map(|(_, dir)| dir).chain(published) {
         keep.extend(components_in(&dir));
     }
     Ok(sandbox.sweep_cache(&keep))

@@ -3,7 +3,7 @@
 //! store's own copy, by its referee's sha256) with the options it was played with.
 
 use anyhow::{Context, bail};
-use arena_match::{Package, PackageGame};
+use arena_play::{Package, PackageGame};
 use arena_sandbox::Sandbox;
 use arena_store::TournamentRow;
 use std::path::{Path, PathBuf};
@@ -43,7 +43,7 @@ pub struct StoredPackage {
 pub fn of_tournament(data: &Path, row: &TournamentRow, find: Find) -> anyhow::Result<StoredPackage> {
     let what = format!("{}: tournament {}", data.display(), row.id);
     let dir = by_referee(data, &row.game, row.settings.referee.as_deref(), find).with_context(|| what.clone())?;
-    let options = arena_match::stored_options(&row.settings.options)
+    let options = arena_play::stored_options(&row.settings.options)
         .with_context(|| format!("{what}: unreadable game options"))?;
     Ok(StoredPackage { dir, options })
 }
@@ -51,11 +51,11 @@ pub fn of_tournament(data: &Path, row: &TournamentRow, find: Find) -> anyhow::Re
 /// The store's copy of `game`'s package whose referee has sha256 `referee`, or (see [`Find`]) the
 /// package found by the name `game`.
 pub fn by_referee(data: &Path, game: &str, referee: Option<&str>, find: Find) -> anyhow::Result<PathBuf> {
-    if let Some(dir) = arena_match::kept(data, referee) {
+    if let Some(dir) = arena_play::kept(data, referee) {
         return Ok(dir);
     }
     match find {
         Find::Kept => bail!("the package of {game} it was played with is not kept in the store"),
-        Find::KeptOrByName => arena_match::locate(game).map_err(anyhow::Error::msg),
+        Find::KeptOrByName => arena_play::locate(game).map_err(anyhow::Error::msg),
     }
 }

@@ -4,7 +4,7 @@
 
 use anyhow::{Context, bail};
 use arena_core::Entry;
-use arena_match::LoadPlayers;
+use arena_play::LoadPlayers;
 use arena_store::Version;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;

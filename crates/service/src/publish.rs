@@ -8,7 +8,7 @@
 use crate::archive::{self, Caps};
 use crate::check_game::{self, Plan};
 use arena_core::DataDir;
-use arena_match::{LoadPlayers, Manifest};
+use arena_play::{LoadPlayers, Manifest};
 use arena_sandbox::Sandbox;
 use arena_store::{GameVersion, Store, StoreError, User};
 use bytes::Bytes;
@@ -176,7 +176,7 @@ async fn checked_and_kept(
 
 /// Every player registered for `name` (its latest version) loads against the new package; else the
 /// refusal names each that does not, and why.
-async fn still_load(game: &Arc<arena_match::PackageGame>, data: &Path, name: &str) -> Result<usize, Refused> {
+async fn still_load(game: &Arc<arena_play::PackageGame>, data: &Path, name: &str) -> Result<usize, Refused> {
     let store = Store::open(data)?;
     let registered = store.players(Some(name))?;
     let mut broken = Vec::new();

@@ -5,7 +5,7 @@
 
 use arena_core::Fault;
 use arena_core::{Entry, Finals, Game, GameSetup, MatchSoFar};
-use arena_match::LoadPlayers;
+use arena_play::LoadPlayers;
 use arena_store::{Store, StoreError, Submitted, User, check_name};
 use arena_tournament::GameRecord;
 use bytes::Bytes;

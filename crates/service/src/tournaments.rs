@@ -5,7 +5,7 @@
 use anyhow::{anyhow, bail};
 use arena_core::Frame;
 use arena_core::{Entry, Game, Limits};
-use arena_match::{LoadPlayers, Package};
+use arena_play::{LoadPlayers, Package};
 use arena_sandbox::Sandbox;
 use arena_store::{Kind, Store, StoredSettings, TournamentLock, User, Version};
 use arena_tournament::{Format, GameRecord, Settings, TournamentResult};
@@ -199,7 +199,7 @@ pub fn same_referee(row: &arena_store::TournamentRow, game: &impl Game) -> anyho
 /// `limits`), the components of `versions` loaded from the store first.
 pub async fn play_stored_at(
     venue: &crate::venue::Venue,
-    (game, dir, limits): (Arc<arena_match::PackageGame>, &Path, Limits),
+    (game, dir, limits): (Arc<arena_play::PackageGame>, &Path, Limits),
     store: &mut Store,
     id: i64,
     versions: &[Version],

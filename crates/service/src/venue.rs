@@ -4,7 +4,7 @@
 
 use arena_cluster::{Nats, RemoteGame};
 use arena_core::{Game, Limits};
-use arena_match::{LoadPlayers, PackageGame};
+use arena_play::{LoadPlayers, PackageGame};
 use std::path::Path;
 use std::sync::Arc;
 
@@ -50,7 +50,7 @@ pub async fn play_on<W: WithGame>(
         Venue::Here => work.with(game).await,
         Venue::Workers(nats) => {
             // The workers open the package with every option spelled out, defaults included.
-            let options = arena_match::stored_options(&game.options())?;
+            let options = arena_play::stored_options(&game.options())?;
             let remote = RemoteGame::new((**nats).clone(), game, dir, &options, limits).await?;
             work.with(Arc::new(remote)).await
         }

@@ -151,7 +151,7 @@ pub async fn leaderboard_page(
     Ok(app.keep_anonymous(&viewer, path, page))
 }
 
-fn seats(m: &arena_match::Manifest) -> String {
+fn seats(m: &arena_play::Manifest) -> String {
     if m.min_seats == m.max_seats { format!("{}", m.min_seats) } else { format!("{} to {}", m.min_seats, m.max_seats) }
 }
 

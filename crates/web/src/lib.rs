@@ -34,7 +34,7 @@ pub use replays::{ReplayData, standalone_html};
 pub use routes::router;
 
 use arena_core::Limits;
-use arena_match::PackageGame;
+use arena_play::PackageGame;
 use arena_sandbox::Sandbox;
 use arena_store::Store;
 use error::WebError;
@@ -285,7 +285,7 @@ impl App {
     /// blocking pool): what a tournament recorded here plays, and resumes and replays with.
     async fn kept(&self, dir: &Path) -> Result<PathBuf, WebError> {
         let (data, from) = (self.data().to_path_buf(), dir.to_path_buf());
-        tokio::task::spawn_blocking(move || arena_match::keep(&data, &from))
+        tokio::task::spawn_blocking(move || arena_play::keep(&data, &from))
             .await
             .map_err(|e| WebError::internal(e.to_string()))?
             .map_err(|e| WebError::internal(format!("{e:#}")))

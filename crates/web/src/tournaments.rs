@@ -10,7 +10,7 @@ use super::layout::{Nav, html};
 use super::players::games_page;
 use super::{App, view};
 use arena_core::Game;
-use arena_match::PackageGame;
+use arena_play::PackageGame;
 use arena_service::tournaments::{NewTournament, check_settings, create, play_stored_at, seed_or_clock};
 use arena_store::{TournamentRow, User, Version};
 use arena_tournament::{Format, Settings};

@@ -5,7 +5,7 @@ use super::flags::{CacheArgs, GameArg, LimitArgs, OptionArgs, parse_game_arg};
 use super::game::{Plays, Setup};
 use anyhow::Context;
 use arena_core::{Entry, Limits};
-use arena_match::LoadPlayers;
+use arena_play::LoadPlayers;
 use arena_sandbox::Compilation;
 use arena_service::submit::against_strongest;
 use arena_service::tournaments::seed_or_clock;

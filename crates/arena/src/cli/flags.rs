@@ -56,7 +56,7 @@ pub struct GameArg {
 }
 
 pub fn parse_game_arg(s: &str) -> Result<GameArg, String> {
-    arena_match::locate(s).map(|dir| GameArg { dir })
+    arena_play::locate(s).map(|dir| GameArg { dir })
 }
 
 /// The results store.

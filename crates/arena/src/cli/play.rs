@@ -4,7 +4,7 @@ use super::flags::{CacheArgs, GameArg, LimitArgs, OptionArgs, parse_game_arg};
 use super::game::{Plays, Setup, load_players};
 use anyhow::{Context, bail};
 use arena_core::Limits;
-use arena_match::LoadPlayers;
+use arena_play::LoadPlayers;
 use arena_service::submit::one_game;
 use arena_service::tournaments::seed_or_clock;
 use arena_tournament::report;

@@ -4,7 +4,7 @@
 
 use anyhow::{Context, bail};
 use arena_core::{Entry, Limits};
-use arena_match::LoadPlayers;
+use arena_play::LoadPlayers;
 use arena_service::tournaments::{Ran, run_stored as run_stored_in};
 use arena_store::{Store, TournamentLock, Version};
 use arena_tournament::{Format, Observer, Progress, Settings, report};

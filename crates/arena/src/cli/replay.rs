@@ -74,7 +74,7 @@ async fn replay(dir: &Path, which: &str, out: ReplayOut<'_>) -> anyhow::Result<E
     let cache = super::flags::CacheArgs { cache_dir: None, no_cache: false }.dir();
     let limits = arena_core::Limits::default();
     let sandbox = std::sync::Arc::new(sandbox(limits, arena_sandbox::CompileLimits::default(), cache)?);
-    let options = arena_match::stored_options(&options)?;
+    let options = arena_play::stored_options(&options)?;
     let o = arena_service::tournaments::replay(sandbox, (&game, &package), referee.as_deref(), &options, &record)
         .await
         .map_err(|e| anyhow::anyhow!("{which}: {e:#}"))?;

@@ -6,7 +6,7 @@ use super::game::{Plays, Setup};
 use super::progress::{print_result, run_stored};
 use anyhow::Context;
 use arena_core::{DataDir, Limits};
-use arena_match::LoadPlayers;
+use arena_play::LoadPlayers;
 use arena_service::tournaments;
 use arena_store::{Status, Store};
 use std::path::Path;

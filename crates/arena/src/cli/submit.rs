@@ -7,7 +7,7 @@ use super::flags::{DataArgs, LimitArgs, OptionArgs, parse_game_arg};
 use super::game::{Plays, Setup, runtime};
 use anyhow::{Context, anyhow, bail};
 use arena_core::{DataDir, Limits};
-use arena_match::LoadPlayers;
+use arena_play::LoadPlayers;
 use arena_store::check_name;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;

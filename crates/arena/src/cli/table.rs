@@ -1,7 +1,7 @@
 //! Ratings as the command line prints them: the rating system of a game, a rating, and a table of
 //! players with their ratings and records.
 
-use arena_match::seats_of;
+use arena_play::seats_of;
 use arena_store::Leader;
 use arena_tournament::ratings::{Rating, System};
 use std::fmt::Write as _;

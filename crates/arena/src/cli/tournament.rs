@@ -6,7 +6,7 @@ use super::game::{Plays, Setup, load_players};
 use super::progress::{print_result, progress_bar, replays_written, run_stored, watch, writing_replays};
 use anyhow::{anyhow, bail};
 use arena_core::{DataDir, Limits};
-use arena_match::LoadPlayers;
+use arena_play::LoadPlayers;
 use arena_service::tournaments::{NewTournament, check_settings, create, seed_or_clock};
 use arena_store::{Store, Version};
 use arena_tournament::{Format, Settings};
@@ -70,7 +70,7 @@ impl Plays for Args {
             if !self.cache.no_cache {
                 s.cache = Some(DataDir::new(&self.data.dir).compiled());
             }
-            s.dir = arena_match::keep(&self.data.dir, &self.game.dir)?;
+            s.dir = arena_play::keep(&self.data.dir, &self.game.dir)?;
         }
         s.nats = self.nats.clone();
         Ok(s)

@@ -10,7 +10,7 @@ use super::{BUSY_SUBJECT, ClusterError, Nats, RESULTS};
 use arena_core::Limits;
 use arena_core::{Entry, Game, GameOutcome, GameSetup, TournamentInfo};
 use arena_core::{Fault, FaultKind};
-use arena_match::{LoadPlayers, PackageGame, PackagePlayer};
+use arena_play::{LoadPlayers, PackageGame, PackagePlayer};
 use arena_sandbox::{LoadError, Loaded, WorldSpec};
 use futures_util::StreamExt;
 use std::collections::HashMap;
@@ -80,7 +80,7 @@ impl RemoteGame {
         limits: Limits,
     ) -> Result<RemoteGame, ClusterError> {
         let files = nats.files().await?;
-        let package_files: Vec<String> = arena_match::files_under(dir)
+        let package_files: Vec<String> = arena_play::files_under(dir)
             .map_err(|e| ClusterError::Other(format!("{}: cannot list the package: {e}", dir.display())))?
             .iter()
             .map(|p| p.to_string_lossy().replace('\\', "/"))

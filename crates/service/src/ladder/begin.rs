@@ -8,7 +8,7 @@ use crate::packages::{self, Find};
 use crate::tournaments::NewTournament;
 use crate::venue::{Venue, WithGame, play_on};
 use arena_core::Limits;
-use arena_match::{LoadPlayers, PackageGame};
+use arena_play::{LoadPlayers, PackageGame};
 use arena_store::{Kind, Store, TournamentLock, TournamentRow, User};
 use std::future::Future;
 use std::path::{Path, PathBuf};
@@ -41,7 +41,7 @@ pub fn begin(
             let p = packages::of_tournament(data, &row, Find::Kept)?;
             Begin { dir: p.dir, options: p.options, limits: row.settings.limits, row: Some(row) }
         }
-        None => Begin { dir: arena_match::keep(data, dir)?, options: options.to_vec(), limits, row: None },
+        None => Begin { dir: arena_play::keep(data, dir)?, options: options.to_vec(), limits, row: None },
     })
 }
 

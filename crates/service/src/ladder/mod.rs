@@ -13,7 +13,7 @@ use arena_tournament::pairing;
 use arena_core::PlayerFault;
 use arena_core::seed::derive;
 use arena_core::{Entry, Finals, GameSetup, MatchSoFar};
-use arena_match::LoadPlayers;
+use arena_play::LoadPlayers;
 use arena_store::{Store, Version};
 use arena_tournament::ratings::{Ratings, System};
 use arena_tournament::{GameRecord, Journal};

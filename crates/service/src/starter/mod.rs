@@ -29,7 +29,7 @@ pub fn files(dir: &Path, lang: &str) -> Result<Starter, String> {
     let own = dir.join("templates").join(lang);
     if own.is_dir() {
         let mut files = Vec::new();
-        for rel in arena_match::files_under(&own).map_err(|e| format!("{}: {e}", own.display()))? {
+        for rel in arena_play::files_under(&own).map_err(|e| format!("{}: {e}", own.display()))? {
             let path = own.join(&rel);
             let text = std::fs::read_to_string(&path).map_err(|e| format!("{}: cannot read: {e}", path.display()))?;
             files.push((rel.to_string_lossy().into_owned(), text));
@@ -92,7 +92,7 @@ pub fn wit_files(dir: &Path, game: &str) -> Result<Vec<PathBuf>, String> {
         .map_err(|e| format!("{}: cannot read the game's player WIT: {e}", wit.join(&own).display()))?;
     let mut files = vec![own];
     if Resolve::default().push_dir(alone.path()).is_err() && wit.join("deps").is_dir() {
-        let deps = arena_match::files_under(&wit.join("deps")).map_err(|e| format!("{}/deps: {e}", wit.display()))?;
+        let deps = arena_play::files_under(&wit.join("deps")).map_err(|e| format!("{}/deps: {e}", wit.display()))?;
         files.extend(deps.into_iter().map(|f| Path::new("deps").join(f)));
     }
     Ok(files)

@@ -1,5 +1,5 @@
 //! Game packages (seed 004's game machine): a directory holding a manifest (`game.toml`), the game's
-//! WIT and its referee component. The match host loads a package, checks that its referee's requests
+//! WIT and its referee component. The game host loads a package, checks that its referee's requests
 //! and the players' exports agree, and drives the referee through the `arena:game` protocol, forwarding
 //! typed values between it and the players as wasmtime's dynamic `Val`s: it knows no game.
 

@@ -51,8 +51,8 @@ impl PackageGame {
     }
 }
 
-/// A game whose players are components this host loads: the match host's side of the `Game` seam (the
-/// tournaments play games; loading a player is the match host's business, so no wasmtime type
+/// A game whose players are components this host loads: the game host's side of the `Game` seam (the
+/// tournaments play games; loading a player is the game host's business, so no wasmtime type
 /// reaches them).
 pub trait LoadPlayers: Game {
     /// The world a player component implements.
