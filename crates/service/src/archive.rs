@@ -209,8 +209,7 @@ pub fn package_files(dir: &Path) -> Result<Vec<PathBuf>, String> {
     }
     for sub in ["wit", "templates"] {
         if dir.join(sub).is_dir() {
-            let under =
-                arena_play::files_under(&dir.join(sub)).map_err(|e| format!("{}/{sub}: {e}", dir.display()))?;
+            let under = arena_play::files_under(&dir.join(sub)).map_err(|e| format!("{}/{sub}: {e}", dir.display()))?;
             files.extend(under.into_iter().map(|f| Path::new(sub).join(f)));
         }
     }

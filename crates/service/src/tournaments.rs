@@ -42,7 +42,7 @@ pub fn check_settings(
     Ok(())
 }
 
-/// A stored competition about to be recorded: what it is, who enters, under which limits, and who
+/// A stored tournament (or ladder) about to be recorded: what it is, who enters, under which limits, and who
 /// started it (none: the command line's organiser). A scrimmage is not rated.
 pub struct NewTournament<'a> {
     pub kind: Kind,
@@ -166,7 +166,7 @@ pub fn to_resume(store: &Store, data: &Path, id: i64) -> anyhow::Result<Resumpti
 /// package (see [`to_resume`]); a ladder is refused.
 pub fn resumable(store: &Store, data: &Path, id: i64) -> anyhow::Result<(arena_store::TournamentRow, Settings)> {
     let row = store.tournament(id)?.ok_or_else(|| anyhow!("{}: there is no tournament {id}", data.display()))?;
-    let Some(format) = row.format.format() else {
+    let Some(format) = row.kind.format() else {
         bail!(
             "{}: tournament {id} is the ladder of {}: `arena ladder --game {} --data {}` goes on with it",
             data.display(),

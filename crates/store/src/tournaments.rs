@@ -46,8 +46,9 @@ impl Status {
     }
 }
 
-/// What a stored competition is: a tournament of one of the formats, played to an end, or a ladder,
-/// rated games without end (`arena ladder`). Stored, and shown in JSON, by name.
+/// What a stored tournament is: one of the formats ([`Format`]), played to an end, or a ladder, rated
+/// games without end (`arena ladder`). Stored, and shown in JSON as its `format`, by name: to a
+/// user a ladder is one more format.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(into = "&'static str")]
 pub enum Kind {
@@ -98,7 +99,9 @@ impl From<Kind> for &'static str {
 pub struct TournamentRow {
     pub id: i64,
     pub game: String,
-    pub format: Kind,
+    /// A format's tournament or a ladder (`format` in JSON, where a ladder is one more format).
+    #[serde(rename = "format")]
+    pub kind: Kind,
     pub games_per_match: u32,
     pub seed: u64,
     pub status: Status,
@@ -321,7 +324,7 @@ impl Store {
                     Ok(TournamentRow {
                         id,
                         game,
-                        format,
+                        kind: format,
                         games_per_match: k,
                         seed: seed as u64,
                         status,

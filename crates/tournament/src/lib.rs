@@ -36,7 +36,8 @@ use serde::{Deserialize, Serialize};
 use std::sync::Arc;
 
 /// A tournament format: what `run` plays to an end. (A ladder, rated games without end, is the store's
-/// other kind of competition, `arena_store::Kind::Ladder`; the service layer plays it.)
+/// other kind of stored tournament, `arena_store::Kind::Ladder`; the service layer plays it.) The one
+/// name of a format everywhere: the command line's `--format`, the web's forms, JSON and the store.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Format {
@@ -49,6 +50,9 @@ pub enum Format {
 }
 
 impl Format {
+    /// Every format, in the order the command line lists them.
+    pub const ALL: [Format; 3] = [Format::Knockout, Format::RoundRobin, Format::Rounds];
+
     /// The name on the command line and in JSON.
     pub fn as_str(self) -> &'static str {
         match self {
@@ -56,6 +60,28 @@ impl Format {
             Format::RoundRobin => "round-robin",
             Format::Rounds => "rounds",
         }
+    }
+
+    /// What it plays, in a line (the command line's help of each value).
+    pub fn about(self) -> &'static str {
+        match self {
+            Format::Knockout => "2^m slots, byes for empty ones, best-of-k matches; the winner of each match advances",
+            Format::RoundRobin => "Every pair plays a series of k games, alternating who starts; ranked by games won",
+            Format::Rounds => {
+                "Elimination rounds of games as large as the game allows; the winners of each game advance"
+            }
+        }
+    }
+}
+
+impl std::str::FromStr for Format {
+    type Err = String;
+
+    fn from_str(name: &str) -> Result<Format, String> {
+        Format::ALL.into_iter().find(|f| f.as_str() == name).ok_or_else(|| {
+            let names: Vec<&str> = Format::ALL.iter().map(|f| f.as_str()).collect();
+            format!("no format `{name}`: one of {}", names.join(", "))
+        })
     }
 }
 

@@ -165,3 +165,14 @@ fn a_game_that_faulted_counts_for_nobody() {
     // a and b are level: each beat nobody else, and their own games counted for neither.
     assert_eq!(r.ranking.last().map(Vec::len), Some(2), "{:?}", r.ranking);
 }
+
+#[test]
+fn a_format_has_one_name_that_parses_back_and_an_unknown_name_is_refused_with_the_names() {
+    for f in Format::ALL {
+        assert_eq!(f.as_str().parse::<Format>(), Ok(f));
+        // The same name in JSON as on the command line.
+        assert_eq!(serde_json::to_value(f).unwrap(), serde_json::Value::String(f.as_str().into()));
+    }
+    let e = "ladder".parse::<Format>().unwrap_err();
+    assert_eq!(e, "no format `ladder`: one of knockout, round-robin, rounds");
+}

@@ -87,7 +87,7 @@ pub async fn tournament_view(app: &App, id: i64) -> Result<Arc<view::Rendered>, 
     if let Some(parts) = super::cached(&app.views, &id, &key) {
         return Ok(parts);
     }
-    let ladder = row.format == arena_store::Kind::Ladder;
+    let ladder = row.kind == arena_store::Kind::Ladder;
     let (names, games, matches, records, bans) = app
         .read(move |s| {
             let names: Vec<String> = s.entrants(id)?.into_iter().map(|v| v.name).collect();
@@ -129,7 +129,7 @@ pub async fn tournament_page(
     let ladder_control = viewer
         .0
         .as_ref()
-        .filter(|s| s.user.admin && t.format == arena_store::Kind::Ladder)
+        .filter(|s| s.user.admin && t.kind == arena_store::Kind::Ladder)
         .map(|s| (s.csrf.clone(), super::ladders::running(&app, &t.game) == Some(t.id)));
     let page = TournamentPage { nav: Nav::of(&viewer), live, t, parts: &parts, ladder_control }.render()?;
     Ok(app.keep_anonymous(&viewer, path, page))
@@ -139,7 +139,7 @@ fn tournament_out(t: &arena_store::TournamentRow) -> TournamentOut {
     TournamentOut {
         id: t.id,
         game: t.game.clone(),
-        format: t.format.as_str().to_string(),
+        format: t.kind.as_str().to_string(),
         games_per_match: t.games_per_match,
         seed: t.seed.to_string(),
         status: t.status.as_str().to_string(),

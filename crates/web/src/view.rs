@@ -197,7 +197,7 @@ pub fn tournament(
     let mut standings: Vec<Standing> = by.into_values().collect();
     // A knockout ranks by the round reached (its champion past the last), as its result does: players
     // out in the same round share a place. Other formats rank by points, then score.
-    let knockout = t.format == Format::Knockout.into();
+    let knockout = t.kind == Format::Knockout.into();
     let reached = rounds_reached(matches);
     let reach = |s: &Standing| if knockout { reached.get(s.name.as_str()).copied().unwrap_or(0) } else { 0 };
     let order =
@@ -228,7 +228,7 @@ pub fn tournament(
         });
     }
     let lines: Vec<GameLine> = games.iter().map(game_line).collect();
-    if t.format == Format::Rounds.into() || matches.is_empty() {
+    if t.kind == Format::Rounds.into() || matches.is_empty() {
         for l in &lines {
             rounds.entry(l.round).or_insert_with(|| empty(l.round)).games.push(l.clone());
         }

@@ -9,25 +9,13 @@ use clap::{Args, ValueEnum};
 use std::path::PathBuf;
 use std::time::Duration;
 
-/// A tournament format, as the command line names it (a ladder is `arena ladder`, not a format).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-pub enum FormatArg {
-    /// 2^m slots, byes for empty ones, best-of-k matches; the winner of each match advances.
-    Knockout,
-    /// Every pair plays a series of k games, alternating who starts; ranked by games won.
-    RoundRobin,
-    /// Elimination rounds of games as large as the game allows; the winners of each game advance.
-    Rounds,
-}
-
-impl From<FormatArg> for Format {
-    fn from(f: FormatArg) -> Format {
-        match f {
-            FormatArg::Knockout => Format::Knockout,
-            FormatArg::RoundRobin => Format::RoundRobin,
-            FormatArg::Rounds => Format::Rounds,
-        }
-    }
+/// `--format`: a tournament format by its one name, each value with what it plays (a ladder is `arena
+/// ladder`, not a format).
+pub fn format_parser() -> impl clap::builder::TypedValueParser<Value = Format> {
+    use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
+    let values = Format::ALL.map(|f| PossibleValue::new(f.as_str()).help(f.about()));
+    // Every value the parser lets through is one of the formats' names.
+    PossibleValuesParser::new(values).map(|name| name.parse::<Format>().unwrap_or(Format::Knockout))
 }
 
 /// The languages `arena new-game` writes a game's referee in.

@@ -1,7 +1,7 @@
 //! `arena tournament`: the players given (or the players registered in the store, every game recorded
 //! there as it finishes) in a knockout, a round robin or elimination rounds, played here or by workers.
 
-use super::flags::{CacheArgs, DataArgs, FormatArg, GameArg, LimitArgs, OptionArgs, parse_game_arg};
+use super::flags::{CacheArgs, DataArgs, GameArg, LimitArgs, OptionArgs, parse_game_arg};
 use super::game::{Plays, Setup, load_players};
 use super::progress::{print_result, progress_bar, replays_written, run_stored, watch, writing_replays};
 use anyhow::{anyhow, bail};
@@ -19,8 +19,8 @@ pub struct Args {
     /// A game: a package's name (see `arena games`) or its directory (with its game.toml).
     #[arg(long, value_parser = parse_game_arg)]
     pub game: GameArg,
-    #[arg(long, value_enum, default_value = "knockout")]
-    pub format: FormatArg,
+    #[arg(long, value_parser = super::flags::format_parser(), default_value = "knockout")]
+    pub format: Format,
     /// Games per match: k in best of k for a knockout (odd), the series length in a round robin.
     #[arg(long, default_value_t = 3)]
     pub games_per_match: u32,
@@ -77,7 +77,7 @@ impl Plays for Args {
     }
 
     async fn with<G: LoadPlayers>(self, game: Arc<G>, limits: Limits) -> anyhow::Result<ExitCode> {
-        let format = Format::from(self.format);
+        let format = self.format;
         // Registered players are checked once they are read from the store.
         if !self.registered {
             check_settings(game.name(), game.seats(), (format, self.games_per_match), self.players.len())

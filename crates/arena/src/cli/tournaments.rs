@@ -37,7 +37,7 @@ fn tournaments(dir: &Path, json: bool) -> anyhow::Result<ExitCode> {
             "  {:>4}  {:<10} {:<12} {:>7} {:>6}  {:<11}  {:<20}  {}",
             t.id,
             t.game,
-            t.format.as_str(),
+            t.kind.as_str(),
             t.players,
             t.games,
             t.status.as_str(),
