@@ -703,13 +703,13 @@ async fn compare(pkg: &Package, players: &[Arc<PackagePlayer>], native: &dyn Fn(
 /// machine as its component does (the same turn state, the same events): the scores.
 fn yahtzee_native(seed: u64) -> Vec<i64> {
     use yahtzee_bots::greedy;
-    use yahtzee_referee::game::{Ask, Game, MatchSoFar, Move, match_view};
+    use yahtzee_referee::game::{Ask, MatchSoFar, Move, Table, match_view};
     let so_far = MatchSoFar { game: 1, games_in_match: 1, wins: vec![0, 0], ties: 0, earlier: vec![] };
     let views = [0, 1].map(|seat| match_view(&so_far, seat));
     let mut events = 0;
     let mut emit = |e: &str| events += e.len();
-    let mut g = Game::new(["a".to_string(), "b".to_string()], seed, &mut emit);
-    let view = |g: &Game, seat: usize| {
+    let mut g = Table::new(["a".to_string(), "b".to_string()], seed, &mut emit);
+    let view = |g: &Table, seat: usize| {
         let v = g.turn_view(seat);
         yahtzee_rules::PlayerView {
             turn: v.turn,
@@ -743,10 +743,10 @@ fn yahtzee_native(seed: u64) -> Vec<i64> {
 /// machine (Santorini deals nothing: the seed changes no game).
 fn santorini_native(_seed: u64) -> Vec<i64> {
     use santorini_bots::minimax;
-    use santorini_referee::game::{Ask, Game, Match, Reply};
+    use santorini_referee::game::{Ask, Match, Reply, Table};
     use santorini_rules::PlayerView;
     let so_far = Match { game: 1, games_in_match: 1, wins: [0, 0], number: 0, matches: 0 };
-    let mut g = Game::new(["a".to_string(), "b".to_string()], so_far);
+    let mut g = Table::new(["a".to_string(), "b".to_string()], so_far);
     while let Some((seat, ask)) = g.ask() {
         let reply = match ask {
             Ask::Place(state) => Reply::Place(minimax::place(&PlayerView { me: state.turn, state })),
@@ -762,9 +762,9 @@ fn santorini_native(_seed: u64) -> Vec<i64> {
 /// referee's state machine (its events taken as its component takes them).
 fn fish_native(seed: u64, options: &[(String, String)]) -> Vec<i64> {
     use fish_bots::greedy;
-    use fish_referee::game::{Answer, Game, Request};
+    use fish_referee::game::{Answer, Request, Table};
     use fish_rules::PlayerView;
-    let mut g = Game::start(2, seed, options).expect("a game");
+    let mut g = Table::start(2, seed, options).expect("a game");
     loop {
         let asked = g.requests();
         if asked.is_empty() {
@@ -795,8 +795,8 @@ fn fish_native(seed: u64, options: &[(String, String)]) -> Vec<i64> {
 /// its events taken).
 fn goofspiel_native(seed: u64) -> Vec<i64> {
     use goofspiel_bots::{Round, View, smart};
-    use goofspiel_referee::game::Game;
-    let mut g = Game::start(vec!["a".into(), "b".into()], seed, &[]).expect("a game");
+    use goofspiel_referee::game::Table;
+    let mut g = Table::start(vec!["a".into(), "b".into()], seed, &[]).expect("a game");
     loop {
         let asked = g.requests();
         if asked.is_empty() {

@@ -157,7 +157,7 @@ enum Stage {
 
 /// One game.
 #[derive(Debug, Clone)]
-pub struct Game {
+pub struct Table {
     stage: Stage,
     state: State,
     /// Banned seats.
@@ -174,9 +174,9 @@ pub struct Game {
     events: Vec<String>,
 }
 
-impl Game {
+impl Table {
     /// A game of `players` seats on the board the options and the seed make.
-    pub fn start(players: usize, seed: u64, options: &[(String, String)]) -> Result<Game, String> {
+    pub fn start(players: usize, seed: u64, options: &[(String, String)]) -> Result<Table, String> {
         if !SEATS.contains(&players) {
             return Err(format!("fish seats {} to {} players, not {players}", SEATS.start(), SEATS.end()));
         }
@@ -184,7 +184,7 @@ impl Game {
         let board = o.board(seed)?;
         let state = State::new(board, players as u8).map_err(|e| format!("bad game: {e}"))?;
         let seats: Vec<String> = (0..players as u8).map(|s| format!("{} {}", seat_letter(s), colour_name(s))).collect();
-        let mut game = Game {
+        let mut game = Table {
             stage: Stage::PlayAs(0),
             failed: vec![false; players],
             log: Vec::new(),

@@ -1,10 +1,10 @@
 //! The `arena:fish/referee` glue: conversions between the WIT types and the rules crate's, the game
-//! as the referee kit exports it (one [`Game`] per instance), and the rule checker.
+//! as the referee kit exports it (one [`Table`] per instance), and the rule checker.
 
 use crate::bindings::arena::fish::types as wit;
 use crate::bindings::exports::arena::fish::rules;
 use crate::bindings::{Answer, Request};
-use crate::game::{self, Game};
+use crate::game::{self, Table};
 use arena_referee::{Events, Fault, FaultKind, Outcome, Referee, Setup, TournamentEvent};
 use fish_rules as fr;
 
@@ -114,47 +114,47 @@ fn kind(k: FaultKind) -> &'static str {
 }
 
 /// The game's new events, handed on (every one is for everyone).
-fn pass_on(g: &mut Game, events: &mut Events) {
+fn pass_on(g: &mut Table, events: &mut Events) {
     for text in g.take_events() {
         events.all(text);
     }
 }
 
-impl Referee for Game {
+impl Referee for Table {
     type Request = Request;
     type Answer = Answer;
 
-    fn start(setup: Setup, events: &mut Events) -> Result<Game, String> {
-        let mut g = Game::start(setup.names.len(), setup.seed, &setup.options)?;
+    fn start(setup: Setup, events: &mut Events) -> Result<Table, String> {
+        let mut g = Table::start(setup.names.len(), setup.seed, &setup.options)?;
         pass_on(&mut g, events);
         Ok(g)
     }
 
     fn requests(&self) -> Vec<(u32, Request)> {
-        Game::requests(self).into_iter().map(|(seat, r)| (seat, request(r))).collect()
+        Table::requests(self).into_iter().map(|(seat, r)| (seat, request(r))).collect()
     }
 
     fn apply(&mut self, seat: u32, a: Answer, events: &mut Events) -> Result<(), String> {
-        let applied = Game::apply(self, seat, answer(a));
+        let applied = Table::apply(self, seat, answer(a));
         pass_on(self, events);
         applied
     }
 
     fn banned(&mut self, seat: u32, fault: Fault, events: &mut Events) {
-        Game::banned(self, seat, &format!("{} in {}: {}", kind(fault.kind), fault.call, fault.reason));
+        Table::banned(self, seat, &format!("{} in {}: {}", kind(fault.kind), fault.call, fault.reason));
         pass_on(self, events);
     }
 
     fn outcome(&self) -> Option<Outcome> {
-        Game::outcome(self).map(|(scores, winners)| Outcome { scores, winners })
+        Table::outcome(self).map(|(scores, winners)| Outcome { scores, winners })
     }
 
     fn view(&self, _seat: Option<u32>) -> String {
-        Game::view(self)
+        Table::view(self)
     }
 
     fn svg(&self, _seat: Option<u32>) -> Option<String> {
-        Some(Game::svg(self))
+        Some(Table::svg(self))
     }
 
     fn tournament(event: TournamentEvent) -> Option<Request> {
@@ -166,7 +166,7 @@ impl Referee for Game {
     }
 }
 
-arena_referee::export_referee!(FishReferee, Game, svg, tournament, flat);
+arena_referee::export_referee!(FishReferee, Table, svg, tournament, flat);
 
 impl rules::Guest for FishReferee {
     fn legal_placements(s: wit::State) -> Vec<wit::Pos> {

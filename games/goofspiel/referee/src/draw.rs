@@ -3,7 +3,7 @@
 //! marked); and for a seat, its own hand and its own secret bid this round. Spectators and the other
 //! seats see neither: the drawing shows no one what the events would not.
 
-use crate::game::Game;
+use crate::game::Table;
 use arena_referee::svg::{escaped, open};
 use goofspiel_rules::{ROUNDS, seat_letter};
 use std::fmt::Write as _;
@@ -13,7 +13,7 @@ const ROW: u32 = 18;
 const TABLE: u32 = 132;
 
 /// The game as `seat` sees it (`None`: a spectator).
-pub fn svg(g: &Game, seat: Option<u32>) -> String {
+pub fn svg(g: &Table, seat: Option<u32>) -> String {
     let r = &g.rules;
     let n = r.seats();
     let seat = seat.and_then(|s| usize::try_from(s).ok()).filter(|&s| s < n);
@@ -134,7 +134,7 @@ mod tests {
 
     #[test]
     fn a_seat_sees_its_own_hand_and_bid_and_no_one_else_does() {
-        let mut g = Game::start(names(3), 5, &[]).unwrap();
+        let mut g = Table::start(names(3), 5, &[]).unwrap();
         let first = g.rules.hand(0).cards()[4];
         g.apply(0, first).unwrap();
         let mine = svg(&g, Some(0));
@@ -153,7 +153,7 @@ mod tests {
 
     #[test]
     fn revealed_rounds_show_every_bid_and_the_winner() {
-        let mut g = Game::start(names(2), 5, &[]).unwrap();
+        let mut g = Table::start(names(2), 5, &[]).unwrap();
         let prize = g.rules.prize().unwrap();
         g.apply(0, 13).unwrap();
         g.apply(1, 1).unwrap();

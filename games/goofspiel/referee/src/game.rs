@@ -51,9 +51,9 @@ pub struct Ask {
 
 /// One game, with the events not yet handed to the host.
 #[derive(Debug, Clone)]
-pub struct Game {
+pub struct Table {
     names: Vec<String>,
-    pub rules: rules::Game,
+    pub rules: rules::State,
     events: Vec<Event>,
 }
 
@@ -66,15 +66,15 @@ impl std::fmt::Display for Who {
     }
 }
 
-impl Game {
+impl Table {
     /// A game for `names` (2 to 6 seats) with the prize deck shuffled from `seed`; Goofspiel takes no
     /// options. Each seat is told its hand, and the first prize is turned up.
-    pub fn start(names: Vec<String>, seed: u64, options: &[(String, String)]) -> Result<Game, String> {
+    pub fn start(names: Vec<String>, seed: u64, options: &[(String, String)]) -> Result<Table, String> {
         if let Some((name, _)) = options.first() {
             return Err(format!("Goofspiel has no options (got `{name}`)"));
         }
-        let rules = rules::Game::new(names.len(), seed).map_err(|e| e.to_string())?;
-        let mut g = Game { names, rules, events: Vec::new() };
+        let rules = rules::State::new(names.len(), seed).map_err(|e| e.to_string())?;
+        let mut g = Table { names, rules, events: Vec::new() };
         let seats: Vec<String> = g.names.iter().enumerate().map(|(s, n)| format!("{} {n}", seat_letter(s))).collect();
         g.all(format!("Goofspiel, {} seats, {ROUNDS} rounds: {}", g.names.len(), seats.join(", ")));
         for s in 0..g.names.len() {
@@ -251,16 +251,16 @@ mod tests {
 
     #[test]
     fn start_checks_the_seats_and_options() {
-        assert!(Game::start(names(1), 0, &[]).unwrap_err().contains("2 to 6"));
-        assert!(Game::start(names(7), 0, &[]).is_err());
-        assert!(Game::start(vec![], 0, &[]).is_err());
-        let e = Game::start(names(2), 0, &[("rounds".into(), "5".into())]).unwrap_err();
+        assert!(Table::start(names(1), 0, &[]).unwrap_err().contains("2 to 6"));
+        assert!(Table::start(names(7), 0, &[]).is_err());
+        assert!(Table::start(vec![], 0, &[]).is_err());
+        let e = Table::start(names(2), 0, &[("rounds".into(), "5".into())]).unwrap_err();
         assert!(e.contains("no options"), "{e}");
     }
 
     #[test]
     fn start_deals_privately_and_turns_up_the_first_prize() {
-        let mut g = Game::start(names(3), 1, &[]).unwrap();
+        let mut g = Table::start(names(3), 1, &[]).unwrap();
         let ev = g.take_events();
         let prize = rules::deck(1)[0];
         assert_eq!(
@@ -291,7 +291,7 @@ mod tests {
 
     #[test]
     fn bids_stay_secret_until_all_are_in() {
-        let mut g = Game::start(names(3), 1, &[]).unwrap();
+        let mut g = Table::start(names(3), 1, &[]).unwrap();
         let d = rules::deck(1);
         g.take_events();
         g.apply(1, 7).unwrap();
@@ -343,7 +343,7 @@ mod tests {
 
     #[test]
     fn a_whole_game() {
-        let mut g = Game::start(names(2), 5, &[]).unwrap();
+        let mut g = Table::start(names(2), 5, &[]).unwrap();
         // A always bids the prize's card, B the one under it (or 13 against a 1).
         while !g.requests().is_empty() {
             let prize = g.rules.prize().unwrap();
@@ -363,7 +363,7 @@ mod tests {
 
     #[test]
     fn a_tie_in_the_last_round_goes_to_nobody() {
-        let mut g = Game::start(names(2), 5, &[]).unwrap();
+        let mut g = Table::start(names(2), 5, &[]).unwrap();
         for c in 1..=13 {
             g.apply(0, c).unwrap();
             g.apply(1, c).unwrap();
@@ -378,7 +378,7 @@ mod tests {
 
     #[test]
     fn a_ban_can_complete_the_round() {
-        let mut g = Game::start(names(3), 2, &[]).unwrap();
+        let mut g = Table::start(names(3), 2, &[]).unwrap();
         let d = rules::deck(2);
         g.take_events();
         g.apply(0, 9).unwrap();
@@ -403,7 +403,7 @@ mod tests {
 
     #[test]
     fn a_banned_seats_pending_bid_is_dropped() {
-        let mut g = Game::start(names(3), 2, &[]).unwrap();
+        let mut g = Table::start(names(3), 2, &[]).unwrap();
         g.apply(1, 13).unwrap();
         g.banned(1, "illegal in bid: nope");
         g.take_events();
@@ -415,7 +415,7 @@ mod tests {
 
     #[test]
     fn with_one_seat_left_the_game_ends() {
-        let mut g = Game::start(names(2), 2, &[]).unwrap();
+        let mut g = Table::start(names(2), 2, &[]).unwrap();
         g.apply(0, 1).unwrap();
         g.apply(1, 13).unwrap();
         g.apply(1, 12).unwrap();
@@ -442,7 +442,7 @@ mod tests {
 
     #[test]
     fn views() {
-        let mut g = Game::start(names(2), 3, &[]).unwrap();
+        let mut g = Table::start(names(2), 3, &[]).unwrap();
         g.apply(0, 4).unwrap();
         let public = g.view(None);
         assert!(!public.contains("hand"), "{public}");
@@ -479,7 +479,7 @@ mod tests {
         fn any_calls_keep_the_protocol(
             n in 2usize..=6, seed in any::<u64>(), calls in proptest::collection::vec(call(), 0..300)
         ) {
-            let mut g = Game::start(names(n), seed, &[]).unwrap();
+            let mut g = Table::start(names(n), seed, &[]).unwrap();
             let mut banned = vec![false; n];
             for c in calls {
                 let before = g.rules.clone();

@@ -16,7 +16,7 @@ mod bindings {
 mod component {
     use super::bindings::arena::goofspiel::types as wit;
     use super::bindings::{Answer, Request};
-    use super::game::{Ask, Game, To};
+    use super::game::{Ask, Table, To};
     use arena_referee::{Events, Fault, Outcome, Referee, Setup};
     use goofspiel_rules::Round;
 
@@ -39,7 +39,7 @@ mod component {
     }
 
     /// The game's new events, handed on.
-    fn pass_on(g: &mut Game, events: &mut Events) {
+    fn pass_on(g: &mut Table, events: &mut Events) {
         for e in g.take_events() {
             match e.to {
                 To::All => events.all(e.text),
@@ -48,22 +48,22 @@ mod component {
         }
     }
 
-    impl Referee for Game {
+    impl Referee for Table {
         type Request = Request;
         type Answer = Answer;
 
-        fn start(setup: Setup, events: &mut Events) -> Result<Game, String> {
-            let mut g = Game::start(setup.names, setup.seed, &setup.options)?;
+        fn start(setup: Setup, events: &mut Events) -> Result<Table, String> {
+            let mut g = Table::start(setup.names, setup.seed, &setup.options)?;
             pass_on(&mut g, events);
             Ok(g)
         }
 
         fn requests(&self) -> Vec<(u32, Request)> {
-            Game::requests(self).into_iter().map(|(seat, a)| (seat, Request::Bid(state(a)))).collect()
+            Table::requests(self).into_iter().map(|(seat, a)| (seat, Request::Bid(state(a)))).collect()
         }
 
         fn request(&self, seat: u32) -> Option<Request> {
-            Game::request(self, seat).map(|a| Request::Bid(state(a)))
+            Table::request(self, seat).map(|a| Request::Bid(state(a)))
         }
 
         /// Bids are secret until the round is resolved: a bid changes only its own seat's hand, and
@@ -75,22 +75,22 @@ mod component {
 
         fn apply(&mut self, seat: u32, answer: Answer, events: &mut Events) -> Result<(), String> {
             let Answer::Bid(card) = answer;
-            let applied = Game::apply(self, seat, card);
+            let applied = Table::apply(self, seat, card);
             pass_on(self, events);
             applied
         }
 
         fn banned(&mut self, seat: u32, fault: Fault, events: &mut Events) {
-            Game::banned(self, seat, &format!("{} in {}: {}", fault.kind.words(), fault.call, fault.reason));
+            Table::banned(self, seat, &format!("{} in {}: {}", fault.kind.words(), fault.call, fault.reason));
             pass_on(self, events);
         }
 
         fn outcome(&self) -> Option<Outcome> {
-            Game::outcome(self).map(|(scores, winners)| Outcome { scores, winners })
+            Table::outcome(self).map(|(scores, winners)| Outcome { scores, winners })
         }
 
         fn view(&self, seat: Option<u32>) -> String {
-            Game::view(self, seat)
+            Table::view(self, seat)
         }
 
         fn svg(&self, seat: Option<u32>) -> Option<String> {
@@ -98,5 +98,5 @@ mod component {
         }
     }
 
-    arena_referee::export_referee!(GoofspielReferee, Game, svg, flat);
+    arena_referee::export_referee!(GoofspielReferee, Table, svg, flat);
 }

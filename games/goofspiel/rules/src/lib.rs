@@ -9,7 +9,7 @@
 //! up one a round, for 13 rounds.
 //!
 //! 1. **Bidding**: each round every seat still in bids one card of its hand, all at the same time and
-//!    in secret ([`Game::bid`]); a bid card is spent (it leaves the hand at once). A bid of a card that
+//!    in secret ([`State::bid`]); a bid card is spent (it leaves the hand at once). A bid of a card that
 //!    is not in the bidder's hand, or is not a card at all (outside 1..=13), is refused with an
 //!    [`Illegal`] naming the card and the hand, and changes nothing.
 //! 2. **Resolution**: once every seat still in has bid, the bids are revealed together ([`Round`]).
@@ -22,11 +22,11 @@
 //!
 //! # Seats out
 //!
-//! A seat that faults is removed ([`Game::remove`]): its hand is discarded, its secret bid of the
+//! A seat that faults is removed ([`State::remove`]): its hand is discarded, its secret bid of the
 //! current round (if any) is dropped, it never bids again, and it keeps the score it has but never
 //! wins. If the seats still in then have all bid, the round is resolved at once. The game goes on while
 //! two or more seats are in; with fewer it ends at once, the current round unresolved: its prize, the
-//! carried prizes and the prizes never turned up are nobody's ([`Game::unclaimed`]). The winner is then
+//! carried prizes and the prizes never turned up are nobody's ([`State::unclaimed`]). The winner is then
 //! the one seat left, if any, whatever its score.
 //!
 //! Refused calls leave the game untouched; every refusal is an [`Illegal`] whose `Display` is a
@@ -271,7 +271,7 @@ impl std::error::Error for Illegal {}
 
 /// A game of Goofspiel (see the crate documentation for the rules).
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Game {
+pub struct State {
     deck: [u8; ROUNDS],
     hands: Vec<Hand>,
     playing: Vec<bool>,
@@ -283,13 +283,13 @@ pub struct Game {
     history: Vec<Round>,
 }
 
-impl Game {
+impl State {
     /// A game of `seats` seats, its prize deck shuffled from `seed`, the first prize turned up.
-    pub fn new(seats: usize, seed: u64) -> Result<Game, Illegal> {
+    pub fn new(seats: usize, seed: u64) -> Result<State, Illegal> {
         if !(MIN_SEATS..=MAX_SEATS).contains(&seats) {
             return Err(Illegal::SeatCount(seats));
         }
-        Ok(Game {
+        Ok(State {
             deck: deck(seed),
             hands: vec![Hand::FULL; seats],
             playing: vec![true; seats],
@@ -569,14 +569,14 @@ mod tests {
 
     #[test]
     fn seat_counts() {
-        assert_eq!(Game::new(1, 0), Err(Illegal::SeatCount(1)));
-        assert_eq!(Game::new(7, 0), Err(Illegal::SeatCount(7)));
-        assert!(Game::new(2, 0).is_ok() && Game::new(6, 0).is_ok());
+        assert_eq!(State::new(1, 0), Err(Illegal::SeatCount(1)));
+        assert_eq!(State::new(7, 0), Err(Illegal::SeatCount(7)));
+        assert!(State::new(2, 0).is_ok() && State::new(6, 0).is_ok());
     }
 
     #[test]
     fn a_single_highest_bid_takes_the_prize() {
-        let mut g = Game::new(3, 5).unwrap();
+        let mut g = State::new(3, 5).unwrap();
         let prize = g.prize().unwrap();
         assert_eq!(g.bid(0, 5), Ok(None));
         assert_eq!(g.bid(2, 7), Ok(None));
@@ -592,7 +592,7 @@ mod tests {
 
     #[test]
     fn a_tied_highest_bid_carries_the_prize_over() {
-        let mut g = Game::new(3, 9).unwrap();
+        let mut g = State::new(3, 9).unwrap();
         let d = *g.deck();
         g.bid(0, 7).unwrap();
         g.bid(1, 7).unwrap();
@@ -619,7 +619,7 @@ mod tests {
 
     #[test]
     fn a_tie_in_the_last_round_goes_to_nobody() {
-        let mut g = Game::new(2, 3).unwrap();
+        let mut g = State::new(2, 3).unwrap();
         for card in 1..=12 {
             g.bid(0, card).unwrap();
             g.bid(1, card).unwrap();
@@ -641,7 +641,7 @@ mod tests {
 
     #[test]
     fn refusals_name_the_card_and_the_hand() {
-        let mut g = Game::new(2, 0).unwrap();
+        let mut g = State::new(2, 0).unwrap();
         g.bid(0, 13).unwrap();
         g.bid(1, 1).unwrap();
         let before = g.clone();
@@ -663,7 +663,7 @@ mod tests {
 
     #[test]
     fn a_seat_out_is_skipped_and_can_complete_a_round() {
-        let mut g = Game::new(3, 4).unwrap();
+        let mut g = State::new(3, 4).unwrap();
         let prize = g.prize().unwrap();
         g.bid(0, 4).unwrap();
         g.bid(1, 9).unwrap();
@@ -686,7 +686,7 @@ mod tests {
 
     #[test]
     fn removing_the_last_seat_to_bid_resolves_the_round() {
-        let mut g = Game::new(3, 4).unwrap();
+        let mut g = State::new(3, 4).unwrap();
         g.bid(0, 4).unwrap();
         g.bid(1, 4).unwrap();
         let r = g.remove(2).unwrap();
@@ -697,7 +697,7 @@ mod tests {
 
     #[test]
     fn with_one_seat_left_the_game_ends_at_once() {
-        let mut g = Game::new(2, 8).unwrap();
+        let mut g = State::new(2, 8).unwrap();
         g.bid(0, 1).unwrap();
         g.bid(1, 2).unwrap();
         g.bid(1, 13).unwrap();
@@ -714,12 +714,12 @@ mod tests {
 
     #[test]
     fn the_last_seat_in_wins() {
-        let mut g = Game::new(2, 8).unwrap();
+        let mut g = State::new(2, 8).unwrap();
         g.remove(0);
         // The game ended with the first removal; the second changes nothing.
         assert!(g.is_over());
         assert_eq!(g.winners(), Some(vec![1]));
-        let mut g = Game::new(3, 8).unwrap();
+        let mut g = State::new(3, 8).unwrap();
         g.remove(0);
         g.remove(1);
         assert_eq!(g.winners(), Some(vec![2]));
@@ -727,7 +727,7 @@ mod tests {
 
     #[test]
     fn rendering_hides_other_hands_and_pending_bids() {
-        let mut g = Game::new(2, 1).unwrap();
+        let mut g = State::new(2, 1).unwrap();
         g.bid(0, 6).unwrap();
         g.bid(1, 5).unwrap();
         g.bid(1, 11).unwrap();
@@ -746,8 +746,8 @@ mod tests {
 
     /// Plays a game from `seed` with `seats` seats: each pick chooses a card of the bidder's hand, or
     /// (when it says so) removes the seat instead. Returns the game and every bid each seat made.
-    fn play(seats: usize, seed: u64, picks: &[(u8, bool)]) -> (Game, Vec<Vec<u8>>) {
-        let mut g = Game::new(seats, seed).unwrap();
+    fn play(seats: usize, seed: u64, picks: &[(u8, bool)]) -> (State, Vec<Vec<u8>>) {
+        let mut g = State::new(seats, seed).unwrap();
         let mut made = vec![Vec::new(); seats];
         let mut picks = picks.iter().cycle();
         while !g.is_over() {
@@ -866,8 +866,8 @@ mod tests {
     }
 
     /// Like [`play`], but stops after the picks rather than at the end of the game.
-    fn play_some(seats: usize, seed: u64, picks: &[(u8, bool)]) -> (Game, ()) {
-        let mut g = Game::new(seats, seed).unwrap();
+    fn play_some(seats: usize, seed: u64, picks: &[(u8, bool)]) -> (State, ()) {
+        let mut g = State::new(seats, seed).unwrap();
         for &(pick, out) in picks {
             let waiting = g.waiting();
             if waiting.is_empty() {

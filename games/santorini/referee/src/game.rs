@@ -59,7 +59,7 @@ enum Stage {
     Done,
 }
 
-pub struct Game {
+pub struct Table {
     names: [String; 2],
     so_far: Match,
     pub state: State,
@@ -84,10 +84,10 @@ enum Mark {
     Built,
 }
 
-impl Game {
-    pub fn new(names: [String; 2], so_far: Match) -> Game {
+impl Table {
+    pub fn new(names: [String; 2], so_far: Match) -> Table {
         let stage = if so_far.game == 1 { Stage::MatchStart(0) } else { Stage::GameStart(0) };
-        Game {
+        Table {
             names,
             so_far,
             state: State::new(),
@@ -286,13 +286,13 @@ impl Game {
 mod tests {
     use super::*;
 
-    fn game(first: bool) -> Game {
+    fn game(first: bool) -> Table {
         let so_far = Match { game: if first { 1 } else { 2 }, games_in_match: 3, wins: [1, 0], number: 1, matches: 1 };
-        Game::new(["a".into(), "b".into()], so_far)
+        Table::new(["a".into(), "b".into()], so_far)
     }
 
     /// Plays by always taking the first legal move.
-    fn play_out(g: &mut Game) {
+    fn play_out(g: &mut Table) {
         while let Some((seat, ask)) = g.ask() {
             let reply = match ask {
                 Ask::Place(s) => Reply::Place(s.legal_placements()[0]),

@@ -17,7 +17,7 @@ mod component {
     use super::bindings::arena::santorini::types as wit;
     use super::bindings::exports::arena::santorini::rules;
     use super::bindings::{Answer, Request};
-    use super::game::{Ask, Game, Match, Reply};
+    use super::game::{Ask, Match, Reply, Table};
     use arena_referee::{Events, Fault, Outcome, Referee, Setup, TournamentEvent};
     use santorini_rules as r;
 
@@ -77,11 +77,11 @@ mod component {
         }
     }
 
-    impl Referee for Game {
+    impl Referee for Table {
         type Request = Request;
         type Answer = Answer;
 
-        fn start(setup: Setup, events: &mut Events) -> Result<Game, String> {
+        fn start(setup: Setup, events: &mut Events) -> Result<Table, String> {
             let [a, b] = <[String; 2]>::try_from(setup.names.clone())
                 .map_err(|n| format!("Santorini seats 2 players, not {}", n.len()))?;
             let m = &setup.match_state;
@@ -101,7 +101,7 @@ mod component {
                 "{a} (player A) against {b} (player B), game {} of {}",
                 so_far.game, so_far.games_in_match
             ));
-            Ok(Game::new([a, b], so_far))
+            Ok(Table::new([a, b], so_far))
         }
 
         fn requests(&self) -> Vec<(u32, Request)> {
@@ -115,7 +115,7 @@ mod component {
                 Answer::TakeTurn(t) => Reply::TakeTurn(turn(t)),
                 _ => Reply::Done,
             };
-            Game::apply(self, seat, reply)?;
+            Table::apply(self, seat, reply)?;
             let who = r::player_name(seat);
             match reply {
                 Reply::Place(c) => events.all(format!("{who} places a worker on {c}")),
@@ -127,19 +127,19 @@ mod component {
 
         fn banned(&mut self, seat: u32, fault: Fault, events: &mut Events) {
             events.all(format!("seat {seat} is banned ({} in {})", fault.reason, fault.call));
-            Game::banned(self, u8::try_from(seat).unwrap_or(u8::MAX));
+            Table::banned(self, u8::try_from(seat).unwrap_or(u8::MAX));
         }
 
         fn outcome(&self) -> Option<Outcome> {
-            Game::outcome(self).map(|(scores, winners)| Outcome { scores, winners })
+            Table::outcome(self).map(|(scores, winners)| Outcome { scores, winners })
         }
 
         fn view(&self, _seat: Option<u32>) -> String {
-            Game::view(self)
+            Table::view(self)
         }
 
         fn svg(&self, _seat: Option<u32>) -> Option<String> {
-            Some(Game::svg(self))
+            Some(Table::svg(self))
         }
 
         fn tournament(event: TournamentEvent) -> Option<Request> {
@@ -150,7 +150,7 @@ mod component {
         }
     }
 
-    arena_referee::export_referee!(SantoriniReferee, Game, svg, tournament, flat);
+    arena_referee::export_referee!(SantoriniReferee, Table, svg, tournament, flat);
 
     impl rules::Guest for SantoriniReferee {
         fn is_legal_place(s: wit::State, at: wit::Cell) -> bool {

@@ -2,7 +2,7 @@
 //! to move (the ones it held raised and outlined) and both score cards side by side, the column of the
 //! seat to move shaded. Nothing in Yahtzee is hidden, so every seat and spectators see the same.
 
-use crate::game::Game;
+use crate::game::Table;
 use arena_referee::svg::{escaped, open};
 use std::fmt::Write as _;
 use yahtzee_rules::Category;
@@ -30,7 +30,7 @@ fn pips(value: u8) -> &'static [(u32, u32)] {
 }
 
 /// The game as an SVG document.
-pub fn svg(g: &Game) -> String {
+pub fn svg(g: &Table) -> String {
     let (turn, seat, dice, held, rolls_left) = g.table();
     let names = g.names();
     let cards = g.cards();
@@ -110,7 +110,7 @@ mod tests {
     #[test]
     fn the_drawing_shows_both_cards_and_the_dice_with_the_held_ones_marked() {
         let names = ["<alice>".to_string(), "bob & co".to_string()];
-        let mut g = Game::new(names, 7, &mut |_| {});
+        let mut g = Table::new(names, 7, &mut |_| {});
         let before = svg(&g);
         assert!(before.starts_with("<svg") && before.ends_with("</svg>"));
         assert!(before.contains("about to start") && !before.contains("class=\"die"), "{before}");

@@ -98,7 +98,7 @@ pub struct TurnView<'a> {
 
 /// One game of Yahtzee between two seats.
 #[derive(Debug, Clone)]
-pub struct Game {
+pub struct Table {
     names: [String; 2],
     seed: u64,
     cards: [Scorecard; 2],
@@ -128,13 +128,13 @@ fn dice_text(out: &mut String, dice: &[u8]) {
     }
 }
 
-impl Game {
+impl Table {
     /// A game between `names` (seat order) on the dice of `seed`; the first request is seat 0's
     /// `game-start`.
-    pub fn new(names: [String; 2], seed: u64, emit: &mut impl FnMut(&str)) -> Game {
+    pub fn new(names: [String; 2], seed: u64, emit: &mut impl FnMut(&str)) -> Table {
         let dice = TurnDice::draw(seed, 1);
         let roll = Roll::first(&dice);
-        let mut g = Game {
+        let mut g = Table {
             names,
             seed,
             cards: Default::default(),
@@ -447,7 +447,7 @@ mod tests {
         let mut events = Vec::new();
         let mut emit = |s: &str| events.push(s.to_string());
         let views: [MatchView; 2] = [0, 1].map(|i| match_view(&so_far(), i));
-        let mut g = Game::new(names(), seed, &mut emit);
+        let mut g = Table::new(names(), seed, &mut emit);
         let mut calls: Vec<Call> = Vec::new();
         let mut made = [0usize; 2];
         while let Some((seat, ask)) = g.pending() {
@@ -507,7 +507,7 @@ mod tests {
 
     #[test]
     fn the_order_of_requests() {
-        let mut g = Game::new(names(), 5, &mut |_| {});
+        let mut g = Table::new(names(), 5, &mut |_| {});
         assert_eq!(g.pending(), Some((0, Ask::GameStart)));
         g.apply(0, Move::GameStart, &mut |_| {}).unwrap();
         assert_eq!(g.pending(), Some((1, Ask::GameStart)));
@@ -543,8 +543,8 @@ mod tests {
     }
 
     /// A game with both seats past game-start.
-    fn started(seed: u64) -> Game {
-        let mut g = Game::new(names(), seed, &mut |_| {});
+    fn started(seed: u64) -> Table {
+        let mut g = Table::new(names(), seed, &mut |_| {});
         g.apply(0, Move::GameStart, &mut |_| {}).unwrap();
         g.apply(1, Move::GameStart, &mut |_| {}).unwrap();
         g
@@ -627,7 +627,7 @@ mod tests {
 
     #[test]
     fn a_ban_during_game_start() {
-        let mut g = Game::new(names(), 1, &mut |_| {});
+        let mut g = Table::new(names(), 1, &mut |_| {});
         g.apply(0, Move::GameStart, &mut |_| {}).unwrap();
         g.ban(1, "game-start", "fuel", &mut |_| {});
         assert_eq!(g.outcome(), Some(([0, 0], vec![0])));

@@ -21,13 +21,13 @@ mod component {
         Category, GameInfo, GameScore, MatchState, Scorecard, TournamentInfo, TurnState,
     };
     use crate::bindings::{Answer, Request, exports};
-    use crate::game::{self, Ask, Game, MatchSoFar, Move};
+    use crate::game::{self, Ask, MatchSoFar, Move, Table};
     use arena_referee::{Events, Fault, Outcome, Referee, Setup, TournamentEvent};
     use yahtzee_rules as rules;
 
     /// A game under way, and the match as each seat is shown it.
     struct State {
-        game: Game,
+        game: Table,
         matches: [MatchState; 2],
     }
 
@@ -101,7 +101,7 @@ mod component {
                 }
             });
             // Every event of the game is for everyone.
-            let game = Game::new(names, setup.seed, &mut |text| events.all(text));
+            let game = Table::new(names, setup.seed, &mut |text| events.all(text));
             Ok(State { game, matches })
         }
 

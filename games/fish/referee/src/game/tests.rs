@@ -138,7 +138,7 @@ fn built_in(n: usize, seed: u64, o: Options, mut rng: u64) -> Record {
 fn driven(n: usize, seed: u64, o: Options, mut rng: u64) -> (Record, Vec<String>) {
     let options =
         opts(&[("rows", &o.rows.to_string()), ("cols", &o.cols.to_string()), ("holes", &o.holes.to_string())]);
-    let mut g = Game::start(n, seed, &options).unwrap();
+    let mut g = Table::start(n, seed, &options).unwrap();
     let mut asked = Vec::new();
     for _ in 0..10_000 {
         let requests = g.requests();
@@ -190,16 +190,16 @@ fn plays_exactly_like_the_built_in_referee() {
 #[test]
 fn the_board_is_the_built_in_one_from_the_game_seed() {
     for seed in [0, 1, 42, u64::MAX] {
-        let g = Game::start(3, seed, &[]).unwrap();
+        let g = Table::start(3, seed, &[]).unwrap();
         assert_eq!(g.state().board, Board::generate(seed, 5, 5, 2).unwrap());
-        let g = Game::start(2, seed, &opts(&[("rows", "7"), ("cols", "9"), ("holes", "12")])).unwrap();
+        let g = Table::start(2, seed, &opts(&[("rows", "7"), ("cols", "9"), ("holes", "12")])).unwrap();
         assert_eq!(g.state().board, Board::generate(seed, 7, 9, 12).unwrap());
     }
 }
 
 #[test]
 fn options_and_seats_are_checked() {
-    let err = |n: usize, o: &[(&str, &str)]| Game::start(n, 0, &opts(o)).unwrap_err();
+    let err = |n: usize, o: &[(&str, &str)]| Table::start(n, 0, &opts(o)).unwrap_err();
     assert_eq!(err(1, &[]), "fish seats 2 to 4 players, not 1");
     assert_eq!(err(5, &[]), "fish seats 2 to 4 players, not 5");
     assert!(err(2, &[("rows", "3"), ("cols", "3"), ("holes", "1")]).starts_with("bad board: the board has 8 tiles"));
@@ -209,13 +209,13 @@ fn options_and_seats_are_checked() {
     assert_eq!(err(2, &[("holes", "-1")]), "option `holes` must be from 0 to 255, not -1");
     assert_eq!(err(2, &[("holes", "two")]), "option `holes`: `two` is not a whole number");
     assert!(err(2, &[("size", "4")]).starts_with("fish has no option `size`"));
-    assert!(Game::start(4, 0, &opts(&[("rows", "3"), ("cols", "3"), ("holes", "0")])).is_ok());
-    assert!(Game::start(2, 0, &opts(&[("rows", "16"), ("cols", "16"), ("holes", "247")])).is_ok());
+    assert!(Table::start(4, 0, &opts(&[("rows", "3"), ("cols", "3"), ("holes", "0")])).is_ok());
+    assert!(Table::start(2, 0, &opts(&[("rows", "16"), ("cols", "16"), ("holes", "247")])).is_ok());
 }
 
 #[test]
 fn the_game_starts_with_play_as_then_play_with() {
-    let mut g = Game::start(3, 7, &[]).unwrap();
+    let mut g = Table::start(3, 7, &[]).unwrap();
     let mut order = Vec::new();
     while let [(seat, req)] = g.requests().as_slice() {
         if matches!(req, Request::Setup(_)) {
@@ -240,8 +240,8 @@ fn the_game_starts_with_play_as_then_play_with() {
 }
 
 /// A game past `play-as` and `play-with`, with seat 0 to place.
-fn placing(n: usize, seed: u64) -> Game {
-    let mut g = Game::start(n, seed, &[]).unwrap();
+fn placing(n: usize, seed: u64) -> Table {
+    let mut g = Table::start(n, seed, &[]).unwrap();
     for a in [Answer::PlayAs, Answer::PlayWith] {
         for s in 0..n as u32 {
             g.apply(s, a).unwrap();
@@ -251,14 +251,14 @@ fn placing(n: usize, seed: u64) -> Game {
 }
 
 /// The one request of the moment.
-fn one(g: &Game) -> Option<(u32, Request)> {
+fn one(g: &Table) -> Option<(u32, Request)> {
     let mut r = g.requests();
     assert!(r.len() <= 1);
     r.pop()
 }
 
 /// Places every penguin on the first free tile.
-fn place_all(g: &mut Game) {
+fn place_all(g: &mut Table) {
     while let [(seat, Request::Setup(s))] = g.requests().as_slice() {
         g.apply(*seat, Answer::Setup(s.legal_placements()[0])).unwrap();
     }
@@ -266,7 +266,7 @@ fn place_all(g: &mut Game) {
 
 #[test]
 fn a_seat_failing_before_the_turns_is_never_asked_again() {
-    let mut g = Game::start(3, 1, &[]).unwrap();
+    let mut g = Table::start(3, 1, &[]).unwrap();
     g.apply(0, Answer::PlayAs).unwrap();
     g.banned(1, "crash in play-as: trap");
     assert_eq!(g.requests(), vec![(2, Request::PlayAs(2))]);
@@ -291,7 +291,7 @@ fn a_seat_failing_before_the_turns_is_never_asked_again() {
     assert!(!winners.contains(&1));
     assert!(g.view().contains("B 0 fish (out)"));
     // Every seat failing: nobody wins, and the game is over at once.
-    let mut g = Game::start(2, 1, &[]).unwrap();
+    let mut g = Table::start(2, 1, &[]).unwrap();
     g.banned(0, "crash in play-as: trap");
     g.banned(1, "timeout in play-as: slow");
     assert!(g.requests().is_empty());
@@ -426,7 +426,7 @@ fn nonsense_in_any_order_never_panics() {
     let mut r = 99u64;
     for round in 0..400 {
         let n = 2 + round % 3;
-        let mut g = Game::start(n, round as u64, &[]).unwrap();
+        let mut g = Table::start(n, round as u64, &[]).unwrap();
         for _ in 0..300 {
             let seat = below(&mut r, 6) as u32;
             let pos = Pos::new(below(&mut r, 256) as u8, below(&mut r, 256) as u8);

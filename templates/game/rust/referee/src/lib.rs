@@ -14,10 +14,10 @@ mod bindings {
 use arena_referee::{Events, Fault, Outcome, Referee, Setup};
 use bindings::arena::{{crate}}::types::{State, Take};
 use bindings::{Answer, Request};
-use {{crate}}_rules::Game;
+use {{crate}}_rules::State;
 
-/// The game under way (the rules' `Game`, in a type of this crate's own to implement `Referee` on).
-struct Table(Game);
+/// The game under way (the rules' `State`, in a type of this crate's own to implement `Referee` on).
+struct Table(State);
 
 impl Referee for Table {
     type Request = Request;
@@ -28,7 +28,7 @@ impl Referee for Table {
             return Err(format!("{{name}} seats 2 players, not {}", setup.names.len()));
         }
         let heaps = setup.option::<usize>("heaps")?.unwrap_or(3);
-        let game = Game::new(setup.seed, heaps);
+        let game = State::new(setup.seed, heaps);
         events.all(format!("heaps {}", game.render()));
         Ok(Table(game))
     }
