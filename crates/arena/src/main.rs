@@ -13,8 +13,8 @@ fn main() -> ExitCode {
     // SAFETY: setting a signal's disposition to its default before any other thread exists.
     unsafe { libc::signal(libc::SIGPIPE, libc::SIG_DFL) };
     let args: Vec<String> = std::env::args().collect();
-    if args.get(1).map(String::as_str) == Some(arena_sandbox::WORKER_ARG) {
-        return arena_sandbox::compile_worker_main(&args[2..]);
+    if args.get(1).map(String::as_str) == Some(arena_service::engine::WORKER_ARG) {
+        return arena_service::engine::compile_worker_main(&args[2..]);
     }
     tracing_subscriber::fmt()
         .with_env_filter(tracing_subscriber::EnvFilter::from_env("ARENA_LOG"))

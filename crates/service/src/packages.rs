@@ -3,11 +3,16 @@
 //! store's own copy, by its referee's sha256) with the options it was played with.
 
 use anyhow::{Context, bail};
-use arena_play::{Package, PackageGame};
+use arena_play::Package;
 use arena_sandbox::Sandbox;
 use arena_store::TournamentRow;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
+
+// What the front ends name of a game package (from `arena-play`).
+pub use arena_play::{
+    Fuzz, LoadPlayers, Manifest, PackageGame, keep, locate, search_path, seats_of, shipped, stored_options,
+};
 
 /// The package in `dir` as a game, with its `options` (`NAME=VALUE`) set: checked against the
 /// manifest, then tried on the referee (which may refuse a combination the ranges let through). The

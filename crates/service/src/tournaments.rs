@@ -8,11 +8,16 @@ use arena_core::{Entry, Game, Limits};
 use arena_play::{LoadPlayers, Package};
 use arena_sandbox::Sandbox;
 use arena_store::{Kind, Store, StoredSettings, TournamentLock, User, Version};
-use arena_tournament::{Format, GameRecord, Settings, TournamentResult};
 use std::future::Future;
 use std::ops::RangeInclusive;
 use std::path::Path;
 use std::sync::Arc;
+
+// What the front ends name of a tournament (from `arena-tournament`).
+pub use arena_tournament::{
+    Format, GameFaultRow, GameRecord, MatchRecord, Observer, Progress, Settings, TournamentResult, hide_output,
+    ratings, report, run,
+};
 
 /// The seed asked for, or one from the clock.
 pub fn seed_or_clock(seed: Option<u64>) -> u64 {
@@ -40,6 +45,27 @@ pub fn check_settings(
         return Err(format!("{players} player(s) for {game}: too few for a tournament"));
     }
     Ok(())
+}
+
+/// The entrants of a tournament of every player registered for `game` (their latest versions, the
+/// first `max` of them if given), checked with [`check_settings`] for the format asked: what both the
+/// command line's `tournament --registered` and the web's admin form enter. The reason they cannot
+/// play, if they cannot.
+pub fn registered_entrants(
+    store: &Store,
+    (game, seats): (&str, RangeInclusive<usize>),
+    format: (Format, u32),
+    max: Option<usize>,
+) -> anyhow::Result<Vec<Version>> {
+    let mut versions: Vec<Version> = store.players(Some(game))?.into_iter().map(|p| p.latest).collect();
+    if let Some(m) = max {
+        versions.truncate(m);
+    }
+    if versions.len() < 2 {
+        bail!("{} player(s) registered for {game}; a tournament needs at least 2", versions.len());
+    }
+    check_settings(game, seats, format, versions.len()).map_err(|why| anyhow!(why))?;
+    Ok(versions)
 }
 
 /// A stored tournament (or ladder) about to be recorded: what it is, who enters, under which limits, and who

@@ -8,6 +8,9 @@ use arena_play::{LoadPlayers, PackageGame};
 use std::path::Path;
 use std::sync::Arc;
 
+// What the command line names of the workers (from `arena-cluster`).
+pub use arena_cluster::{WorkerConfig, Workers, work};
+
 /// Where games are played.
 #[derive(Clone)]
 pub enum Venue {

@@ -80,7 +80,8 @@ impl std::str::FromStr for Format {
     fn from_str(name: &str) -> Result<Format, String> {
         Format::ALL.into_iter().find(|f| f.as_str() == name).ok_or_else(|| {
             let names: Vec<&str> = Format::ALL.iter().map(|f| f.as_str()).collect();
-            format!("no format `{name}`: one of {}", names.join(", "))
+            // The name comes from a stranger's form: quoted, and cut if long.
+            format!("no format `{}`: one of {}", arena_core::quote_at(name, 40), names.join(", "))
         })
     }
 }

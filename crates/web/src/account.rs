@@ -7,7 +7,7 @@ use super::App;
 use super::auth::{self, SignedIn, Viewer};
 use super::error::WebError;
 use super::layout::{Nav, html};
-use arena_store::{Invite, MAX_INVITE_SECS, MAX_USES, User};
+use arena_service::store::{Invite, MAX_INVITE_SECS, MAX_USES, User};
 use askama::Template;
 use axum::extract::{Form, Query, State};
 use axum::http::{HeaderMap, StatusCode, header};
@@ -64,7 +64,7 @@ pub async fn signup_form(
     let code: String = q.code.chars().take(200).collect();
     let c = code.clone();
     let invite = app.read(move |s| s.invite(&c)).await?;
-    let csrf = arena_store::secret("")?;
+    let csrf = arena_service::store::secret("")?;
     let page = SignUp {
         nav: Nav::of(&viewer),
         live: String::new(),
@@ -97,7 +97,7 @@ pub async fn signup(
         (f.code.chars().take(200).collect::<String>(), f.name.trim().chars().take(41).collect::<String>());
     let (c, n) = (code.clone(), name.clone());
     let made = app.write(move |s| Ok(s.sign_up(&c, &n))).await?;
-    let csrf = arena_store::secret("")?;
+    let csrf = arena_service::store::secret("")?;
     let (user, token) = match made {
         Ok(m) => m,
         Err(e) => {
@@ -198,7 +198,7 @@ pub async fn replace_token(
             Ok((token, s.open_session(&u, auth::SESSION_SECS)?))
         })
         .await?;
-    let session = arena_store::Session { user: user.clone(), csrf };
+    let session = arena_service::store::Session { user: user.clone(), csrf };
     let viewer = Viewer(Some(session));
     let page = account_page(&app, &viewer, Some(("Your new token (shown once)".into(), token))).await?;
     let (mut parts, body) = page.into_parts();
@@ -292,7 +292,7 @@ pub async fn set_account(
     }
     let name: String = f.name.chars().take(41).collect();
     app.write(move |s| match s.set_disabled(&name, disabled) {
-        Err(arena_store::StoreError::Invalid(m)) => Ok(Err(WebError::not_found(m))),
+        Err(arena_service::store::StoreError::Invalid(m)) => Ok(Err(WebError::not_found(m))),
         other => other.map(|_| Ok(())),
     })
     .await??;
@@ -311,7 +311,7 @@ struct SignIn<'a> {
 }
 
 fn signin_page(app: &App, viewer: &Viewer, message: Option<&str>) -> Result<Response, WebError> {
-    let csrf = arena_store::secret("")?;
+    let csrf = arena_service::store::secret("")?;
     let body = askama::Template::render(&SignIn { nav: Nav::of(viewer), live: String::new(), csrf: &csrf, message })?;
     let cookie = format!(
         "{}={csrf}; HttpOnly; SameSite=Strict; Path=/signin; Max-Age=3600{}",

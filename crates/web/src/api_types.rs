@@ -24,8 +24,8 @@ impl Paging {
     /// not one.
     pub fn checked(&self) -> Result<(usize, Option<i64>), super::error::WebError> {
         let limit = self.limit.unwrap_or(100);
-        if !(1..=arena_store::MAX_PAGE).contains(&limit) {
-            let m = format!("`limit` must be 1 to {}, not {limit}", arena_store::MAX_PAGE);
+        if !(1..=arena_service::store::MAX_PAGE).contains(&limit) {
+            let m = format!("`limit` must be 1 to {}, not {limit}", arena_service::store::MAX_PAGE);
             return Err(super::error::WebError::bad(m));
         }
         let after = match &self.after {

@@ -5,7 +5,7 @@
 
 use super::App;
 use super::error::WebError;
-use arena_store::{Session, User};
+use arena_service::store::{Session, User};
 use axum::extract::{Form, FromRequestParts, State};
 use axum::http::{HeaderMap, HeaderValue, header, request::Parts};
 use axum::response::{IntoResponse, Redirect, Response};

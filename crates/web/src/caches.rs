@@ -2,7 +2,7 @@
 //! were computed at (served again while fresh, computed by one request at a time), and each game's
 //! kept ratings board.
 
-use arena_store::Store;
+use arena_service::store::Store;
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -21,7 +21,7 @@ pub(crate) struct Cached<K, V> {
 pub(crate) type Generation = (i64, i64, i64, i64);
 
 /// Leaderboards by game.
-pub(crate) type Boards = Mutex<HashMap<String, Cached<Generation, Vec<arena_store::Leader>>>>;
+pub(crate) type Boards = Mutex<HashMap<String, Cached<Generation, Vec<arena_service::store::Leader>>>>;
 
 /// How stale a page of a changing store may be.
 pub(crate) const FRESH: Duration = Duration::from_secs(1);
@@ -65,28 +65,31 @@ pub(crate) fn put<Q: std::hash::Hash + Eq, K, V>(map: &Mutex<HashMap<Q, Cached<K
     map.lock().unwrap_or_else(|e| e.into_inner()).insert(q, c);
 }
 
-/// Each game's kept board (see [`arena_store::Board`]), each behind a lock of its own: one game's
+/// Each game's kept board (see [`arena_service::store::Board`]), each behind a lock of its own: one game's
 /// leaderboard or player page never waits on another game's.
-pub(crate) type Ratings = Mutex<HashMap<String, Arc<Mutex<arena_store::Board>>>>;
+pub(crate) type Ratings = Mutex<HashMap<String, Arc<Mutex<arena_service::store::Board>>>>;
 
 /// The lock over the board of `game` in `ratings` (made if missing).
 pub(crate) fn board_of(
     ratings: &Ratings,
     game: &str,
-    system: arena_tournament::ratings::System,
-) -> Arc<Mutex<arena_store::Board>> {
+    system: arena_service::tournaments::ratings::System,
+) -> Arc<Mutex<arena_service::store::Board>> {
     let mut boards = ratings.lock().unwrap_or_else(|e| e.into_inner());
-    boards.entry(game.to_string()).or_insert_with(|| Arc::new(Mutex::new(arena_store::Board::new(system)))).clone()
+    boards
+        .entry(game.to_string())
+        .or_insert_with(|| Arc::new(Mutex::new(arena_service::store::Board::new(system))))
+        .clone()
 }
 
 /// The board held by `lock`, started again if it was kept under another rating system.
 pub(crate) fn lock_board(
-    lock: &Mutex<arena_store::Board>,
-    system: arena_tournament::ratings::System,
-) -> std::sync::MutexGuard<'_, arena_store::Board> {
+    lock: &Mutex<arena_service::store::Board>,
+    system: arena_service::tournaments::ratings::System,
+) -> std::sync::MutexGuard<'_, arena_service::store::Board> {
     let mut board = lock.lock().unwrap_or_else(|e| e.into_inner());
     if board.system() != system {
-        *board = arena_store::Board::new(system);
+        *board = arena_service::store::Board::new(system);
     }
     board
 }
@@ -96,8 +99,8 @@ pub(crate) fn lock_board(
 pub(crate) fn with_board<T>(
     ratings: &Ratings,
     game: &str,
-    system: arena_tournament::ratings::System,
-    f: impl FnOnce(&mut arena_store::Board) -> T,
+    system: arena_service::tournaments::ratings::System,
+    f: impl FnOnce(&mut arena_service::store::Board) -> T,
 ) -> T {
     let lock = board_of(ratings, game, system);
     f(&mut lock_board(&lock, system))
@@ -110,8 +113,8 @@ pub(crate) fn player_stats(
     ratings: &Ratings,
     game: &str,
     name: &str,
-    system: arena_tournament::ratings::System,
-) -> arena_store::Result<Option<arena_store::PlayerStats>> {
+    system: arena_service::tournaments::ratings::System,
+) -> arena_service::store::Result<Option<arena_service::store::PlayerStats>> {
     let lock = board_of(ratings, game, system);
     s.player_stats_from(game, name, || lock_board(&lock, system))
 }

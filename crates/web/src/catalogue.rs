@@ -3,9 +3,9 @@
 //! published, hidden or suspended here), found by name, and each game's rating system.
 
 use super::error::WebError;
-use arena_play::Manifest;
-use arena_store::{Listing, PublishedGame, Store};
-use arena_tournament::ratings::System;
+use arena_service::packages::Manifest;
+use arena_service::store::{Listing, PublishedGame, Store};
+use arena_service::tournaments::ratings::System;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, RwLock};
 
@@ -67,7 +67,7 @@ pub const SUSPEND_AFTER: (u32, u32) = (20, 5);
 impl Catalogue {
     /// The shipped packages and the games published in the store at `data`.
     pub fn load(data: &Path) -> Catalogue {
-        let shipped = arena_play::shipped()
+        let shipped = arena_service::packages::shipped()
             .into_iter()
             .map(|(manifest, dir)| {
                 let referee =

@@ -10,8 +10,8 @@ use super::auth::Viewer;
 use super::error::WebError;
 use super::layout::{Nav, html};
 use arena_core::unix_now as now;
-use arena_store::{Competition, Kind, NewCompetition, Status};
-use arena_tournament::{Format, Settings};
+use arena_service::store::{Competition, Kind, NewCompetition, Status};
+use arena_service::tournaments::{Format, Settings};
 use askama::Template;
 use axum::extract::{Form, Path, State};
 use axum::http::header;
@@ -33,7 +33,7 @@ pub async fn list(State(app): State<Arc<App>>, viewer: Viewer) -> Result<Respons
     let t = now();
     let rows = app.read(|s| s.competitions()).await?;
     let rows = rows.into_iter().map(|c| {
-        let closes = arena_store::stamp(c.deadline);
+        let closes = arena_service::store::stamp(c.deadline);
         let open = c.deadline > t;
         (c, closes, open)
     });
@@ -87,13 +87,13 @@ pub async fn create(
         "" => arena_service::tournaments::seed_or_clock(None),
         s => s.parse().map_err(|_| WebError::bad("the seed: a whole number"))?,
     };
-    if f.title.chars().count() > arena_store::TITLE_CHARS
-        || f.description.chars().count() > arena_store::DESCRIPTION_CHARS
+    if f.title.chars().count() > arena_service::store::TITLE_CHARS
+        || f.description.chars().count() > arena_service::store::DESCRIPTION_CHARS
     {
         return Err(WebError::bad(format!(
             "a title is at most {} characters, a description {}",
-            arena_store::TITLE_CHARS,
-            arena_store::DESCRIPTION_CHARS
+            arena_service::store::TITLE_CHARS,
+            arena_service::store::DESCRIPTION_CHARS
         )));
     }
     let (by, game) = (session.user.clone(), entry.manifest.name.clone());
@@ -109,7 +109,7 @@ pub async fn create(
                 seed,
             };
             s.create_competition(&c, &by).map(Ok).or_else(|e| match e {
-                arena_store::StoreError::Invalid(m) => Ok(Err(WebError::bad(m))),
+                arena_service::store::StoreError::Invalid(m) => Ok(Err(WebError::bad(m))),
                 e => Err(e),
             })
         })
@@ -161,7 +161,7 @@ pub async fn page(State(app): State<Arc<App>>, viewer: Viewer, Path(id): Path<i6
         }
         None => None,
     };
-    let closes = arena_store::stamp(c.deadline);
+    let closes = arena_service::store::stamp(c.deadline);
     html(&Page { nav: Nav::of(&viewer), live: String::new(), c, closes, open, ladder, leaders, final_parts })
 }
 
@@ -196,7 +196,7 @@ pub async fn check_open(app: &App, game: &str) -> Result<(), WebError> {
         return Err(WebError::forbidden(format!(
             "submissions to {} closed at {} (the deadline of the competition \"{}\"); nothing was stored",
             c.game,
-            arena_store::stamp(c.deadline),
+            arena_service::store::stamp(c.deadline),
             c.title
         )));
     }

@@ -49,10 +49,10 @@ impl WebError {
     }
 }
 
-impl From<arena_store::StoreError> for WebError {
-    fn from(e: arena_store::StoreError) -> WebError {
+impl From<arena_service::store::StoreError> for WebError {
+    fn from(e: arena_service::store::StoreError) -> WebError {
         match e {
-            arena_store::StoreError::NotOwner { .. } => WebError::forbidden(e.to_string()),
+            arena_service::store::StoreError::NotOwner { .. } => WebError::forbidden(e.to_string()),
             _ => WebError::internal(e.to_string()),
         }
     }

@@ -8,7 +8,7 @@ use super::catalogue::Entry;
 use super::error::ApiResult;
 use super::error::WebError;
 use super::layout::{Nav, html};
-use arena_store::Leader;
+use arena_service::store::Leader;
 use askama::Template;
 use axum::Json;
 use axum::extract::{Path, State};
@@ -75,7 +75,7 @@ struct Leaderboard {
     system: &'static str,
     rows: Vec<LeaderRow>,
     /// Games that ended in a game fault: how many, and the latest.
-    game_faults: (i64, Vec<arena_store::GameFaultAt>),
+    game_faults: (i64, Vec<arena_service::store::GameFaultAt>),
     seats: String,
     /// The options: name, default, range, description.
     options: Vec<(String, i64, String, String)>,
@@ -86,7 +86,7 @@ struct Leaderboard {
     referee: String,
     /// Published here: its owner, its versions (the latest first), why it is not played now.
     owner: Option<String>,
-    versions: Vec<arena_store::GameVersion>,
+    versions: Vec<arena_service::store::GameVersion>,
     closed: Option<String>,
     /// The operator hid it from the lists.
     hidden: bool,
@@ -145,13 +145,13 @@ pub async fn leaderboard_page(
         owner: entry.published.as_ref().map(|p| p.owner.clone()),
         versions: entry.published.as_ref().map(|p| p.versions.iter().rev().cloned().collect()).unwrap_or_default(),
         closed: entry.closed(),
-        hidden: entry.published.as_ref().is_some_and(|p| p.listing == arena_store::Listing::Hidden),
+        hidden: entry.published.as_ref().is_some_and(|p| p.listing == arena_service::store::Listing::Hidden),
     }
     .render()?;
     Ok(app.keep_anonymous(&viewer, path, page))
 }
 
-fn seats(m: &arena_play::Manifest) -> String {
+fn seats(m: &arena_service::packages::Manifest) -> String {
     if m.min_seats == m.max_seats { format!("{}", m.min_seats) } else { format!("{} to {}", m.min_seats, m.max_seats) }
 }
 

@@ -9,8 +9,8 @@ use super::error::WebError;
 use arena_core::Game;
 use arena_service::ladder::{self, Begin, LadderConfig};
 use arena_service::packages;
+use arena_service::store::Store;
 use arena_service::tournaments::seed_or_clock;
-use arena_store::Store;
 use axum::extract::{Form, State};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Redirect, Response};
@@ -124,7 +124,12 @@ pub(crate) fn pause(app: &App, game: &str) -> Result<i64, WebError> {
     Ok(r.id)
 }
 
-pub(crate) async fn start(app: &App, game: &str, by: &arena_store::User, cfg: LadderConfig) -> Result<i64, WebError> {
+pub(crate) async fn start(
+    app: &App,
+    game: &str,
+    by: &arena_service::store::User,
+    cfg: LadderConfig,
+) -> Result<i64, WebError> {
     if let Some(id) = running(app, game) {
         return Err(WebError::new(
             StatusCode::CONFLICT,

@@ -34,9 +34,9 @@ pub use replays::{ReplayData, standalone_html};
 pub use routes::router;
 
 use arena_core::Limits;
-use arena_play::PackageGame;
-use arena_sandbox::Sandbox;
-use arena_store::Store;
+use arena_service::engine::Sandbox;
+use arena_service::packages::PackageGame;
+use arena_service::store::Store;
 use error::WebError;
 use std::collections::{HashMap, VecDeque};
 use std::net::SocketAddr;
@@ -122,7 +122,7 @@ pub struct App {
     /// The ladders running in this server, by game.
     ladders: ladders::Ladders,
     /// The workers seen lately (with `--nats`), watched once the server runs.
-    workers: std::sync::OnceLock<arena_cluster::Workers>,
+    workers: std::sync::OnceLock<arena_service::venue::Workers>,
 }
 
 impl arena_net::Proxied for App {
@@ -202,7 +202,7 @@ impl App {
     /// dropped before).
     async fn read<T: Send + 'static>(
         &self,
-        f: impl FnOnce(&Store) -> arena_store::Result<T> + Send + 'static,
+        f: impl FnOnce(&Store) -> arena_service::store::Result<T> + Send + 'static,
     ) -> Result<T, WebError> {
         let dir = self.cfg.data.clone();
         let pool = self.readers.clone();
@@ -232,7 +232,7 @@ impl App {
 
     /// A game's leaderboard, computed again only when the store has changed since, from the ratings kept
     /// up to date game by game (only the games recorded since are read).
-    async fn leaderboard(&self, game: &str) -> Result<Arc<Vec<arena_store::Leader>>, WebError> {
+    async fn leaderboard(&self, game: &str) -> Result<Arc<Vec<arena_service::store::Leader>>, WebError> {
         let (cache, g, system) = (self.boards.clone(), game.to_string(), self.catalogue.system(game));
         // A board at most FRESH old is served as it is, without asking the store what changed.
         if let Some(rows) = fresh(&cache, &g) {
@@ -268,7 +268,7 @@ impl App {
     /// Writes the store on the blocking pool, in the asking client's turn.
     async fn write<T: Send + 'static>(
         &self,
-        f: impl FnOnce(&mut Store) -> arena_store::Result<T> + Send + 'static,
+        f: impl FnOnce(&mut Store) -> arena_service::store::Result<T> + Send + 'static,
     ) -> Result<T, WebError> {
         let dir = self.cfg.data.clone();
         let turn = self.turns.wait().await;
@@ -285,7 +285,7 @@ impl App {
     /// blocking pool): what a tournament recorded here plays, and resumes and replays with.
     async fn kept(&self, dir: &Path) -> Result<PathBuf, WebError> {
         let (data, from) = (self.data().to_path_buf(), dir.to_path_buf());
-        tokio::task::spawn_blocking(move || arena_play::keep(&data, &from))
+        tokio::task::spawn_blocking(move || arena_service::packages::keep(&data, &from))
             .await
             .map_err(|e| WebError::internal(e.to_string()))?
             .map_err(|e| WebError::internal(format!("{e:#}")))
@@ -394,7 +394,7 @@ pub async fn serve(app: Arc<App>) -> anyhow::Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use arena_tournament::ratings::System;
+    use arena_service::tournaments::ratings::System;
 
     #[test]
     fn each_game_has_a_board_of_its_own_behind_its_own_lock() {

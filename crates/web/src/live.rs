@@ -24,7 +24,7 @@ const MAX_FOLLOW: Duration = Duration::from_secs(30 * 60);
 /// The message the page applies: element id → its new inner HTML (rendered and escaped once for
 /// every viewer), and whether the tournament is over.
 fn update(parts: &Rendered) -> (String, bool) {
-    let done = parts.row.status != arena_store::Status::Running;
+    let done = parts.row.status != arena_service::store::Status::Running;
     let html = serde_json::json!({
         "standings": parts.standings,
         "rounds": parts.rounds,

@@ -8,7 +8,7 @@ use super::error::WebError;
 use super::layout::{Nav, html};
 use super::{App, view};
 use arena_core::PlayerFault;
-use arena_store::{FailureRow, PlayerStats, Version};
+use arena_service::store::{FailureRow, PlayerStats, Version};
 use askama::Template;
 use axum::Json;
 use axum::extract::{Path, Query, State};
@@ -62,7 +62,7 @@ pub async fn player_page(
     let (owner, sections) = app
         .read(move |s| {
             let owner = s.owner_of(&n)?;
-            let mine = matches!((&owner, &user), (arena_store::Owner::Account(o), Some(u)) if o.id == u.id);
+            let mine = matches!((&owner, &user), (arena_service::store::Owner::Account(o), Some(u)) if o.id == u.id);
             let told = mine || user.as_ref().is_some_and(|u| u.admin);
             let mut sections = vec![];
             for g in s.games_of(&n)? {
@@ -120,7 +120,7 @@ pub async fn player_page(
         .into_iter()
         .map(|(stats, points, versions, latest, failures, scrimmage, benched)| PlayerSection {
             rating: format!("{:.1} ± {:.1}", stats.rating.rating, stats.rating.deviation),
-            fuel: arena_tournament::report::thousands(stats.fuel.per_decision),
+            fuel: arena_service::tournaments::report::thousands(stats.fuel.per_decision),
             chart: view::rating_chart(&points),
             stats,
             versions,
@@ -134,7 +134,7 @@ pub async fn player_page(
         })
         .collect();
     let owner = match owner {
-        arena_store::Owner::Account(u) => u.name,
+        arena_service::store::Owner::Account(u) => u.name,
         _ => "the organiser".into(),
     };
     html(&PlayerPage { nav: Nav::of(&viewer), live: String::new(), name, owner, sections })
@@ -199,7 +199,7 @@ pub async fn player_games_page(
     app: &App,
     name: &str,
     p: &Paging,
-) -> Result<(Vec<arena_store::GameAt>, usize), WebError> {
+) -> Result<(Vec<arena_service::store::GameAt>, usize), WebError> {
     let (limit, after) = p.checked()?;
     let n = name.to_string();
     let (known, rows) =
@@ -232,7 +232,7 @@ pub async fn player(State(app): State<Arc<App>>, Path(name): Path<String>) -> Ap
         return Err(WebError::not_found(format!("no player `{}` is registered", super::error::quoted(&name))).into());
     }
     let owner = match owner {
-        arena_store::Owner::Account(u) => Some(u.name),
+        arena_service::store::Owner::Account(u) => Some(u.name),
         _ => None,
     };
     let games = found.into_iter().map(stats_out).collect();
@@ -240,8 +240,8 @@ pub async fn player(State(app): State<Arc<App>>, Path(name): Path<String>) -> Ap
     Ok(Json(PlayerOut { name, owner, games, games_played }))
 }
 
-fn stats_out(s: arena_store::PlayerStats) -> StatsOut {
-    let tally = |r: arena_store::Record| Tally { won: r.won, lost: r.lost, tied: r.tied };
+fn stats_out(s: arena_service::store::PlayerStats) -> StatsOut {
+    let tally = |r: arena_service::store::Record| Tally { won: r.won, lost: r.lost, tied: r.tied };
     StatsOut {
         game: s.game,
         versions: s.versions,
@@ -289,12 +289,12 @@ pub async fn player_games(
 }
 
 /// A page of games, with the link to the next.
-pub fn games_page(base: &str, limit: usize, rows: Vec<arena_store::GameAt>) -> GamesPage {
+pub fn games_page(base: &str, limit: usize, rows: Vec<arena_service::store::GameAt>) -> GamesPage {
     let next = next_page(base, limit, rows.len(), rows.last().map(|g| g.cursor));
     GamesPage { games: rows.into_iter().map(game_out).collect(), next }
 }
 
-pub fn game_out(g: arena_store::GameAt) -> GameOut {
+pub fn game_out(g: arena_service::store::GameAt) -> GameOut {
     let r = g.record;
     let players = r
         .players

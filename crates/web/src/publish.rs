@@ -11,7 +11,7 @@ use super::error::{ApiError, WebError};
 use super::forms::read_upload;
 use super::layout::Nav;
 use arena_service::publish::{Published, Refused, Rules};
-use arena_store::{Listing, StoreError, User};
+use arena_service::store::{Listing, StoreError, User};
 use askama::Template;
 use axum::Json;
 use axum::extract::{Multipart, Path, State};

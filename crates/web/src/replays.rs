@@ -7,8 +7,8 @@ use super::App;
 use super::auth::Viewer;
 use super::error::WebError;
 use arena_core::Frame;
+use arena_service::tournaments::GameRecord;
 use arena_service::{packages, tournaments};
-use arena_tournament::GameRecord;
 use axum::extract::{Path, State};
 use axum::http::header;
 use axum::response::{Html, IntoResponse, Response};
@@ -65,7 +65,7 @@ impl ReplayData {
             .map(|mut f| FrameData {
                 step: f.step,
                 lines: {
-                    arena_tournament::hide_output(&mut f.lines, &seats);
+                    arena_service::tournaments::hide_output(&mut f.lines, &seats);
                     f.lines
                 },
                 events: f.events.iter().filter(|e| e.seen_by_any(&seats)).map(|e| e.text.clone()).collect(),
@@ -124,7 +124,11 @@ pub fn standalone_html(data: &ReplayData) -> String {
 }
 
 /// A stored game and its tournament, or which of them is not there.
-async fn stored(app: &App, tournament: i64, key: &str) -> Result<(arena_store::TournamentRow, GameRecord), WebError> {
+async fn stored(
+    app: &App,
+    tournament: i64,
+    key: &str,
+) -> Result<(arena_service::store::TournamentRow, GameRecord), WebError> {
     let k = key.to_string();
     let (row, record) = app.read(move |s| Ok((s.tournament(tournament)?, s.game(tournament, &k)?))).await?;
     let row = row.ok_or_else(|| WebError::not_found(format!("there is no tournament {tournament}")))?;
@@ -139,7 +143,7 @@ async fn frames(
     app: &App,
     tournament: i64,
     key: &str,
-) -> Result<(arena_store::TournamentRow, GameRecord, Vec<Frame>), WebError> {
+) -> Result<(arena_service::store::TournamentRow, GameRecord, Vec<Frame>), WebError> {
     let (row, record) = stored(app, tournament, key).await?;
     let found = packages::of_tournament(app.data(), &row, packages::Find::Kept)
         .map_err(|e| WebError::not_found(format!("{:#}", e.context(format!("game {tournament}/{key}")))))?;
@@ -153,7 +157,11 @@ async fn frames(
 
 /// The seats of `record` whose private events and output `user` may see: those its account plays,
 /// every seat for an admin, none for a spectator.
-async fn seats_of(app: &App, user: Option<&arena_store::User>, record: &GameRecord) -> Result<Vec<usize>, WebError> {
+async fn seats_of(
+    app: &App,
+    user: Option<&arena_service::store::User>,
+    record: &GameRecord,
+) -> Result<Vec<usize>, WebError> {
     let Some(user) = user.cloned() else { return Ok(vec![]) };
     if user.admin {
         return Ok((0..record.players.len()).collect());
@@ -162,7 +170,7 @@ async fn seats_of(app: &App, user: Option<&arena_store::User>, record: &GameReco
     app.read(move |s| {
         let mut mine = vec![];
         for (seat, p) in players.iter().enumerate() {
-            if s.owner_of(p)? == arena_store::Owner::Account(user.clone()) {
+            if s.owner_of(p)? == arena_service::store::Owner::Account(user.clone()) {
                 mine.push(seat);
             }
         }
@@ -236,7 +244,7 @@ async fn download(app: &App, viewer: &Viewer, tournament: i64, key: &str) -> Res
     let seats = seats_of(app, viewer.user(), &record).await?;
     record.only_for(&seats);
     let mut out = Vec::new();
-    arena_tournament::report::write_replay_to(
+    arena_service::tournaments::report::write_replay_to(
         &mut out,
         &row.game,
         &record,

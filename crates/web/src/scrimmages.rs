@@ -5,9 +5,9 @@ use super::App;
 use super::auth::SignedIn;
 use super::error::WebError;
 use super::tournaments::start;
+use arena_service::store::User;
+use arena_service::tournaments::Format;
 use arena_service::tournaments::seed_or_clock;
-use arena_store::User;
-use arena_tournament::Format;
 use axum::extract::{Form, State};
 use axum::response::{IntoResponse, Redirect, Response};
 use std::sync::Arc;
@@ -47,8 +47,8 @@ pub async fn scrimmage_of(app: &App, user: &User, game: &str, player: &str, oppo
         })?;
         let (g, o) = (m.name.clone(), opponent.to_string());
         app.write(move |s| {
-            let bytes =
-                std::fs::read(&file).map_err(|error| arena_store::StoreError::Io { path: file.clone(), error })?;
+            let bytes = std::fs::read(&file)
+                .map_err(|error| arena_service::store::StoreError::Io { path: file.clone(), error })?;
             s.builtin_version(&g, &o, &bytes, &arena_core::sha256_hex(&bytes))
         })
         .await?;
@@ -56,7 +56,7 @@ pub async fn scrimmage_of(app: &App, user: &User, game: &str, player: &str, oppo
     let (g, p, o, u) = (m.name.clone(), player.to_string(), opponent.to_string(), user.clone());
     let versions = app
         .read(move |s| {
-            if s.owner_of(&p)? != arena_store::Owner::Account(u) {
+            if s.owner_of(&p)? != arena_service::store::Owner::Account(u) {
                 return Ok(Err(WebError::forbidden(format!(
                     "`{p}` is not yours: a scrimmage plays one of your own players"
                 ))));

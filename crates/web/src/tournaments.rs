@@ -10,10 +10,10 @@ use super::layout::{Nav, html};
 use super::players::games_page;
 use super::{App, view};
 use arena_core::Game;
-use arena_play::PackageGame;
-use arena_service::tournaments::{NewTournament, check_settings, create, play_stored_at, seed_or_clock};
-use arena_store::{TournamentRow, User, Version};
-use arena_tournament::{Format, Settings};
+use arena_service::packages::PackageGame;
+use arena_service::store::{TournamentRow, User, Version};
+use arena_service::tournaments::{Format, Settings};
+use arena_service::tournaments::{NewTournament, create, play_stored_at, seed_or_clock};
 use askama::Template;
 use axum::Json;
 use axum::extract::{Form, Path, Query, State};
@@ -87,7 +87,7 @@ pub async fn tournament_view(app: &App, id: i64) -> Result<Arc<view::Rendered>, 
     if let Some(parts) = super::cached(&app.views, &id, &key) {
         return Ok(parts);
     }
-    let ladder = row.kind == arena_store::Kind::Ladder;
+    let ladder = row.kind == arena_service::store::Kind::Ladder;
     let (names, games, matches, records, bans) = app
         .read(move |s| {
             let names: Vec<String> = s.entrants(id)?.into_iter().map(|v| v.name).collect();
@@ -125,17 +125,21 @@ pub async fn tournament_page(
     }
     let parts = tournament_view(&app, id).await?;
     let t = &parts.row;
-    let live = if t.status == arena_store::Status::Running { format!("/tournaments/{id}/live") } else { String::new() };
+    let live = if t.status == arena_service::store::Status::Running {
+        format!("/tournaments/{id}/live")
+    } else {
+        String::new()
+    };
     let ladder_control = viewer
         .0
         .as_ref()
-        .filter(|s| s.user.admin && t.kind == arena_store::Kind::Ladder)
+        .filter(|s| s.user.admin && t.kind == arena_service::store::Kind::Ladder)
         .map(|s| (s.csrf.clone(), super::ladders::running(&app, &t.game) == Some(t.id)));
     let page = TournamentPage { nav: Nav::of(&viewer), live, t, parts: &parts, ladder_control }.render()?;
     Ok(app.keep_anonymous(&viewer, path, page))
 }
 
-fn tournament_out(t: &arena_store::TournamentRow) -> TournamentOut {
+fn tournament_out(t: &arena_service::store::TournamentRow) -> TournamentOut {
     TournamentOut {
         id: t.id,
         game: t.game.clone(),
@@ -232,7 +236,8 @@ pub(crate) async fn start_final(
     let (g, vs, limits) = (game.clone(), versions.clone(), app.cfg.limits);
     let made = app
         .write(move |s| {
-            let stored = arena_store::StoredSettings { limits, options: g.options(), referee: g.referee_hash() };
+            let stored =
+                arena_service::store::StoredSettings { limits, options: g.options(), referee: g.referee_hash() };
             let Some(id) = s.create_final(competition, &stored, &vs)? else { return Ok(None) };
             Ok(Some((id, s.lock(id)?)))
         })
@@ -249,7 +254,7 @@ pub(crate) async fn resume(app: &App, id: i64) -> Result<(), WebError> {
     let Ok(lock) = app.read(move |s| s.lock(id)).await else { return Ok(()) };
     let data = app.data().to_path_buf();
     let r = tokio::task::spawn_blocking(move || {
-        arena_service::tournaments::to_resume(&arena_store::Store::open(&data)?, &data, id)
+        arena_service::tournaments::to_resume(&arena_service::store::Store::open(&data)?, &data, id)
     })
     .await
     .map_err(|e| WebError::internal(e.to_string()))?
@@ -268,7 +273,7 @@ pub(crate) async fn resume(app: &App, id: i64) -> Result<(), WebError> {
 fn run_recorded(
     app: &App,
     (game, dir): (Arc<PackageGame>, PathBuf),
-    (id, lock): (i64, arena_store::TournamentLock),
+    (id, lock): (i64, arena_service::store::TournamentLock),
     versions: Vec<Version>,
     settings: Settings,
 ) {
@@ -279,7 +284,7 @@ fn run_recorded(
     let name = game.package().manifest.name.clone();
     tokio::spawn(async move {
         let run = async {
-            let mut store = arena_store::Store::open(&data)?;
+            let mut store = arena_service::store::Store::open(&data)?;
             // The server is not interrupted: a tournament it stops with is resumed when it starts again.
             let never = std::future::pending();
             play_stored_at(&venue, (game, &dir, limits), &mut store, id, &versions, settings, never).await
@@ -291,7 +296,7 @@ fn run_recorded(
         drop(lock);
         // A published game whose referee keeps failing is suspended.
         let judged = tokio::task::spawn_blocking(move || {
-            arena_store::Store::open(&data).map(|mut s| catalogue.judge(&mut s, &name))
+            arena_service::store::Store::open(&data).map(|mut s| catalogue.judge(&mut s, &name))
         });
         if let Ok(Err(e)) = judged.await {
             tracing::error!("tournament {id}: {e}");
@@ -341,13 +346,7 @@ pub async fn start_tournament(
         return Err(WebError::forbidden("only an admin can start a tournament"));
     }
     let m = app.catalogue.open(&f.game)?.manifest;
-    let format: Format =
-        serde_json::from_value(serde_json::Value::String(f.format.clone())).ok().ok_or(()).map_err(|_| {
-            WebError::bad(format!(
-                "`{}` is not a format (knockout, round-robin, rounds)",
-                super::error::quoted(&f.format)
-            ))
-        })?;
+    let format: Format = f.format.parse().map_err(WebError::bad)?;
     let k: u32 = match f.games_per_match.as_deref().map(str::trim).filter(|s| !s.is_empty()) {
         None => 1,
         Some(s) => {
@@ -364,10 +363,11 @@ pub async fn start_tournament(
             .parse()
             .map_err(|_| WebError::bad(format!("`{}` is not a seed (a whole number)", super::error::quoted(s))))?,
     };
-    let g = m.name.clone();
-    let versions: Vec<Version> =
-        app.read(move |s| Ok(s.players(Some(&g))?.into_iter().map(|p| p.latest).collect())).await?;
-    check_settings(&m.name, m.seats(), (format, k), versions.len()).map_err(WebError::bad)?;
+    let (g, seats) = (m.name.clone(), m.seats());
+    let versions = app
+        .read(move |s| Ok(arena_service::tournaments::registered_entrants(s, (&g, seats), (format, k), None)))
+        .await?
+        .map_err(|why| WebError::bad(format!("{why:#}")))?;
     let id = start(&app, &m.name, versions, (format, k, seed), (true, session.user.clone())).await?;
     Ok(Redirect::to(&format!("/tournaments/{id}")).into_response())
 }

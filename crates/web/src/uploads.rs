@@ -7,8 +7,8 @@ use super::auth::{ApiUser, Viewer};
 use super::error::{ApiError, WebError};
 use super::forms::{UploadFields, read_upload};
 use super::layout::Nav;
+use arena_service::store::User;
 use arena_service::submit::{Accepted, Refused, Submission};
-use arena_store::User;
 use askama::Template;
 use axum::Json;
 use axum::extract::{Multipart, State};
@@ -110,9 +110,9 @@ pub async fn upload_submit(State(app): State<Arc<App>>, viewer: Viewer, m: Multi
                     o.seed,
                     o.scores.first().copied().unwrap_or(0),
                     o.scores.get(1).copied().unwrap_or(0),
-                    arena_tournament::report::thousands(o.fuel),
+                    arena_service::tournaments::report::thousands(o.fuel),
                     o.calls,
-                    arena_tournament::report::thousands(o.max_call_fuel)
+                    arena_service::tournaments::report::thousands(o.max_call_fuel)
                 ),
             ];
             let link =
@@ -170,7 +170,7 @@ pub async fn store_upload(app: &App, user: &User, f: UploadFields) -> Result<Acc
     if f.name.is_empty() {
         return Err(WebError::bad("the upload has no `name`"));
     }
-    arena_store::check_name(&f.name).map_err(|e| WebError::bad(format!("{e}; nothing was stored")))?;
+    arena_service::store::check_name(&f.name).map_err(|e| WebError::bad(format!("{e}; nothing was stored")))?;
     super::competitions::check_open(app, &f.game).await?;
     app.take_upload(user.id)?;
     let game = app.game_in(dir).await?;
@@ -188,7 +188,7 @@ pub async fn store_upload(app: &App, user: &User, f: UploadFields) -> Result<Acc
     drop(permit);
     app.metrics.upload("player", r.is_ok());
     r.map_err(|e| match e {
-        Refused::Store(arena_store::StoreError::NotOwner { .. }) => WebError::forbidden(e.to_string()),
+        Refused::Store(arena_service::store::StoreError::NotOwner { .. }) => WebError::forbidden(e.to_string()),
         Refused::Store(_) | Refused::Game(_) => WebError::internal(e.to_string()),
         _ => WebError::new(axum::http::StatusCode::UNPROCESSABLE_ENTITY, e.to_string()),
     })

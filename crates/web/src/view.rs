@@ -2,8 +2,8 @@
 //! as it has been played), and a rating history drawn as a small SVG chart (numbers only: it holds no
 //! text a player chose).
 
-use arena_store::TournamentRow;
-use arena_tournament::{Format, GameRecord, MatchRecord};
+use arena_service::store::TournamentRow;
+use arena_service::tournaments::{Format, GameRecord, MatchRecord};
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
@@ -93,7 +93,7 @@ pub struct TournamentView {
     pub rounds: Vec<RoundView>,
     pub games: Vec<GameLine>,
     /// The games that ended in a game fault: the package's referee failed (no result, nobody banned).
-    pub game_faults: Vec<arena_tournament::GameFaultRow>,
+    pub game_faults: Vec<arena_service::tournaments::GameFaultRow>,
     /// The game (its package), named as the culprit of a game fault.
     pub package: String,
     /// A knockout: its rounds are drawn as a bracket too.
@@ -237,7 +237,7 @@ pub fn tournament(
         standings,
         rounds: rounds.into_values().collect(),
         games: lines,
-        game_faults: arena_tournament::GameFaultRow::of(games),
+        game_faults: arena_service::tournaments::GameFaultRow::of(games),
         package: t.game.clone(),
         knockout,
     }
@@ -246,7 +246,7 @@ pub fn tournament(
 /// A ladder's standings from the records the store counted (games, won, lost, tied; score; faults):
 /// by share of points per game played, as players play different numbers of games. Nobody is banned
 /// from a ladder (a version that keeps faulting is benched until its next version).
-pub fn ladder_standings(records: Vec<arena_store::RecordIn>) -> Vec<Standing> {
+pub fn ladder_standings(records: Vec<arena_service::store::RecordIn>) -> Vec<Standing> {
     let mut out: Vec<Standing> = records
         .into_iter()
         .map(|(name, [played, won, lost, tied], score, faults)| Standing {

@@ -4,9 +4,9 @@
 use super::flags::{CacheArgs, GameArg, LimitArgs, OptionArgs, parse_game_arg};
 use super::game::{cores, runtime, sandbox};
 use anyhow::Context;
-use arena_play::Fuzz;
 use arena_service::check_game::{self, Case, Plan};
 use arena_service::packages;
+use arena_service::packages::Fuzz;
 use std::process::ExitCode;
 use std::sync::Arc;
 

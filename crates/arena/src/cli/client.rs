@@ -2,7 +2,7 @@
 //! uploads through its API (validated there), `leaderboard --server URL` reads its leaderboard.
 
 use anyhow::{Context, bail};
-use arena_store::Leader;
+use arena_service::store::Leader;
 use std::path::Path;
 use std::process::ExitCode;
 
@@ -188,7 +188,7 @@ pub async fn fetch_game(server: &str, name: &str, into: &Path, say: bool) -> any
     let check = || -> anyhow::Result<String> {
         arena_service::archive::unpack(&bytes, into, arena_service::archive::CAPS)
             .map_err(|e| anyhow::anyhow!("{to}: {e}"))?;
-        let m = arena_play::Manifest::read(into)?;
+        let m = arena_service::packages::Manifest::read(into)?;
         let referee = into.join(&m.referee);
         let hash = arena_core::sha256_hex(&std::fs::read(&referee).with_context(|| format!("{}", referee.display()))?);
         if hash != expected {

@@ -3,8 +3,8 @@
 //! ripgrep does).
 
 use arena_core::Limits;
-use arena_sandbox::CompileLimits;
-use arena_tournament::Format;
+use arena_service::engine::CompileLimits;
+use arena_service::tournaments::Format;
 use clap::{Args, ValueEnum};
 use std::path::PathBuf;
 use std::time::Duration;
@@ -44,7 +44,7 @@ pub struct GameArg {
 }
 
 pub fn parse_game_arg(s: &str) -> Result<GameArg, String> {
-    arena_play::locate(s).map(|dir| GameArg { dir })
+    arena_service::packages::locate(s).map(|dir| GameArg { dir })
 }
 
 /// The results store.

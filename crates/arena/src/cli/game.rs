@@ -5,8 +5,8 @@
 use super::flags::{GameArg, LimitArgs, OptionArgs, PlayerArg, Source};
 use anyhow::Context;
 use arena_core::{Entry, Limits};
-use arena_play::LoadPlayers;
-use arena_sandbox::{CompileLimits, Compiler, Sandbox};
+use arena_service::engine::{CompileLimits, Compiler, Sandbox};
+use arena_service::packages::LoadPlayers;
 use arena_service::venue::{Venue, WithGame, play_on};
 use arena_service::{packages, players};
 use std::path::PathBuf;

@@ -1,7 +1,7 @@
 //! `arena games`: every game package found by name, with its seats, options and sample players.
 
 use arena_core::sha256_hex;
-use arena_play::Manifest;
+use arena_service::packages::Manifest;
 
 use std::path::Path;
 use std::process::ExitCode;
@@ -24,7 +24,7 @@ pub fn execute(a: Args) -> anyhow::Result<ExitCode> {
 
 /// `arena games`: every package found by name.
 fn games(json: bool) -> anyhow::Result<ExitCode> {
-    let found = arena_play::shipped();
+    let found = arena_service::packages::shipped();
     let hash = |m: &Manifest, dir: &Path| -> String {
         std::fs::read(dir.join(&m.referee)).map(|b| sha256_hex(&b)).unwrap_or_else(|_| "missing".into())
     };
@@ -41,7 +41,10 @@ fn games(json: bool) -> anyhow::Result<ExitCode> {
         return Ok(ExitCode::SUCCESS);
     }
     if found.is_empty() {
-        println!("no game packages found in {:?} (build them with `make players`)", arena_play::search_path());
+        println!(
+            "no game packages found in {:?} (build them with `make players`)",
+            arena_service::packages::search_path()
+        );
         return Ok(ExitCode::SUCCESS);
     }
     for (m, dir) in &found {

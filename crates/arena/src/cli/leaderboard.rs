@@ -4,7 +4,7 @@ use super::client;
 use super::flags::DataArgs;
 use super::game::runtime;
 use super::table::{system, table};
-use arena_store::{Leader, Store};
+use arena_service::store::{Leader, Store};
 use std::fmt::Write as _;
 use std::path::Path;
 use std::process::ExitCode;

@@ -4,7 +4,7 @@
 
 use super::flags::{GameArg, GameLang, Lang, parse_game_arg};
 use anyhow::{Context, bail};
-use arena_play::Manifest;
+use arena_service::packages::Manifest;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 

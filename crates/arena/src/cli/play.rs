@@ -4,10 +4,10 @@ use super::flags::{CacheArgs, GameArg, LimitArgs, OptionArgs, parse_game_arg};
 use super::game::{Plays, Setup, load_players};
 use anyhow::{Context, bail};
 use arena_core::Limits;
-use arena_play::LoadPlayers;
+use arena_service::packages::LoadPlayers;
 use arena_service::submit::one_game;
+use arena_service::tournaments::report;
 use arena_service::tournaments::seed_or_clock;
-use arena_tournament::report;
 use std::io::Write as _;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -114,7 +114,7 @@ async fn play<G: LoadPlayers>(
             seed: u64,
             options: serde_json::Value,
             limits: Limits,
-            result: &'a arena_tournament::GameRecord,
+            result: &'a arena_service::tournaments::GameRecord,
             board: &'a str,
             seat: Option<usize>,
             events: &'a [&'a str],
@@ -156,7 +156,7 @@ async fn play<G: LoadPlayers>(
             (None, ws) => println!("Tie: {}", ws.join(", ")),
         }
         print!("{}", report::ban_table(&record.bans()));
-        print!("{}", report::game_fault_table(game.name(), &arena_tournament::GameFaultRow::of([&record])));
+        print!("{}", report::game_fault_table(game.name(), &arena_service::tournaments::GameFaultRow::of([&record])));
     }
     Ok(ExitCode::SUCCESS)
 }

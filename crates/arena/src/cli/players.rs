@@ -2,7 +2,7 @@
 
 use super::flags::DataArgs;
 use super::table::{system, table};
-use arena_store::Store;
+use arena_service::store::Store;
 use std::fmt::Write as _;
 use std::path::Path;
 use std::process::ExitCode;

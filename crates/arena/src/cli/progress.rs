@@ -4,10 +4,10 @@
 
 use anyhow::{Context, bail};
 use arena_core::{Entry, Limits};
-use arena_play::LoadPlayers;
+use arena_service::packages::LoadPlayers;
+use arena_service::store::{Store, TournamentLock, Version};
+use arena_service::tournaments::{Format, Observer, Progress, Settings, report};
 use arena_service::tournaments::{Ran, run_stored as run_stored_in};
-use arena_store::{Store, TournamentLock, Version};
-use arena_tournament::{Format, Observer, Progress, Settings, report};
 use indicatif::{ProgressBar, ProgressStyle};
 use std::path::Path;
 use std::process::ExitCode;
@@ -145,7 +145,7 @@ pub fn replays_written(failed: &ReplayError) -> anyhow::Result<()> {
 
 /// A tournament's result: the human summary, or one JSON document (written as it is serialized, never
 /// held whole in memory).
-pub fn print_result(result: &arena_tournament::TournamentResult, json: bool) -> anyhow::Result<()> {
+pub fn print_result(result: &arena_service::tournaments::TournamentResult, json: bool) -> anyhow::Result<()> {
     use std::io::Write as _;
     if json {
         let mut out = std::io::BufWriter::new(std::io::stdout().lock());

@@ -35,7 +35,7 @@ pub struct PackArgs {
 pub fn pack(a: PackArgs) -> anyhow::Result<ExitCode> {
     use arena_service::archive::{pack_files, package_files};
     use std::io::Write;
-    let manifest = arena_play::Manifest::read(&a.dir)?;
+    let manifest = arena_service::packages::Manifest::read(&a.dir)?;
     let out = a.out.unwrap_or_else(|| PathBuf::from(format!("{}.tar.gz", manifest.name)));
     let in_dir = |e: String| anyhow::anyhow!("{}: {e}", a.dir.display());
     let files = package_files(&a.dir).map_err(in_dir)?;

@@ -5,8 +5,8 @@ use super::flags::DataArgs;
 use super::game::{runtime, sandbox};
 use anyhow::{Context, bail};
 use arena_service::packages;
-use arena_store::Store;
-use arena_tournament::report;
+use arena_service::store::Store;
+use arena_service::tournaments::report;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -73,8 +73,8 @@ async fn replay(dir: &Path, which: &str, out: ReplayOut<'_>) -> anyhow::Result<E
     // The referee is compiled as every component is: in a child under the compile limits, cached.
     let cache = super::flags::CacheArgs { cache_dir: None, no_cache: false }.dir();
     let limits = arena_core::Limits::default();
-    let sandbox = std::sync::Arc::new(sandbox(limits, arena_sandbox::CompileLimits::default(), cache)?);
-    let options = arena_play::stored_options(&options)?;
+    let sandbox = std::sync::Arc::new(sandbox(limits, arena_service::engine::CompileLimits::default(), cache)?);
+    let options = arena_service::packages::stored_options(&options)?;
     let o = arena_service::tournaments::replay(sandbox, (&game, &package), referee.as_deref(), &options, &record)
         .await
         .map_err(|e| anyhow::anyhow!("{which}: {e:#}"))?;
@@ -108,7 +108,7 @@ async fn replay(dir: &Path, which: &str, out: ReplayOut<'_>) -> anyhow::Result<E
 
 /// A game step by step, as its referee re-ran it on the record: each call with its answer and fuel
 /// (or the fault instead, with what the seat was asked and the last lines it printed), the public events it caused and the position after it, then the result.
-pub fn replay_text(game: &str, g: &arena_tournament::GameRecord, frames: &[arena_core::Frame]) -> String {
+pub fn replay_text(game: &str, g: &arena_service::tournaments::GameRecord, frames: &[arena_core::Frame]) -> String {
     let mut s = String::new();
     let _ = writeln!(s, "{game} game {} (seed {}): {}", g.id, g.seed, g.players.join(" vs "));
     let mut last_view = String::new();
@@ -126,7 +126,7 @@ pub fn replay_text(game: &str, g: &arena_tournament::GameRecord, frames: &[arena
                         let _ = writeln!(s, "  {who:<20} asked {:<10} {}", fault.call, report::quoted_text(r));
                     }
                     let _ = writeln!(s, "  {who:<20} FAULT {} in `{}`: {}", fault.kind, fault.call, fault.reason);
-                    let words = arena_sandbox::last_lines(&c.output, false);
+                    let words = arena_service::engine::last_lines(&c.output, false);
                     let _ = write!(s, "{}", report::last_words(&words, "    "));
                 }
                 None => {

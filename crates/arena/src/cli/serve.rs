@@ -3,7 +3,7 @@
 use super::flags::{DataArgs, LimitArgs};
 use super::game::{runtime, sandbox};
 use arena_core::DataDir;
-use arena_sandbox::CompileLimits;
+use arena_service::engine::CompileLimits;
 use std::process::ExitCode;
 use std::sync::Arc;
 
@@ -47,7 +47,7 @@ pub struct Args {
     pub secure_cookies: Option<bool>,
     /// Compiled code kept in memory, in MiB: past it, the components used least recently are let go
     /// of (and read from the disk cache when next needed).
-    #[arg(long, default_value_t = arena_sandbox::CACHE_MEMORY_BYTES >> 20)]
+    #[arg(long, default_value_t = arena_service::engine::CACHE_MEMORY_BYTES >> 20)]
     pub cache_memory_mb: u64,
     #[command(flatten)]
     pub limits: LimitArgs,

@@ -3,8 +3,8 @@
 use super::flags::DataArgs;
 use super::table::{show, system};
 use anyhow::bail;
-use arena_store::Store;
-use arena_tournament::report;
+use arena_service::store::Store;
+use arena_service::tournaments::report;
 use std::path::Path;
 use std::process::ExitCode;
 
@@ -49,7 +49,7 @@ fn stats(dir: &Path, name: &str, game: Option<String>, json: bool) -> anyhow::Re
     for st in found {
         println!("{} ({}), {} version(s), registered {}", st.name, st.game, st.versions, st.registered_at);
         println!("  tournaments  played {}, won {}", st.tournaments.played, st.tournaments.won);
-        let rec = |r: &arena_store::Record| format!("won {}, lost {}, tied {}", r.won, r.lost, r.tied);
+        let rec = |r: &arena_service::store::Record| format!("won {}, lost {}, tied {}", r.won, r.lost, r.tied);
         println!("  matches      {}", rec(&st.matches));
         println!("  games        {}", rec(&st.games));
         let faults: Vec<String> = st.faults.iter().map(|(k, n)| format!("{k} {n}")).collect();

@@ -1,9 +1,9 @@
 //! Ratings as the command line prints them: the rating system of a game, a rating, and a table of
 //! players with their ratings and records.
 
-use arena_play::seats_of;
-use arena_store::Leader;
-use arena_tournament::ratings::{Rating, System};
+use arena_service::packages::seats_of;
+use arena_service::store::Leader;
+use arena_service::tournaments::ratings::{Rating, System};
 use std::fmt::Write as _;
 
 pub fn system(game: &str) -> System {

@@ -4,12 +4,12 @@
 use super::flags::{CacheArgs, DataArgs, GameArg, LimitArgs, OptionArgs, parse_game_arg};
 use super::game::{Plays, Setup, load_players};
 use super::progress::{print_result, progress_bar, replays_written, run_stored, watch, writing_replays};
-use anyhow::{anyhow, bail};
+use anyhow::anyhow;
 use arena_core::{DataDir, Limits};
-use arena_play::LoadPlayers;
-use arena_service::tournaments::{NewTournament, check_settings, create, seed_or_clock};
-use arena_store::{Store, Version};
-use arena_tournament::{Format, Settings};
+use arena_service::packages::LoadPlayers;
+use arena_service::store::Store;
+use arena_service::tournaments::{Format, Settings};
+use arena_service::tournaments::{NewTournament, check_settings, create, registered_entrants, seed_or_clock};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::Arc;
@@ -70,7 +70,7 @@ impl Plays for Args {
             if !self.cache.no_cache {
                 s.cache = Some(DataDir::new(&self.data.dir).compiled());
             }
-            s.dir = arena_play::keep(&self.data.dir, &self.game.dir)?;
+            s.dir = arena_service::packages::keep(&self.data.dir, &self.game.dir)?;
         }
         s.nats = self.nats.clone();
         Ok(s)
@@ -112,7 +112,7 @@ async fn run_tournament<G: LoadPlayers>(
     settings.progress = Some(observe);
     // Nobody reads a game's course but the replay files: without them, games keep their results only.
     settings.course = replay_dir.is_some();
-    let result = arena_tournament::run(game, entries, limits, &settings).await;
+    let result = arena_service::tournaments::run(game, entries, limits, &settings).await;
     bar.finish_and_clear();
     replays_written(&failed)?;
     print_result(&result, json)?;
@@ -134,21 +134,9 @@ async fn registered<G: LoadPlayers>(
     r: Registered<'_>,
 ) -> anyhow::Result<ExitCode> {
     let mut store = Store::open(r.data)?;
-    let mut versions: Vec<Version> = store.players(Some(game.name()))?.into_iter().map(|p| p.latest).collect();
-    if let Some(m) = r.max_players {
-        versions.truncate(m);
-    }
-    if versions.len() < 2 {
-        bail!(
-            "{}: {} player(s) registered for {}; a tournament needs at least 2 (register some with `arena submit`)",
-            r.data.display(),
-            versions.len(),
-            game.name()
-        );
-    }
     let format = (settings.format, settings.games_per_match);
-    check_settings(game.name(), game.seats(), format, versions.len())
-        .map_err(|why| anyhow!("{}: {why}", r.data.display()))?;
+    let versions = registered_entrants(&store, (game.name(), game.seats()), format, r.max_players)
+        .map_err(|why| anyhow!("{}: {why} (register players with `arena submit`)", r.data.display()))?;
     // Loaded before the tournament is recorded, so a damaged store records nothing.
     let entries = arena_service::players::load_versions(&game, &store.components_dir(), &versions).await?;
     let (id, lock) = create(

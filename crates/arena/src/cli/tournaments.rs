@@ -1,7 +1,7 @@
 //! `arena tournaments`: the tournaments in the store, oldest first.
 
 use super::flags::DataArgs;
-use arena_store::Store;
+use arena_service::store::Store;
 use std::path::Path;
 use std::process::ExitCode;
 

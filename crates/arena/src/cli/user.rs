@@ -1,7 +1,7 @@
 //! `arena user add|list|invite|disable|enable`: the web arena's accounts.
 
 use super::flags::DataArgs;
-use arena_store::Store;
+use arena_service::store::Store;
 use std::process::ExitCode;
 
 #[derive(clap::Args, Debug)]

@@ -3,7 +3,7 @@
 use super::flags::CacheArgs;
 use super::game::{cores, runtime_with};
 use anyhow::Context;
-use arena_sandbox::CompileLimits;
+use arena_service::engine::CompileLimits;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -28,7 +28,7 @@ pub struct Args {
 
 pub fn execute(a: Args) -> anyhow::Result<ExitCode> {
     let exe = std::env::current_exe().context("cannot find the arena executable to run compiles in")?;
-    let cfg = arena_cluster::WorkerConfig {
+    let cfg = arena_service::venue::WorkerConfig {
         url: a.nats.clone(),
         jobs: a.jobs.unwrap_or_else(cores),
         dir: match a.dir {
@@ -44,6 +44,6 @@ pub fn execute(a: Args) -> anyhow::Result<ExitCode> {
     };
     // A thread more than the games played at once: the heartbeats and the connection to NATS always
     // have one, however long the games run without waiting.
-    runtime_with(Some(cfg.jobs.max(1) + 1))?.block_on(arena_cluster::work(cfg))?;
+    runtime_with(Some(cfg.jobs.max(1) + 1))?.block_on(arena_service::venue::work(cfg))?;
     Ok(ExitCode::SUCCESS)
 }
