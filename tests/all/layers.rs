@@ -20,7 +20,7 @@ const LAYERS: &[(&str, &[&str])] = &[
     ),
     ("arena-net", &[]),
     // The front ends name the service layer and the shared words alone: every type of a layer below
-    // that they use is one the service re-exports, every step of more than one store call a service call.
+    // that they use is one the service re-exports, and what both of them do is one service call.
     ("arena-web", &["arena-core", "arena-service", "arena-net"]),
     ("arena", &["arena-core", "arena-service", "arena-web"]),
 ];
