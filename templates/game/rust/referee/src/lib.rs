@@ -14,10 +14,10 @@ mod bindings {
 use arena_referee::{Events, Fault, Outcome, Referee, Setup};
 use bindings::arena::{{crate}}::types::{State, Take};
 use bindings::{Answer, Request};
-use {{crate}}_rules::State;
+use {{crate}}_rules::Position;
 
-/// The game under way (the rules' `State`, in a type of this crate's own to implement `Referee` on).
-struct Table(State);
+/// The game under way (the rules' `Position`, in a type of this crate's own to implement `Referee` on).
+struct Table(Position);
 
 impl Referee for Table {
     type Request = Request;
@@ -28,7 +28,7 @@ impl Referee for Table {
             return Err(format!("{{name}} seats 2 players, not {}", setup.names.len()));
         }
         let heaps = setup.option::<usize>("heaps")?.unwrap_or(3);
-        let game = State::new(setup.seed, heaps);
+        let game = Position::new(setup.seed, heaps);
         events.all(format!("heaps {}", game.render()));
         Ok(Table(game))
     }

@@ -4,7 +4,7 @@
 use arena_referee::rng::{SplitMix, mix};
 
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct State {
+pub struct Position {
     pub heaps: Vec<u32>,
     /// The seat to move (0 or 1).
     pub turn: usize,
@@ -12,13 +12,13 @@ pub struct State {
     pub winner: Option<usize>,
 }
 
-impl State {
+impl Position {
     /// `heaps` heaps of 1 to 7 stones each, drawn from `seed` (SplitMix64, the kit's: the seed is the
     /// game's only source of chance, so a seed always gives the same game).
-    pub fn new(seed: u64, heaps: usize) -> State {
+    pub fn new(seed: u64, heaps: usize) -> Position {
         let mut r = SplitMix::new(mix(seed));
         let heaps = (0..heaps).map(|_| 1 + (r.draw() % 7) as u32).collect();
-        State { heaps, turn: 0, winner: None }
+        Position { heaps, turn: 0, winner: None }
     }
 
     /// Seat `seat` takes `count` stones from heap `heap`; a move the rules refuse changes nothing.
@@ -55,8 +55,8 @@ mod tests {
 
     #[test]
     fn a_seed_gives_the_same_heaps_and_the_last_stone_wins() {
-        assert_eq!(State::new(7, 3), State::new(7, 3));
-        let mut g = State { heaps: vec![1, 2], turn: 0, winner: None };
+        assert_eq!(Position::new(7, 3), Position::new(7, 3));
+        let mut g = Position { heaps: vec![1, 2], turn: 0, winner: None };
         assert!(g.take(0, 1, 3).is_err(), "more than the heap holds");
         assert!(g.take(1, 0, 1).is_err(), "out of turn");
         g.take(0, 1, 2).unwrap();
