@@ -84,3 +84,27 @@ fn compiled_code_is_a_bounded_cache_forgotten_and_swept() {
     assert_eq!(roomy.sweep_cache(&keep), 2);
     assert!(cached(dir.path(), &files[0]) && !cached(dir.path(), &files[1]) && !cached(dir.path(), &files[2]));
 }
+
+/// However small the components, memory keeps no more of them than its count allows (each may hold a
+/// descriptor that the size of its code does not count): a server that has seen a hundred distinct
+/// uploads does not hold a hundred compiled components.
+#[test]
+fn compiled_code_in_memory_is_bounded_in_count_too() {
+    use arena_core::Limits;
+    use arena_sandbox::{CACHE_MEMORY_ENTRIES, Sandbox};
+    let wat = std::fs::read_to_string(player("pennies-wat-panic")).unwrap();
+    let spec = arena_sandbox::WorldSpec::new("test", "arena:", "player");
+    let s = Sandbox::new(Limits::default()).unwrap();
+    for i in 1..=(CACHE_MEMORY_ENTRIES as u32 + 8) {
+        // A global of its own: another component, another hash.
+        let text = wat.replacen(
+            "(global $bump (mut i32) (i32.const 1024))",
+            &format!("(global $bump (mut i32) (i32.const {}))", 1024 + 8 * i),
+            1,
+        );
+        assert_ne!(text, wat, "the component changes");
+        s.load_bytes(std::path::Path::new("p.wat"), text.as_bytes(), &spec).unwrap();
+        assert!(s.cached_in_memory().0 <= CACHE_MEMORY_ENTRIES);
+    }
+    assert_eq!(s.cached_in_memory().0, CACHE_MEMORY_ENTRIES);
+}

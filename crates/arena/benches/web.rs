@@ -10,7 +10,8 @@
 //! leaderboard of a ladder of 1,000,000 stored games (#24): its first answer (every game rated), a
 //! player's statistics, then the leaderboard's p99 under 50 clients while the ladder records games, and
 //! the ladder's speed then against alone. (5) 200 distinct uploads, each refused: the server's memory,
-//! descriptors and compiled files kept.
+//! descriptors and compiled files kept. (6) 100 versions of one game published to a running server:
+//! its memory and descriptors, which must level off at what its caches are bounded to.
 //! Server, clients and tournament share this machine's cores.
 
 use std::io::{BufRead, BufReader};
@@ -672,6 +673,9 @@ fn main() {
     if run("uploads") {
         uploads();
     }
+    if run("publishes") {
+        publishes();
+    }
     if !run("load") {
         return;
     }
@@ -753,6 +757,71 @@ fn uploads() {
         }
     }
     println!("  {refused} of 200 refused (422), as each should be");
+    let _ = server.kill();
+    let _ = server.wait();
+}
+
+/// A WebAssembly custom section named `name` holding `payload`, to append to a component: another
+/// file, another hash, the same behaviour.
+fn custom_section(name: &str, payload: &[u8]) -> Vec<u8> {
+    fn leb(mut n: usize, out: &mut Vec<u8>) {
+        loop {
+            let b = (n & 0x7f) as u8;
+            n >>= 7;
+            out.push(if n == 0 { b } else { b | 0x80 });
+            if n == 0 {
+                return;
+            }
+        }
+    }
+    let mut body = Vec::new();
+    leb(name.len(), &mut body);
+    body.extend_from_slice(name.as_bytes());
+    body.extend_from_slice(payload);
+    let mut out = vec![0];
+    leb(body.len(), &mut out);
+    out.extend(body);
+    out
+}
+
+/// (6) 100 versions of a game (`arena new-game`'s Rust template, each referee with a custom section of
+/// its own) published one after another to `arena serve` with `arena publish`, each judged by
+/// `arena check-game` there: the server's resident memory and descriptors after 1, 10, 50 and 100.
+/// Each version's compiled referee stays in the compile cache until the cache's count lets it go
+/// (`CACHE_MEMORY_ENTRIES`): the figures level off there instead of growing with every publication.
+fn publishes() {
+    let target = PathBuf::from(env!("CARGO_BIN_EXE_arena")).parent().unwrap().parent().unwrap().to_path_buf();
+    let root = tempfile::tempdir().unwrap();
+    let game = root.path().join("benchpub");
+    ok(arena().args(["new-game", "--lang", "rust"]).arg(&game));
+    // Built in a target directory of its own, kept between runs.
+    let built = Command::new(game.join("build.sh")).env("CARGO_TARGET_DIR", target.join("bench-new-game")).output();
+    let built = built.expect("run build.sh");
+    assert!(built.status.success(), "build.sh: {}", String::from_utf8_lossy(&built.stderr));
+    let referee = std::fs::read(game.join("referee.wasm")).unwrap();
+    let data = tempfile::tempdir().unwrap();
+    let d = data.path().display().to_string();
+    let out = ok(arena().args(["user", "add", "bench", "--data", &d]));
+    let token = out.split_whitespace().last().unwrap().to_string();
+    let flags = ["--publishes-per-day", "1000", "--uploads-per-hour", "100000"];
+    let (mut server, url) = serve_with(data.path(), None, &flags);
+    let pid = server.id();
+    println!("\n100 versions of a game published to arena serve (its memory and descriptors):");
+    let t = Instant::now();
+    for i in 1..=100u32 {
+        let mut bytes = referee.clone();
+        bytes.extend(custom_section("bench-version", i.to_string().as_bytes()));
+        std::fs::write(game.join("referee.wasm"), bytes).unwrap();
+        ok(arena().args(["publish", "--server", &url, "--token", &token]).arg(&game));
+        if [1, 10, 50, 100].contains(&i) {
+            println!(
+                "  after {i:>3}: {:>4} MiB resident, {:>3} descriptors ({:.1?} so far)",
+                resident_mib(pid),
+                descriptors(pid),
+                t.elapsed()
+            );
+        }
+    }
     let _ = server.kill();
     let _ = server.wait();
 }

@@ -26,6 +26,12 @@ pub enum Compilation {
 /// of (a game that holds one keeps it until it ends; a later load reads it from disk again).
 pub const MEMORY_BYTES: u64 = 512 << 20;
 
+/// The most components kept in memory, whatever their size: each holds mappings and, when its memory
+/// starts with data, a descriptor of its own, which the size of its code does not count (a server that
+/// has seen a thousand small components would otherwise hold a thousand descriptors). Components in
+/// use are held by whoever uses them; a later load of one let go of reads it from disk again.
+pub const MEMORY_ENTRIES: usize = 64;
+
 /// Compiled components in memory, bounded by the size of their code (and so the memory and the
 /// mappings they hold), the least recently used let go of first.
 #[derive(Default)]
@@ -154,8 +160,8 @@ impl Cache {
         Ok((c, Compilation::Compiled(took)))
     }
 
-    /// Keeps `c` in memory, letting go of the least recently used past the cap (one component larger
-    /// than the cap is kept alone).
+    /// Keeps `c` in memory, letting go of the least recently used past the cap or past
+    /// [`MEMORY_ENTRIES`] (one component larger than the cap is kept alone).
     fn remember(&self, hash: &str, c: &Component) {
         let range = c.image_range();
         let bytes = (range.end as usize).saturating_sub(range.start as usize) as u64;
@@ -166,7 +172,7 @@ impl Cache {
             kept.bytes -= old.bytes;
         }
         kept.bytes += bytes;
-        while kept.bytes > self.memory_cap && kept.by_hash.len() > 1 {
+        while (kept.bytes > self.memory_cap || kept.by_hash.len() > MEMORY_ENTRIES) && kept.by_hash.len() > 1 {
             let Some(oldest) =
                 kept.by_hash.iter().filter(|(h, _)| *h != hash).min_by_key(|(_, e)| e.used).map(|(h, _)| h.clone())
             else {

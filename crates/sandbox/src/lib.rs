@@ -10,7 +10,7 @@ mod load;
 mod meter;
 mod state;
 
-pub use cache::{Compilation, MEMORY_BYTES as CACHE_MEMORY_BYTES};
+pub use cache::{Compilation, MEMORY_BYTES as CACHE_MEMORY_BYTES, MEMORY_ENTRIES as CACHE_MEMORY_ENTRIES};
 pub use call::{Guard, HostRefusal, refuse};
 pub use compile::{CompileError, CompileLimits, Compiler, WORKER_ARG, compile_worker_main};
 pub use load::{LoadError, Loaded, WorldSpec};

@@ -80,12 +80,19 @@ pub enum Publishers {
     Everyone,
 }
 
+/// The most packages a server keeps open (each holds its compiled referee).
+const MAX_GAMES: usize = 32;
+/// The most packed packages and templates kept for download, and their bytes in all.
+const MAX_PACKED: usize = 32;
+const MAX_PACKED_BYTES: u64 = 64 << 20;
+
 /// What every request shares.
 pub struct App {
     pub cfg: Config,
     sandbox: Arc<Sandbox>,
-    /// Packages loaded so far, by directory (each is compiled once per process).
-    games: Mutex<HashMap<PathBuf, Arc<PackageGame>>>,
+    /// Packages loaded lately, by directory ([`MAX_GAMES`] of them: every published version is a
+    /// directory of its own, and an old one is opened again when a replay needs it).
+    games: Mutex<caches::Lru<PathBuf, Arc<PackageGame>>>,
     /// The bounded validation pool.
     uploads: tokio::sync::Semaphore,
     /// Recent uploads per account, for the rate limit.
@@ -113,10 +120,12 @@ pub struct App {
     /// The games offered: shipped and published.
     pub(crate) catalogue: Arc<catalogue::Catalogue>,
     /// Packages and templates packed for download, by package directory and what was packed (a
-    /// package directory never changes: a new version is a new directory).
-    packed: Mutex<HashMap<(PathBuf, String), bytes::Bytes>>,
-    /// The languages each package has starters in, found once per process.
-    starters: Mutex<HashMap<PathBuf, Vec<String>>>,
+    /// package directory never changes: a new version is a new directory), the latest asked for
+    /// kept up to [`MAX_PACKED`] of them and [`MAX_PACKED_BYTES`].
+    packed: Mutex<caches::Lru<(PathBuf, String), bytes::Bytes>>,
+    /// The languages each package has starters in, found once per package (the latest
+    /// [`caches::MAX_CACHED`] packages asked for).
+    starters: Mutex<caches::Lru<PathBuf, Vec<String>>>,
     /// What `/metrics` shows.
     pub(crate) metrics: metrics::Metrics,
     /// The ladders running in this server, by game.
@@ -139,7 +148,7 @@ impl App {
         Arc::new(App {
             cfg,
             sandbox,
-            games: Mutex::default(),
+            games: Mutex::new(caches::Lru::new(MAX_GAMES)),
             uploads: tokio::sync::Semaphore::new(workers),
             recent: Mutex::default(),
             replays: tokio::sync::Semaphore::new(4),
@@ -153,8 +162,8 @@ impl App {
             pages: Mutex::default(),
             venue,
             catalogue,
-            packed: Mutex::default(),
-            starters: Mutex::default(),
+            packed: Mutex::new(caches::Lru::weighed(MAX_PACKED, MAX_PACKED_BYTES, |b| b.len() as u64)),
+            starters: Mutex::new(caches::Lru::new(caches::MAX_CACHED)),
             metrics: metrics::Metrics::new(),
             ladders: Mutex::default(),
             workers: std::sync::OnceLock::new(),
@@ -294,14 +303,13 @@ impl App {
     /// The package in `dir`, loaded once (with its default options).
     async fn game_in(&self, dir: PathBuf) -> Result<Arc<PackageGame>, WebError> {
         if let Some(g) = self.games.lock().unwrap_or_else(|e| e.into_inner()).get(&dir) {
-            return Ok(g.clone());
+            return Ok(g);
         }
         let game = arena_service::packages::open(self.sandbox.clone(), &dir, &[])
             .await
             .map_err(|e| WebError::internal(format!("{e:#}")))?;
         let game = Arc::new(game);
-        self.games.lock().unwrap_or_else(|e| e.into_inner()).entry(dir).or_insert(game.clone());
-        Ok(game)
+        Ok(self.games.lock().unwrap_or_else(|e| e.into_inner()).insert(dir, game))
     }
 
     /// A package (`what` = "package") or its templates for a language (`templates/LANG`), packed once
@@ -309,7 +317,7 @@ impl App {
     async fn packed(&self, dir: &Path, what: &str) -> Result<bytes::Bytes, WebError> {
         let key = (dir.to_path_buf(), what.to_string());
         if let Some(b) = self.packed.lock().unwrap_or_else(|e| e.into_inner()).get(&key) {
-            return Ok(b.clone());
+            return Ok(b);
         }
         let (d, w) = key.clone();
         let bytes = tokio::task::spawn_blocking(move || match w.strip_prefix("templates/") {
@@ -320,22 +328,20 @@ impl App {
         .map_err(|e| WebError::internal(e.to_string()))?
         .map_err(WebError::internal)?;
         let bytes = bytes::Bytes::from(bytes);
-        self.packed.lock().unwrap_or_else(|e| e.into_inner()).insert(key, bytes.clone());
-        Ok(bytes)
+        Ok(self.packed.lock().unwrap_or_else(|e| e.into_inner()).insert(key, bytes))
     }
 
     /// The languages a package has starters in (its author's templates, and those generated from its
     /// WIT), found once per process: the WIT is read once, not for every view of the game's page.
     async fn starter_languages(&self, dir: &Path) -> Result<Vec<String>, WebError> {
         if let Some(langs) = self.starters.lock().unwrap_or_else(|e| e.into_inner()).get(dir) {
-            return Ok(langs.clone());
+            return Ok(langs);
         }
         let d = dir.to_path_buf();
         let langs = tokio::task::spawn_blocking(move || arena_service::starter::languages(&d))
             .await
             .map_err(|e| WebError::internal(e.to_string()))?;
-        self.starters.lock().unwrap_or_else(|e| e.into_inner()).insert(dir.to_path_buf(), langs.clone());
-        Ok(langs)
+        Ok(self.starters.lock().unwrap_or_else(|e| e.into_inner()).insert(dir.to_path_buf(), langs))
     }
 
     /// Takes one of the account's uploads this hour, or says when the next one is allowed.
