@@ -346,3 +346,17 @@ pub async fn signin(
     let (id, _) = app.write(move |s| s.open_session(&user, auth::SESSION_SECS)).await?;
     Ok(([(header::SET_COOKIE, app.session_cookie(&id))], Redirect::to("/upload")).into_response())
 }
+
+/// This resource's pages and forms.
+pub(crate) fn pages() -> axum::Router<Arc<App>> {
+    use super::forms::form_post;
+    use axum::routing::get;
+    axum::Router::new()
+        .route("/signin", get(signin_form).merge(form_post(signin)))
+        .route("/signup", get(signup_form).merge(form_post(signup)))
+        .route("/account", get(account))
+        .route("/account/token", form_post(replace_token))
+        .route("/account/signout-everywhere", form_post(sign_out_everywhere))
+        .route("/account/invites", form_post(invite))
+        .route("/account/users", form_post(set_account))
+}

@@ -8,7 +8,6 @@
 use super::App;
 use std::sync::Arc;
 use utoipa_axum::router::OpenApiRouter;
-use utoipa_axum::routes;
 
 /// The API's routes and its OpenAPI document, made together.
 pub fn routes() -> (axum::Router<Arc<App>>, utoipa::openapi::OpenApi) {
@@ -20,21 +19,13 @@ pub fn routes() -> (axum::Router<Arc<App>>, utoipa::openapi::OpenApi) {
         modifiers(&BearerToken)
     )]
     struct Doc;
-    OpenApiRouter::with_openapi(<Doc as utoipa::OpenApi>::openapi())
-        .routes(routes!(super::games::games, super::publish::publish))
-        .routes(routes!(super::games::game))
-        .routes(routes!(super::publish::package))
-        .routes(routes!(super::publish::listing))
-        .routes(routes!(super::games::leaderboard))
-        .routes(routes!(super::games::game_faults))
-        .routes(routes!(super::uploads::upload))
-        .routes(routes!(super::players::player))
-        .routes(routes!(super::players::player_games))
-        .routes(routes!(super::tournaments::tournaments))
-        .routes(routes!(super::tournaments::tournament))
-        .routes(routes!(super::tournaments::tournament_games))
-        .routes(routes!(super::replays::logs))
-        .split_for_parts()
+    let r = OpenApiRouter::with_openapi(<Doc as utoipa::OpenApi>::openapi());
+    let r = super::games::api(r);
+    let r = super::publish::api(r);
+    let r = super::uploads::api(r);
+    let r = super::players::api(r);
+    let r = super::tournaments::api(r);
+    super::replays::api(r).split_for_parts()
 }
 
 /// Adds the bearer-token scheme the upload and logs routes name.

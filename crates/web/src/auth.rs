@@ -94,26 +94,6 @@ impl FromRequestParts<Arc<App>> for SignedIn {
     }
 }
 
-/// The most a form of the site's pages may carry (uploads and publications are multipart, and bounded
-/// by the upload cap): a larger one is refused before more of it is read.
-pub const FORM_BYTES: usize = 64 * 1024;
-
-/// Refuses at once (413) a form whose `Content-Length` announces more than [`FORM_BYTES`]: the cap counts
-/// from the first byte, nothing of such a body is read (one that announces nothing is cut at the cap
-/// as it is read).
-pub async fn small_form(req: axum::extract::Request, next: axum::middleware::Next) -> Response {
-    let announced = req
-        .headers()
-        .get(header::CONTENT_LENGTH)
-        .and_then(|v| v.to_str().ok())
-        .and_then(|v| v.trim().parse::<u64>().ok());
-    if announced.is_some_and(|n| n > FORM_BYTES as u64) {
-        let why = format!("a form may carry at most {} KiB; nothing of this one was read", FORM_BYTES >> 10);
-        return WebError::new(axum::http::StatusCode::PAYLOAD_TOO_LARGE, why).into_response();
-    }
-    next.run(req).await
-}
-
 /// The account of an API request's bearer token, checked before anything else of the request is read
 /// (its body included): 401 without a valid one.
 pub struct ApiUser(pub User);
@@ -204,3 +184,9 @@ pub async fn security_headers(req: axum::extract::Request, next: axum::middlewar
 /// Marks an answer that other sites may frame (the security headers allow it for this one only).
 #[derive(Debug, Clone, Copy)]
 pub struct Embeddable;
+
+/// This resource's pages and forms.
+pub(crate) fn pages() -> axum::Router<Arc<App>> {
+    use super::forms::form_post;
+    axum::Router::new().route("/signout", form_post(signout))
+}

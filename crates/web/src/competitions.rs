@@ -267,3 +267,13 @@ async fn start_final(
     super::tournaments::start_final(app, c.id, &entry.dir, versions, settings).await?;
     Ok(())
 }
+
+/// This resource's pages and forms.
+pub(crate) fn pages() -> axum::Router<Arc<App>> {
+    use super::forms::form_post;
+    use axum::routing::get;
+    axum::Router::new()
+        .route("/competitions", get(list).merge(form_post(create)))
+        .route("/competitions/{id}", get(page))
+        .route("/competitions/{id}/final.csv", get(final_csv))
+}

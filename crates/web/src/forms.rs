@@ -1,7 +1,44 @@
-//! Forms read from a request: an upload's multipart fields, each streamed against its cap.
+//! Forms read from a request: the small forms of the site's pages (checked before they are read) and
+//! an upload's multipart fields, each streamed against its cap.
 
+use super::App;
 use super::error::WebError;
 use axum::extract::Multipart;
+use axum::http::header;
+use axum::response::{IntoResponse, Response};
+use axum::routing::MethodRouter;
+use std::sync::Arc;
+
+/// The most a form of the site's pages may carry (uploads and publications are multipart, and bounded
+/// by the upload cap): a larger one is refused before more of it is read.
+pub const FORM_BYTES: usize = 64 * 1024;
+
+/// Refuses at once (413) a form whose `Content-Length` announces more than [`FORM_BYTES`]: the cap counts
+/// from the first byte, nothing of such a body is read (one that announces nothing is cut at the cap
+/// as it is read).
+pub async fn small_form(req: axum::extract::Request, next: axum::middleware::Next) -> Response {
+    let announced = req
+        .headers()
+        .get(header::CONTENT_LENGTH)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.trim().parse::<u64>().ok());
+    if announced.is_some_and(|n| n > FORM_BYTES as u64) {
+        let why = format!("a form may carry at most {} KiB; nothing of this one was read", FORM_BYTES >> 10);
+        return WebError::new(axum::http::StatusCode::PAYLOAD_TOO_LARGE, why).into_response();
+    }
+    next.run(req).await
+}
+
+/// `POST` of a small form to `handler`: refused past [`FORM_BYTES`] before any of it is read.
+pub fn form_post<H, T>(handler: H) -> MethodRouter<Arc<App>>
+where
+    H: axum::handler::Handler<T, Arc<App>>,
+    T: 'static,
+{
+    axum::routing::post(handler)
+        .layer(axum::extract::DefaultBodyLimit::max(FORM_BYTES))
+        .layer(axum::middleware::from_fn(small_form))
+}
 
 /// An upload's fields.
 #[derive(Default)]

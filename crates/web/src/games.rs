@@ -245,3 +245,17 @@ pub async fn game_faults(State(app): State<Arc<App>>, Path(game): Path<String>) 
         .collect();
     Ok(Json(GameFaultsOut { game, count, latest }))
 }
+
+/// This resource's pages.
+pub(crate) fn pages() -> axum::Router<Arc<App>> {
+    use axum::routing::get;
+    axum::Router::new().route("/", get(index)).route("/games/{game}", get(leaderboard_page))
+}
+
+/// This resource's API routes, each with its OpenAPI operation.
+pub(crate) fn api(r: utoipa_axum::router::OpenApiRouter<Arc<App>>) -> utoipa_axum::router::OpenApiRouter<Arc<App>> {
+    let r = r.routes(utoipa_axum::routes!(games));
+    let r = r.routes(utoipa_axum::routes!(game));
+    let r = r.routes(utoipa_axum::routes!(leaderboard));
+    r.routes(utoipa_axum::routes!(game_faults))
+}

@@ -223,3 +223,9 @@ pub(crate) async fn start(
         .insert(game.to_string(), Running { id, stop: Some(tx), done });
     Ok(id)
 }
+
+/// This resource's pages and forms.
+pub(crate) fn pages() -> axum::Router<Arc<App>> {
+    use super::forms::form_post;
+    axum::Router::new().route("/ladders", form_post(control))
+}

@@ -74,3 +74,9 @@ pub async fn tournament(
     });
     Ok(Sse::new(stream).keep_alive(KeepAlive::default()))
 }
+
+/// This resource's pages.
+pub(crate) fn pages() -> axum::Router<Arc<App>> {
+    use axum::routing::get;
+    axum::Router::new().route("/tournaments/{id}/live", get(tournament))
+}

@@ -134,3 +134,9 @@ pub async fn observe(State(app): State<Arc<App>>, req: Request, next: Next) -> R
         .observe(start.elapsed().as_secs_f64());
     res
 }
+
+/// This resource's pages.
+pub(crate) fn pages() -> axum::Router<Arc<App>> {
+    use axum::routing::get;
+    axum::Router::new().route("/healthz", get(healthz)).route("/metrics", get(metrics))
+}

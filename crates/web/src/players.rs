@@ -329,3 +329,17 @@ pub fn game_out(g: arena_service::store::GameAt) -> GameOut {
         id: r.id,
     }
 }
+
+/// This resource's pages.
+pub(crate) fn pages() -> axum::Router<Arc<App>> {
+    use axum::routing::get;
+    axum::Router::new()
+        .route("/players/{name}", get(player_page))
+        .route("/players/{name}/games", get(player_games_html))
+}
+
+/// This resource's API routes, each with its OpenAPI operation.
+pub(crate) fn api(r: utoipa_axum::router::OpenApiRouter<Arc<App>>) -> utoipa_axum::router::OpenApiRouter<Arc<App>> {
+    let r = r.routes(utoipa_axum::routes!(player));
+    r.routes(utoipa_axum::routes!(player_games))
+}

@@ -268,3 +268,20 @@ pub async fn listing(
     .await?;
     Ok(Json(super::games::info(&app.catalogue.find(e.name())?)))
 }
+
+/// This resource's pages.
+pub(crate) fn pages() -> axum::Router<Arc<App>> {
+    use axum::routing::get;
+    axum::Router::new()
+        .route("/publish", get(publish_form).post(publish_submit))
+        .route("/games/{game}/package.tar.gz", get(package_download))
+        .route("/games/{game}/wit", get(wit_download))
+        .route("/games/{game}/templates/{file}", get(templates_download))
+}
+
+/// This resource's API routes, each with its OpenAPI operation.
+pub(crate) fn api(r: utoipa_axum::router::OpenApiRouter<Arc<App>>) -> utoipa_axum::router::OpenApiRouter<Arc<App>> {
+    let r = r.routes(utoipa_axum::routes!(publish));
+    let r = r.routes(utoipa_axum::routes!(package));
+    r.routes(utoipa_axum::routes!(listing))
+}

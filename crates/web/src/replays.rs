@@ -294,3 +294,16 @@ pub async fn logs(
         .collect();
     Ok(axum::Json(GameLogs { tournament, game: record.id, seats }))
 }
+
+/// This resource's pages.
+pub(crate) fn pages() -> axum::Router<Arc<App>> {
+    use axum::routing::get;
+    axum::Router::new()
+        .route("/tournaments/{id}/games/{key}", get(page))
+        .route("/embed/tournaments/{id}/games/{key}", get(embed))
+}
+
+/// This resource's API routes, each with its OpenAPI operation.
+pub(crate) fn api(r: utoipa_axum::router::OpenApiRouter<Arc<App>>) -> utoipa_axum::router::OpenApiRouter<Arc<App>> {
+    r.routes(utoipa_axum::routes!(logs))
+}

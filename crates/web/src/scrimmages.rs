@@ -72,3 +72,9 @@ pub async fn scrimmage_of(app: &App, user: &User, game: &str, player: &str, oppo
     app.take_upload(user.id)?;
     start(app, &m.name, versions, (Format::RoundRobin, 1, seed_or_clock(None)), (false, user.clone())).await
 }
+
+/// This resource's pages and forms.
+pub(crate) fn pages() -> axum::Router<Arc<App>> {
+    use super::forms::form_post;
+    axum::Router::new().route("/scrimmages", form_post(scrimmage))
+}

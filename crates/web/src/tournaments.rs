@@ -371,3 +371,19 @@ pub async fn start_tournament(
     let id = start(&app, &m.name, versions, (format, k, seed), (true, session.user.clone())).await?;
     Ok(Redirect::to(&format!("/tournaments/{id}")).into_response())
 }
+
+/// This resource's pages and forms.
+pub(crate) fn pages() -> axum::Router<Arc<App>> {
+    use super::forms::form_post;
+    use axum::routing::get;
+    axum::Router::new()
+        .route("/tournaments", get(tournaments_page).merge(form_post(start_tournament)))
+        .route("/tournaments/{id}", get(tournament_page))
+}
+
+/// This resource's API routes, each with its OpenAPI operation.
+pub(crate) fn api(r: utoipa_axum::router::OpenApiRouter<Arc<App>>) -> utoipa_axum::router::OpenApiRouter<Arc<App>> {
+    let r = r.routes(utoipa_axum::routes!(tournaments));
+    let r = r.routes(utoipa_axum::routes!(tournament));
+    r.routes(utoipa_axum::routes!(tournament_games))
+}

@@ -193,3 +193,14 @@ pub async fn store_upload(app: &App, user: &User, f: UploadFields) -> Result<Acc
         _ => WebError::new(axum::http::StatusCode::UNPROCESSABLE_ENTITY, e.to_string()),
     })
 }
+
+/// This resource's pages.
+pub(crate) fn pages() -> axum::Router<Arc<App>> {
+    use axum::routing::get;
+    axum::Router::new().route("/upload", get(upload_form).post(upload_submit))
+}
+
+/// This resource's API routes, each with its OpenAPI operation.
+pub(crate) fn api(r: utoipa_axum::router::OpenApiRouter<Arc<App>>) -> utoipa_axum::router::OpenApiRouter<Arc<App>> {
+    r.routes(utoipa_axum::routes!(upload))
+}
