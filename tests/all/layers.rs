@@ -191,3 +191,51 @@ fn the_web_crates_modules_import_one_another_without_a_circle() {
         assert!(!reach(&uses, start, &mut path, &mut seen), "a circle of imports in crates/web: {}", path.join(" → "));
     }
 }
+
+/// The names retired so that each concept has one stay out of the code, the docs and the templates: the
+/// crate that plays one game is `arena-play` (a match is a tournament's best-of-k), a format is
+/// `arena_tournament::Format` on the command line too, and a referee's state of one game is its
+/// `Table` (`Game` names a kind of game).
+#[test]
+fn retired_names_stay_retired() {
+    // Spelled in two halves, so that this file does not hold them.
+    let retired = [
+        concat!("arena", "_match"),
+        concat!("arena", "-match"),
+        concat!("crates/", "match"),
+        concat!("Format", "Arg"),
+        concat!("match", " host"),
+        concat!("game::", "Game"),
+    ];
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let mut found = vec![];
+    let mut files = vec![root.join("README.md"), root.join("Makefile"), root.join("Cargo.toml")];
+    let mut dirs: Vec<PathBuf> =
+        ["crates", "sdk", "games", "templates", "tests", "docs/src", "scripts", "wit"].map(|d| root.join(d)).into();
+    while let Some(dir) = dirs.pop() {
+        let Ok(entries) = std::fs::read_dir(&dir) else { continue };
+        for e in entries.flatten() {
+            let path = e.path();
+            let name = e.file_name().to_string_lossy().to_string();
+            if path.is_dir() {
+                if !["target", "node_modules", ".venv", "__pycache__"].contains(&name.as_str()) {
+                    dirs.push(path);
+                }
+            } else if ["rs", "md", "toml", "sh", "py", "js", "html", "wit", "c", "h", "cpp", "zig", "go"]
+                .iter()
+                .any(|ext| name.ends_with(&format!(".{ext}")))
+            {
+                files.push(path);
+            }
+        }
+    }
+    for path in files {
+        let Ok(text) = std::fs::read_to_string(&path) else { continue };
+        for name in retired {
+            if text.contains(name) {
+                found.push(format!("{}: {name}", path.strip_prefix(&root).unwrap_or(&path).display()));
+            }
+        }
+    }
+    assert!(found.is_empty(), "retired names:\n{}", found.join("\n"));
+}
