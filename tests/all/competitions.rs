@@ -3,8 +3,8 @@
 //! player's last version before it is played once, even by a server restarted across the deadline;
 //! its standings as a page and a CSV.
 
-use super::player;
 use super::web::{client, get_json, page, rt, serve, serve_in, sign_in, submit_all, upload, user};
+use super::{player, run};
 
 /// Creates a competition through the admin's form; its id.
 async fn create(url: &str, session: &str, title: &str, closes_in: &str) -> u64 {
@@ -101,6 +101,45 @@ fn a_competition_runs_its_ladder_closes_at_its_deadline_and_plays_its_final() {
             );
         }
 
+        // A final's length and seed are refused in the command line's very words (a format is refused
+        // naming the same three: clap lists a flag's possible values itself).
+        let typed = [("games_per_match", "100"), ("seed", "x"), ("format", "ladder")];
+        for (field, value) in typed {
+            let (_, csrf) = page(&format!("{url}/competitions"), &session).await;
+            let mut form = vec![
+                ("csrf", csrf.as_str()),
+                ("game", "pennies"),
+                ("title", "t"),
+                ("closes_in", "1h"),
+                ("format", "knockout"),
+                ("games_per_match", "1"),
+                ("seed", "7"),
+            ];
+            form.retain(|(k, _)| *k != field);
+            form.push((field, value));
+            let res = client()
+                .post(format!("{url}/competitions"))
+                .header("cookie", &session)
+                .form(&form)
+                .send()
+                .await
+                .unwrap();
+            assert_eq!(res.status().as_u16(), 400, "{field} {value}");
+            let page = res.text().await.unwrap();
+            let flag = format!("--{}", field.replace('_', "-"));
+            let cli = run(&["tournament", "--game", "pennies", &flag, value, "heads", "alternate"]);
+            let said = String::from_utf8_lossy(&cli.stderr).to_string();
+            let words = match said.lines().next().and_then(|l| l.split_once("': ")) {
+                Some((_, w)) => w.to_string(),
+                None => "knockout, round-robin, rounds".to_string(),
+            };
+            assert!(said.contains(&words), "{said}");
+            assert!(
+                !cli.status.success() && page.contains(&escaped(&words)),
+                "{field}: the CLI says {said}, the page {page}"
+            );
+        }
+
         let id = create(&url, &session, "Autumn <cup>", "6s").await;
         let body = client().get(format!("{url}/competitions/{id}")).send().await.unwrap().text().await.unwrap();
         assert!(
@@ -193,4 +232,9 @@ fn a_server_restarted_across_the_deadline_starts_the_final_once() {
     std::thread::sleep(std::time::Duration::from_secs(2));
     let data = s.stop();
     assert_eq!(finals(data.path()), 1, "the final {f} was recorded once");
+}
+
+/// `text` as a page shows it (HTML-escaped).
+fn escaped(text: &str) -> String {
+    text.replace('&', "&#38;").replace('<', "&#60;").replace('>', "&#62;").replace('"', "&#34;").replace('\'', "&#39;")
 }

@@ -25,4 +25,6 @@ pub use game::{
 };
 pub use limits::Limits;
 pub use quote::{QUOTE_CHARS, bytes_text, quote, quote_at, quote_json, quote_json_measured};
-pub use values::{MAX_GAMES_PER_MATCH, MAX_NAME, check_games_per_match, check_player_name};
+pub use values::{
+    MAX_GAMES_PER_MATCH, MAX_NAME, check_games_per_match, check_player_name, parse_games_per_match, parse_seed,
+};

@@ -75,17 +75,11 @@ pub async fn create(
     let secs = arena_core::duration_secs(&f.closes_in)
         .filter(|d| *d <= 366 * 86400)
         .ok_or_else(|| WebError::bad("closes in: a number and a unit (90s, 30m, 12h, 7d), at most a year"))?;
-    let format: Format = serde_json::from_value(serde_json::Value::String(f.format.clone()))
-        .map_err(|_| WebError::bad("the final's format: knockout, round-robin or rounds"))?;
-    let k: u32 = f
-        .games_per_match
-        .trim()
-        .parse()
-        .map_err(|_| WebError::bad(format!("games per match must be 1 to {}", arena_core::MAX_GAMES_PER_MATCH)))?;
-    arena_core::check_games_per_match(k).map_err(WebError::bad)?;
+    let format: Format = f.format.parse().map_err(WebError::bad)?;
+    let k = arena_core::parse_games_per_match(&f.games_per_match).map_err(WebError::bad)?;
     let seed = match f.seed.trim() {
         "" => arena_service::tournaments::seed_or_clock(None),
-        s => s.parse().map_err(|_| WebError::bad("the seed: a whole number"))?,
+        typed => arena_core::parse_seed(typed).map_err(WebError::bad)?,
     };
     if f.title.chars().count() > arena_service::store::TITLE_CHARS
         || f.description.chars().count() > arena_service::store::DESCRIPTION_CHARS

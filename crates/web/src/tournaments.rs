@@ -347,21 +347,13 @@ pub async fn start_tournament(
     }
     let m = app.catalogue.open(&f.game)?.manifest;
     let format: Format = f.format.parse().map_err(WebError::bad)?;
-    let k: u32 = match f.games_per_match.as_deref().map(str::trim).filter(|s| !s.is_empty()) {
+    let k = match f.games_per_match.as_deref().map(str::trim).filter(|s| !s.is_empty()) {
         None => 1,
-        Some(s) => {
-            let k: u32 = s.parse().map_err(|_| {
-                WebError::bad(format!("games per match must be 1 to {}", arena_core::MAX_GAMES_PER_MATCH))
-            })?;
-            arena_core::check_games_per_match(k).map_err(WebError::bad)?;
-            k
-        }
+        Some(typed) => arena_core::parse_games_per_match(typed).map_err(WebError::bad)?,
     };
     let seed = match f.seed.as_deref().map(str::trim).filter(|s| !s.is_empty()) {
         None => seed_or_clock(None),
-        Some(s) => s
-            .parse()
-            .map_err(|_| WebError::bad(format!("`{}` is not a seed (a whole number)", super::error::quoted(s))))?,
+        Some(typed) => arena_core::parse_seed(typed).map_err(WebError::bad)?,
     };
     let (g, seats) = (m.name.clone(), m.seats());
     let versions = app

@@ -19,7 +19,7 @@ pub struct Args {
     #[arg(long, value_parser = parse_game_arg)]
     pub game: GameArg,
     /// Seed of the game played; drawn from the clock if absent.
-    #[arg(long)]
+    #[arg(long, value_parser = arena_core::parse_seed)]
     pub seed: Option<u64>,
     #[command(flatten)]
     pub limits: LimitArgs,

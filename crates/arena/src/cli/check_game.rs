@@ -19,7 +19,7 @@ pub struct Args {
     #[arg(long, default_value_t = 20)]
     pub seeds: u64,
     /// The first seed; the games use this seed and the ones after it.
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, default_value_t = 1, value_parser = arena_core::parse_seed)]
     pub first_seed: u64,
     /// Games played at once (default: this machine's cores).
     #[arg(long)]
@@ -28,7 +28,7 @@ pub struct Args {
     #[arg(long, requires = "seed")]
     pub seats: Option<usize>,
     /// The one game's seed (with --seats).
-    #[arg(long, requires = "seats")]
+    #[arg(long, requires = "seats", value_parser = arena_core::parse_seed)]
     pub seed: Option<u64>,
     /// In the one game, the seat the fuzzer plays.
     #[arg(long, requires = "seats")]

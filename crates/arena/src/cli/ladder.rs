@@ -39,7 +39,7 @@ pub struct Args {
     #[arg(long, default_value_t = 5)]
     pub max_faults: u32,
     /// Seed of a new ladder's pairings and games [default: drawn from the clock].
-    #[arg(long)]
+    #[arg(long, value_parser = arena_core::parse_seed)]
     pub seed: Option<u64>,
     /// Games after which a pair of versions is settled and not drawn again; once every pair is, the
     /// ladder waits for a new version (with --games, it stops). 0: play on for ever.

@@ -27,7 +27,7 @@ pub struct Args {
     #[arg(long, value_name = "FILE")]
     pub svg: Option<PathBuf>,
     /// Seed for dice and boards; drawn from the clock (and shown) if absent.
-    #[arg(long)]
+    #[arg(long, value_parser = arena_core::parse_seed)]
     pub seed: Option<u64>,
     /// Print one JSON document instead of text.
     #[arg(long)]

@@ -33,7 +33,7 @@ pub struct Args {
     #[arg(long, default_value_t = 32)]
     pub max_size_mb: u64,
     /// Seed of the validation game.
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, default_value_t = 1, value_parser = arena_core::parse_seed)]
     pub seed: u64,
     #[command(flatten)]
     pub data: DataArgs,

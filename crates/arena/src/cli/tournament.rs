@@ -22,10 +22,10 @@ pub struct Args {
     #[arg(long, value_parser = super::flags::format_parser(), default_value = "knockout")]
     pub format: Format,
     /// Games per match: k in best of k for a knockout (odd), the series length in a round robin.
-    #[arg(long, default_value_t = 3)]
+    #[arg(long, default_value_t = 3, value_parser = arena_core::parse_games_per_match)]
     pub games_per_match: u32,
     /// Seed for dice, boards and every game; drawn from the clock (and shown) if absent.
-    #[arg(long)]
+    #[arg(long, value_parser = arena_core::parse_seed)]
     pub seed: Option<u64>,
     /// Print one JSON document instead of text.
     #[arg(long)]
