@@ -19,7 +19,7 @@ async fn create(url: &str, session: &str, title: &str, closes_in: &str) -> u64 {
         ("games_per_match", "2"),
         ("seed", "3"),
     ];
-    let res = client().post(format!("{url}/competitions")).header("cookie", session).form(&form).send().await.unwrap();
+    let res = post(url, session, &form).await;
     assert_eq!(res.status().as_u16(), 303, "{}", res.text().await.unwrap());
     res.headers()["location"].to_str().unwrap().trim_start_matches("/competitions/").parse().unwrap()
 }
@@ -86,13 +86,7 @@ fn a_competition_runs_its_ladder_closes_at_its_deadline_and_plays_its_final() {
                 ("format", "knockout"),
                 ("games_per_match", "1"),
             ];
-            let res = client()
-                .post(format!("{url}/competitions"))
-                .header("cookie", &session)
-                .form(&form)
-                .send()
-                .await
-                .unwrap();
+            let res = post(&url, &session, &form).await;
             assert_eq!(
                 res.status().as_u16(),
                 400,
@@ -117,13 +111,7 @@ fn a_competition_runs_its_ladder_closes_at_its_deadline_and_plays_its_final() {
             ];
             form.retain(|(k, _)| *k != field);
             form.push((field, value));
-            let res = client()
-                .post(format!("{url}/competitions"))
-                .header("cookie", &session)
-                .form(&form)
-                .send()
-                .await
-                .unwrap();
+            let res = post(&url, &session, &form).await;
             assert_eq!(res.status().as_u16(), 400, "{field} {value}");
             let page = res.text().await.unwrap();
             let flag = format!("--{}", field.replace('_', "-"));
@@ -237,4 +225,9 @@ fn a_server_restarted_across_the_deadline_starts_the_final_once() {
 /// `text` as a page shows it (HTML-escaped).
 fn escaped(text: &str) -> String {
     text.replace('&', "&#38;").replace('<', "&#60;").replace('>', "&#62;").replace('"', "&#34;").replace('\'', "&#39;")
+}
+
+/// Posts `form` to the competitions page as the signed-in `session`.
+async fn post(url: &str, session: &str, form: &[(&str, &str)]) -> reqwest::Response {
+    client().post(format!("{url}/competitions")).header("cookie", session).form(form).send().await.unwrap()
 }
