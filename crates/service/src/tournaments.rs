@@ -49,23 +49,22 @@ pub fn check_settings(
 
 /// The entrants of a tournament of every player registered for `game` (their latest versions, the
 /// first `max` of them if given), checked with [`check_settings`] for the format asked: what both the
-/// command line's `tournament --registered` and the web's admin form enter. The reason they cannot
-/// play, if they cannot.
+/// command line's `tournament --registered` and the web's admin form enter. Outside, a store that
+/// fails; inside, the reason they cannot play, if they cannot.
 pub fn registered_entrants(
     store: &Store,
     (game, seats): (&str, RangeInclusive<usize>),
     format: (Format, u32),
     max: Option<usize>,
-) -> anyhow::Result<Vec<Version>> {
+) -> arena_store::Result<Result<Vec<Version>, String>> {
     let mut versions: Vec<Version> = store.players(Some(game))?.into_iter().map(|p| p.latest).collect();
     if let Some(m) = max {
         versions.truncate(m);
     }
     if versions.len() < 2 {
-        bail!("{} player(s) registered for {game}; a tournament needs at least 2", versions.len());
+        return Ok(Err(format!("{} player(s) registered for {game}; a tournament needs at least 2", versions.len())));
     }
-    check_settings(game, seats, format, versions.len()).map_err(|why| anyhow!(why))?;
-    Ok(versions)
+    Ok(check_settings(game, seats, format, versions.len()).map(|()| versions))
 }
 
 /// A stored tournament (or ladder) about to be recorded: what it is, who enters, under which limits, and who

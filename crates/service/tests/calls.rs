@@ -44,7 +44,7 @@ fn a_tournament_of_registered_players_needs_two_and_fits_its_format_in_the_same_
     let mut store = Store::open(dir.path()).unwrap();
     let nim = ("nim", 2..=2);
     let refused =
-        |store: &Store, format, max| format!("{:#}", registered_entrants(store, nim.clone(), format, max).unwrap_err());
+        |store: &Store, format, max| registered_entrants(store, nim.clone(), format, max).unwrap().unwrap_err();
     assert_eq!(
         refused(&store, (Format::RoundRobin, 1), None),
         "0 player(s) registered for nim; a tournament needs at least 2"
@@ -62,7 +62,7 @@ fn a_tournament_of_registered_players_needs_two_and_fits_its_format_in_the_same_
     add(&mut store, "bea", b"bea 1");
     add(&mut store, "cy", b"cy 1");
     let ada2 = add(&mut store, "ada", b"ada 2");
-    let all = registered_entrants(&store, nim.clone(), (Format::RoundRobin, 3), None).unwrap();
+    let all = registered_entrants(&store, nim.clone(), (Format::RoundRobin, 3), None).unwrap().unwrap();
     assert_eq!(all.len(), 3);
     let ada = all.iter().find(|v| v.name == "ada").unwrap();
     assert_eq!(
@@ -70,7 +70,7 @@ fn a_tournament_of_registered_players_needs_two_and_fits_its_format_in_the_same_
         (ada2.version, &arena_core::sha256_hex(b"ada 2")),
         "a player enters its latest version"
     );
-    assert_eq!(registered_entrants(&store, nim.clone(), (Format::RoundRobin, 3), Some(2)).unwrap().len(), 2);
+    assert_eq!(registered_entrants(&store, nim.clone(), (Format::RoundRobin, 3), Some(2)).unwrap().unwrap().len(), 2);
     assert_eq!(
         refused(&store, (Format::RoundRobin, 3), Some(1)),
         "1 player(s) registered for nim; a tournament needs at least 2"
@@ -133,7 +133,8 @@ fn a_stored_tournament_plays_to_its_end_and_only_a_tournament_with_its_own_refer
             submit(game.clone(), dir.path(), s, None).await.unwrap();
         }
         let mut store = Store::open(dir.path()).unwrap();
-        let versions = registered_entrants(&store, ("nim", game.seats()), (Format::RoundRobin, 2), None).unwrap();
+        let versions =
+            registered_entrants(&store, ("nim", game.seats()), (Format::RoundRobin, 2), None).unwrap().unwrap();
         let new = |kind| NewTournament {
             kind,
             games_per_match: 2,

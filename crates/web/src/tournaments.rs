@@ -357,9 +357,9 @@ pub async fn start_tournament(
     };
     let (g, seats) = (m.name.clone(), m.seats());
     let versions = app
-        .read(move |s| Ok(arena_service::tournaments::registered_entrants(s, (&g, seats), (format, k), None)))
+        .read(move |s| arena_service::tournaments::registered_entrants(s, (&g, seats), (format, k), None))
         .await?
-        .map_err(|why| WebError::bad(format!("{why:#}")))?;
+        .map_err(WebError::bad)?;
     let id = start(&app, &m.name, versions, (format, k, seed), (true, session.user.clone())).await?;
     Ok(Redirect::to(&format!("/tournaments/{id}")).into_response())
 }

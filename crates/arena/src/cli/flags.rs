@@ -14,8 +14,7 @@ use std::time::Duration;
 pub fn format_parser() -> impl clap::builder::TypedValueParser<Value = Format> {
     use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
     let values = Format::ALL.map(|f| PossibleValue::new(f.as_str()).help(f.about()));
-    // Every value the parser lets through is one of the formats' names.
-    PossibleValuesParser::new(values).map(|name| name.parse::<Format>().unwrap_or(Format::Knockout))
+    PossibleValuesParser::new(values).try_map(|name| name.parse::<Format>())
 }
 
 /// The languages `arena new-game` writes a game's referee in.

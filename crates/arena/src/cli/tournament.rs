@@ -135,7 +135,7 @@ async fn registered<G: LoadPlayers>(
 ) -> anyhow::Result<ExitCode> {
     let mut store = Store::open(r.data)?;
     let format = (settings.format, settings.games_per_match);
-    let versions = registered_entrants(&store, (game.name(), game.seats()), format, r.max_players)
+    let versions = registered_entrants(&store, (game.name(), game.seats()), format, r.max_players)?
         .map_err(|why| anyhow!("{}: {why} (register players with `arena submit`)", r.data.display()))?;
     // Loaded before the tournament is recorded, so a damaged store records nothing.
     let entries = arena_service::players::load_versions(&game, &store.components_dir(), &versions).await?;
