@@ -162,7 +162,7 @@ pub struct ErrorDetail {
     pub message: String,
 }
 
-pub use arena_net::error_code;
+use arena_net::error_code;
 
 /// The page of an error, for people.
 #[derive(askama::Template)]
