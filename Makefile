@@ -28,6 +28,8 @@ players:
 	TARGET_DIR="$(TARGET_DIR)" scripts/build-py-js.sh $(PLAYERS)
 	@for f in $(WAT_PLAYERS); do cp $$f $(PLAYERS)/; done
 	TARGET_DIR="$(TARGET_DIR)" scripts/build-c.sh $(PLAYERS)
+	@# Go players are written by the host's `arena new --lang go` (built first if missing), then built with Go from PyPI.
+	CARGO="$(CARGO)" TARGET_DIR="$(TARGET_DIR)" ARENA="$(ARENA)" scripts/build-go.sh $(PLAYERS)
 	@# Game packages, assembled from games/ and the components built above: target/packages/<name>.
 	scripts/assemble-packages.sh $(PLAYERS) $(TARGET_DIR)/packages
 	@echo "players: $$(ls $(PLAYERS) | tr '\n' ' ')"

@@ -1,8 +1,8 @@
 //! Players in other languages: Python (componentize-py), JavaScript (QuickJS) and C (clang, a
 //! hand-written canonical ABI) Yahtzee players play a mixed tournament with Rust without a fault, their
 //! looping variants are banned for fuel, and their large components are compiled once and then loaded
-//! from the compile cache; C++ (libc++ over WASI) and Zig players of Yahtzee and Goofspiel beat random,
-//! and their looping and panicking twins are banned in either seat.
+//! from the compile cache; C++ (libc++ over WASI), Zig and Go (wit-bindgen's Go bindings) players of
+//! Yahtzee and Goofspiel beat random, and their looping and panicking twins are banned in either seat.
 
 use super::*;
 
@@ -112,13 +112,22 @@ fn python_and_javascript_players_play_fish_and_santorini_legally() {
 }
 
 #[test]
-fn cpp_and_zig_samples_beat_random_and_their_looping_and_panicking_twins_are_banned_in_either_seat() {
+fn cpp_zig_and_go_samples_beat_random_and_their_looping_and_panicking_twins_are_banned_in_either_seat() {
     // What each language's panicking twin says last, under its ban.
     let last_words = |lang: &str, game: &str| match lang {
         "cpp" => "out_of_range was thrown in -fno-exceptions mode".to_string(),
+        // Go's own panic report: the message, then the goroutine's stack down to the player's line.
+        "go" => format!("panic: {game}-go-panic: gave up\n    | goroutine 1 [running]:"),
         _ => format!("panic: {game}-zig-panic: gave up"),
     };
-    for (lang, game) in [("cpp", "yahtzee"), ("cpp", "goofspiel"), ("zig", "yahtzee"), ("zig", "goofspiel")] {
+    for (lang, game) in [
+        ("cpp", "yahtzee"),
+        ("cpp", "goofspiel"),
+        ("zig", "yahtzee"),
+        ("zig", "goofspiel"),
+        ("go", "yahtzee"),
+        ("go", "goofspiel"),
+    ] {
         let (good, random) = (player(&format!("{game}-{lang}")), player(&format!("{game}-random")));
         let v = run_json(&[
             "tournament",

@@ -32,7 +32,7 @@ fn build_and_check(lang: &str) {
         assert!(readme.contains(&format!("arena check --game {game} player.wasm")), "{readme}");
         let built = std::process::Command::new(dir.join("build.sh"))
             .env("PATH", &path)
-            // Tools a build installs for itself (Zig) are installed once, under the target dir.
+            // Tools a build installs for itself (Zig, Go) are installed once, under the target dir.
             .env("ARENA_TOOLS", tools.join("arena-tools"))
             .env("CARGO_TARGET_DIR", target.join("template-build"))
             .output()
@@ -88,6 +88,11 @@ fn cpp_templates_build_and_pass_check() {
 #[test]
 fn zig_templates_build_and_pass_check() {
     build_and_check("zig");
+}
+
+#[test]
+fn go_templates_build_and_pass_check() {
+    build_and_check("go");
 }
 
 #[test]

@@ -33,6 +33,7 @@ pub enum Lang {
     Js,
     C,
     Cpp,
+    Go,
     Zig,
 }
 

@@ -64,6 +64,7 @@ fn build_files(lang: Lang) -> Vec<(&'static str, &'static str)> {
             ("build.sh", include_str!("../../../../templates/cpp/build.sh")),
             ("alloc.c", include_str!("../../../../templates/libc-alloc.c")),
         ],
+        Lang::Go => vec![("build.sh", include_str!("../../../../templates/go/build.sh"))],
         Lang::Zig => vec![
             ("build.sh", include_str!("../../../../templates/zig/build.sh")),
             ("alloc.c", include_str!("../../../../templates/libc-alloc.c")),
@@ -71,11 +72,11 @@ fn build_files(lang: Lang) -> Vec<(&'static str, &'static str)> {
     }
 }
 
-/// The language's binary build files: C++ and Zig turn their WASI module into a component with the
-/// WASI preview-1 reactor adapter of the host's wasmtime version.
+/// The language's binary build files: C++, Go and Zig turn their WASI module into a component with
+/// the WASI preview-1 reactor adapter of the host's wasmtime version.
 fn binary_files(lang: Lang) -> Vec<(&'static str, &'static [u8])> {
     match lang {
-        Lang::Cpp | Lang::Zig => vec![(
+        Lang::Cpp | Lang::Go | Lang::Zig => vec![(
             "wasi_snapshot_preview1.reactor.wasm",
             wasi_preview1_component_adapter_provider::WASI_SNAPSHOT_PREVIEW1_REACTOR_ADAPTER,
         )],
@@ -103,7 +104,10 @@ pub fn write(package: &Path, lang: Lang, dir: &Path) -> anyhow::Result<()> {
     all.extend(build_files(lang).into_iter().map(|(p, t)| (p.to_string(), t.to_string())));
     all.push(("README.md".into(), README.into()));
     // What the build makes stays out of version control (its tools are installed once per user).
-    all.push((".gitignore".into(), "/target/\n__pycache__/\n/player.wasm\n/abi.zig\n/.zig-cache/\n".into()));
+    all.push((
+        ".gitignore".into(),
+        "/target/\n__pycache__/\n/player.wasm\n/abi.zig\n/.zig-cache/\n/core.wasm\n/embedded.wasm\n".into(),
+    ));
     let mut wit = Vec::new();
     for rel in arena_service::starter::wit_files(package, &game_name).map_err(|e| anyhow::anyhow!("{e}"))? {
         let path = package.join("wit").join(&rel);

@@ -5,6 +5,7 @@
 //! simplest value each result's type allows: it builds and plays, and the rules say what to change.
 
 mod c;
+pub mod go;
 mod js;
 mod python;
 mod rust;
@@ -13,7 +14,7 @@ use std::path::{Path, PathBuf};
 use wit_parser::{Function, Resolve, Type, TypeDefKind, TypeId, WorldId, WorldItem};
 
 /// The languages `arena new` writes players in, as its `--lang` spells them.
-pub const LANGUAGES: [&str; 6] = ["c", "cpp", "js", "python", "rust", "zig"];
+pub const LANGUAGES: [&str; 7] = ["c", "cpp", "go", "js", "python", "rust", "zig"];
 
 /// A language's starter files for one game: (path in the project, text, with `{{name}}` for the
 /// player's name), and whether they were generated from the WIT rather than written by the game's author.
@@ -63,6 +64,7 @@ fn from_world(world: &PlayerWorld, lang: &str) -> Result<Vec<(String, String)>, 
         "js" => js::generate(world),
         "cpp" => c::generate(world, c::Flavour::Cpp),
         "zig" => c::generate(world, c::Flavour::Zig),
+        "go" => go::generate(world),
         _ => c::generate(world, c::Flavour::C),
     }
 }
@@ -288,7 +290,7 @@ mod tests {
         assert!(
             files(dir.path(), "cobol")
                 .unwrap_err()
-                .contains("`arena new` writes players in c, cpp, js, python, rust, zig")
+                .contains("`arena new` writes players in c, cpp, go, js, python, rust, zig")
         );
     }
 

@@ -32,7 +32,7 @@ pub(super) fn generate(w: &PlayerWorld, flavour: Flavour) -> Result<Vec<(String,
         Flavour::Zig => "player.zig",
     };
     let mut sizes = SizeAlign::default();
-    sizes.fill(&w.resolve);
+    sizes.fill(&w.resolve).map_err(|e| format!("its types cannot be laid out in memory: {e}"))?;
     let mut g = Gen { w, sizes, named: HashMap::new(), taken: HashSet::new(), decls: String::new() };
     let funcs = w.exports()?;
     let mut protos = String::new();
