@@ -167,3 +167,16 @@ fn cpp_zig_and_go_samples_beat_random_and_their_looping_and_panicking_twins_are_
         assert!(text.contains(&last_words(lang, game)), "{game}-{lang}: {text}");
     }
 }
+
+#[test]
+fn a_go_players_runtime_start_up_is_paid_from_its_first_calls_budget() {
+    // Go's runtime starts when the component is instantiated: under the defaults it fits the first
+    // call's budget (the tournament above played), and a first budget too small for it is a fuel ban
+    // at `instantiate`, not a crash and not a free start.
+    let out = run(&["check", "--game", "yahtzee", "--first-fuel", "200000", &player("yahtzee-go")]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("FAULT: fuel in `instantiate`: used up its 200000 fuel"), "{text}");
+    let out = run(&["check", "--game", "goofspiel", &player("goofspiel-go")]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success() && text.contains("ok: no fault"), "{text}");
+}
