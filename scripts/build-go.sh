@@ -57,7 +57,10 @@ build() {
   tmp=$WORK/$name
   rm -rf "$tmp"
   mkdir -p "$WORK"
-  "$ARENA" new --game "games/$game" --lang go "$tmp" >/dev/null
+  "$ARENA" new --game "games/$game" --lang go "$tmp" >"$WORK/$name.new.log" 2>&1 || {
+    cat "$WORK/$name.new.log" >&2
+    return 1
+  }
   rm "$tmp/export_wit_world/player.go"
   cp "$dir"/*.go "$tmp/export_wit_world/"
   ARENA_TOOLS=$SHARED PATH="$TOOLS/venv/bin:$PATH" "$tmp/build.sh" >"$tmp/build.log" 2>&1 || {

@@ -2,7 +2,9 @@
 //! hand-written canonical ABI) Yahtzee players play a mixed tournament with Rust without a fault, their
 //! looping variants are banned for fuel, and their large components are compiled once and then loaded
 //! from the compile cache; C++ (libc++ over WASI), Zig and Go (wit-bindgen's Go bindings) players of
-//! Yahtzee and Goofspiel beat random, and their looping and panicking twins are banned in either seat.
+//! Yahtzee and Goofspiel beat random, and their looping and panicking twins are banned in either seat;
+//! every language's Yahtzee sample (Rust, C, C++, Zig, Go, Python, JavaScript) plays one strategy and
+//! makes the same decisions seed for seed.
 
 use super::*;
 
@@ -179,4 +181,39 @@ fn a_go_players_runtime_start_up_is_paid_from_its_first_calls_budget() {
     let out = run(&["check", "--game", "goofspiel", &player("goofspiel-go")]);
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(out.status.success() && text.contains("ok: no fault"), "{text}");
+}
+
+/// Every language's Yahtzee sample: one strategy (yahtzee-c's) in each, the players `make bench`
+/// compares language against language.
+const SAME_STRATEGY: [(&str, &str); 7] = [
+    ("Rust", "yahtzee-rust"),
+    ("C", "yahtzee-c"),
+    ("C++", "yahtzee-cpp"),
+    ("Zig", "yahtzee-zig"),
+    ("Go", "yahtzee-go"),
+    ("Python", "yahtzee-py"),
+    ("JavaScript", "yahtzee-js"),
+];
+
+#[test]
+fn every_languages_yahtzee_sample_plays_the_same_game_seed_for_seed() {
+    // The same player under one name: every decision the referee recorded (its events) must match the
+    // Rust twin's, in both seats, for several seeds; only the fuel each language burns may differ.
+    for seed in ["1", "5", "9"] {
+        for first in [true, false] {
+            let mut games: Vec<(&str, serde_json::Value)> = Vec::new();
+            for (lang, name) in SAME_STRATEGY {
+                let me = format!("me={}", player(name));
+                let seats = if first { [me.as_str(), "builtin:random"] } else { ["builtin:random", me.as_str()] };
+                let v = run_json(&["play", "--game", "yahtzee", "--seed", seed, "--json", seats[0], seats[1]]);
+                assert!(v["result"]["faults"].as_array().unwrap().is_empty(), "{lang}: {v}");
+                games.push((lang, v["events"].clone()));
+            }
+            let (_, reference) = &games[0];
+            assert!(reference.as_array().is_some_and(|e| e.len() > 26), "a whole game's events: {reference}");
+            for (lang, events) in &games[1..] {
+                assert_eq!(events, reference, "{lang} plays as Rust does (seed {seed}, first seat {first})");
+            }
+        }
+    }
 }
