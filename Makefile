@@ -118,6 +118,7 @@ bench: players
 	$(CARGO) bench -p arena --bench games
 	$(CARGO) bench -p arena --bench web
 	$(CARGO) bench -p arena --bench cluster
+	$(CARGO) bench -p arena --bench languages
 
 clean-players:
 	rm -rf $(PLAYERS) $(TARGET_DIR)/wasm32-wasip2 $(TARGET_DIR)/guest-fallback
