@@ -186,17 +186,27 @@ fn a_new_game_package_builds_and_runs_a_tournament_as_written() {
     let out = run(&["play", "--game", game, "--option", "heaps=9", &a, &b]);
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("`heaps` must be from 1 to 8"));
-    // A player of it can be started at once, in any language: here C, generated from its WIT.
-    let mine = root.path().join("mine");
-    let out = run(&["new", "--game", game, "--lang", "c", mine.to_str().unwrap()]);
-    assert!(String::from_utf8_lossy(&out.stdout).contains("generated from the game's WIT"), "{out:?}");
+    // A player of it can be started at once, in any language, generated from its WIT: here the ones
+    // over generated glue or bindings (C, C++, Zig, Go).
     let tools = target.join("tools");
     let path = format!("{}:{}", tools.join("venv/bin").display(), std::env::var("PATH").unwrap_or_default());
-    let built = std::process::Command::new(mine.join("build.sh")).env("PATH", path).output().unwrap();
-    assert!(built.status.success(), "{}", String::from_utf8_lossy(&built.stderr));
-    let out = run(&["check", "--game", game, mine.join("player.wasm").to_str().unwrap()]);
-    let text = String::from_utf8_lossy(&out.stdout);
-    assert!(text.contains("FAULT: illegal in `take-turn`"), "taking 0 stones is refused by the rules: {text}");
+    for lang in ["c", "cpp", "zig", "go"] {
+        let mine = root.path().join(format!("mine-{lang}"));
+        let out = run(&["new", "--game", game, "--lang", lang, mine.to_str().unwrap()]);
+        assert!(String::from_utf8_lossy(&out.stdout).contains("generated from the game's WIT"), "{out:?}");
+        let built = std::process::Command::new(mine.join("build.sh"))
+            .env("PATH", &path)
+            .env("ARENA_TOOLS", tools.join("arena-tools"))
+            .output()
+            .unwrap();
+        assert!(built.status.success(), "{lang}: {}", String::from_utf8_lossy(&built.stderr));
+        let out = run(&["check", "--game", game, mine.join("player.wasm").to_str().unwrap()]);
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert!(
+            text.contains("FAULT: illegal in `take-turn`"),
+            "{lang}: taking 0 stones is refused by the rules: {text}"
+        );
+    }
     // A package is never written over another.
     let out = run(&["new-game", "--lang", "rust", game]);
     assert_eq!(out.status.code(), Some(2));
