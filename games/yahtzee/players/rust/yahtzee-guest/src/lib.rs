@@ -21,10 +21,10 @@ pub fn category(c: wit::Category) -> rules::Category {
     rules::Category::from_index(c as usize).expect("13 categories in both")
 }
 
-/// The WIT category for a rules one.
-pub fn to_wit(c: rules::Category) -> wit::Category {
+/// The WIT categories in score-card order (a rules category's index is its place here).
+pub const CATEGORIES: [wit::Category; 13] = {
     use wit::Category as W;
-    const ALL: [W; 13] = [
+    [
         W::Ones,
         W::Twos,
         W::Threes,
@@ -38,8 +38,12 @@ pub fn to_wit(c: rules::Category) -> wit::Category {
         W::LargeStraight,
         W::Yahtzee,
         W::Chance,
-    ];
-    ALL[c.index()]
+    ]
+};
+
+/// The WIT category for a rules one.
+pub fn to_wit(c: rules::Category) -> wit::Category {
+    CATEGORIES[c.index()]
 }
 
 fn card(c: &wit::Scorecard) -> rules::Scorecard {

@@ -5,6 +5,7 @@
 #![cfg(target_arch = "wasm32")]
 
 use yahtzee_guest::bindings::arena::yahtzee::rules::score;
+use yahtzee_guest::CATEGORIES;
 use yahtzee_guest::wit::{Category, GameInfo, TournamentInfo, TurnState};
 
 /// What a box is worth kept open for later, in tenths of a point (yahtzee-c's table).
@@ -126,22 +127,6 @@ fn choose(s: &TurnState) -> usize {
     }
     best.or_else(|| (ONES..=CHANCE).find(|&c| v.open[c])).unwrap_or(CHANCE)
 }
-
-const CATEGORIES: [Category; 13] = [
-    Category::Ones,
-    Category::Twos,
-    Category::Threes,
-    Category::Fours,
-    Category::Fives,
-    Category::Sixes,
-    Category::ThreeOfAKind,
-    Category::FourOfAKind,
-    Category::FullHouse,
-    Category::SmallStraight,
-    Category::LargeStraight,
-    Category::Yahtzee,
-    Category::Chance,
-];
 
 struct Player;
 
