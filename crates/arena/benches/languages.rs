@@ -36,6 +36,10 @@ fn median<T: Ord + Copy>(mut v: Vec<T>) -> T {
     v[v.len() / 2]
 }
 
+fn mean(v: &[u64]) -> u64 {
+    v.iter().sum::<u64>() / v.len().max(1) as u64
+}
+
 /// What one language's player cost.
 struct Measured {
     size: u64,
@@ -43,9 +47,11 @@ struct Measured {
     warm: Duration,
     /// The game's first call of a seat (its runtime's start-up and the instantiation are paid from it).
     first_fuel: u64,
-    /// Per decision (`keep`, `choose`): mean fuel and mean time on the clock (a third of the decisions
-    /// are `choose`, which asks the rule checker up to 13 times: a median would show `keep` alone).
-    fuel: u64,
+    /// Mean fuel of a `keep` (the language's own work alone) and of a `choose` (which asks the rule
+    /// checker up to 13 times, each call billed as the fuel it burns in the checker's instance), and the
+    /// mean time on the clock of a decision (either).
+    keep: u64,
+    choose: u64,
     micros: u64,
     /// A whole self-play game's wall time (both seats, the referee, the host), median.
     game: Duration,
@@ -82,7 +88,7 @@ async fn main() {
             player = Some((pkg, p));
         }
         let (pkg, p) = player.expect("loaded");
-        let (mut first, mut fuel, mut micros, mut games) = (vec![], vec![], vec![], vec![]);
+        let (mut first, mut keep, mut choose, mut micros, mut games) = (vec![], vec![], vec![], vec![], vec![]);
         for seed in 1..=GAMES {
             let so_far = MatchSoFar { game: 1, games_in_match: 1, wins: vec![0, 0], ..Default::default() };
             let seats = [p.clone(), p.clone()];
@@ -94,8 +100,12 @@ async fn main() {
             for seat in 0..2 {
                 let calls: Vec<_> = o.log.iter().filter(|c| c.seat == seat).collect();
                 first.push(calls.first().map_or(0, |c| c.fuel));
-                for c in calls.iter().filter(|c| c.call == "keep" || c.call == "choose") {
-                    fuel.push(c.fuel);
+                for c in &calls {
+                    match c.call.as_ref() {
+                        "keep" => keep.push(c.fuel),
+                        "choose" => choose.push(c.fuel),
+                        _ => continue,
+                    }
                     micros.push(c.micros);
                 }
             }
@@ -107,8 +117,9 @@ async fn main() {
                 cold: took[0],
                 warm: took[1],
                 first_fuel: median(first),
-                fuel: fuel.iter().sum::<u64>() / fuel.len().max(1) as u64,
-                micros: micros.iter().sum::<u64>() / micros.len().max(1) as u64,
+                keep: mean(&keep),
+                choose: mean(&choose),
+                micros: mean(&micros),
                 game: median(games),
             },
         ));
@@ -116,12 +127,24 @@ async fn main() {
     let _ = std::fs::remove_dir_all(&cache);
     let rust = &rows[0].1;
     println!(
-        "languages: one Yahtzee strategy in each ({GAMES} self-play games a language; a decision is a `keep` \
-         or `choose`, its host calls to the rule checker included, its fuel and time the mean; the rest medians)"
+        "languages: one Yahtzee strategy in each ({GAMES} self-play games a language): fuel of the first call \
+         (start-up), the mean fuel of a `keep` (the language's own work) and of a `choose` (with up to 13 calls \
+         to the rule checker), the mean time of a decision; compile times and a whole game's wall time, medians"
     );
     println!(
-        "  {:<10} {:>9} {:>13} {:>9} {:>12} {:>11} {:>10} {:>9} {:>11} {:>10}",
-        "language", "size", "compile cold", "warm", "first call", "fuel/dec.", "x Rust", "us/dec.", "game", "x Rust"
+        "  {:<10} {:>9} {:>12} {:>9} {:>10} {:>9} {:>7} {:>9} {:>7} {:>7} {:>9} {:>7}",
+        "language",
+        "size",
+        "compile cold",
+        "warm",
+        "first call",
+        "keep",
+        "x Rust",
+        "choose",
+        "x Rust",
+        "us/dec",
+        "game",
+        "x Rust"
     );
     for (lang, m) in &rows {
         let size = if m.size >= 1 << 20 {
@@ -129,21 +152,24 @@ async fn main() {
         } else {
             format!("{:.1} KB", m.size as f64 / 1024.0)
         };
+        let ratio = |a: u64, b: u64| a as f64 / b.max(1) as f64;
         println!(
-            "  {:<10} {:>9} {:>13.2?} {:>9.2?} {:>12} {:>11} {:>9.1}x {:>9} {:>11.2?} {:>9.1}x",
+            "  {:<10} {:>9} {:>12.2?} {:>9.2?} {:>10} {:>9} {:>6.1}x {:>9} {:>6.1}x {:>7} {:>9.2?} {:>6.1}x",
             lang,
             size,
             m.cold,
             m.warm,
             m.first_fuel,
-            m.fuel,
-            m.fuel as f64 / rust.fuel.max(1) as f64,
+            m.keep,
+            ratio(m.keep, rust.keep),
+            m.choose,
+            ratio(m.choose, rust.choose),
             m.micros,
             m.game,
             m.game.as_secs_f64() / rust.game.as_secs_f64().max(1e-9)
         );
     }
-    let worst = rows.iter().map(|(_, m)| m.fuel).max().unwrap_or(0);
+    let worst = rows.iter().map(|(_, m)| m.keep.max(m.choose)).max().unwrap_or(0);
     let limits = Limits::default();
     println!(
         "  the default budget ({} fuel a call) is {:.0}x the costliest language's decision; its first call ({} fuel) \
