@@ -4,8 +4,8 @@
 //! measures it against its twins, which answer exactly as it does, seed for seed.
 #![cfg(target_arch = "wasm32")]
 
-use yahtzee_guest::bindings::arena::yahtzee::rules::score;
 use yahtzee_guest::CATEGORIES;
+use yahtzee_guest::bindings::arena::yahtzee::rules::score;
 use yahtzee_guest::wit::{Category, GameInfo, TournamentInfo, TurnState};
 
 /// What a box is worth kept open for later, in tenths of a point (yahtzee-c's table).
