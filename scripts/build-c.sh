@@ -56,12 +56,7 @@ setup() {
 
 # Succeeds when $1 exists and is newer than every source of the player (and this script).
 up_to_date() {
-  local out=$1 f
-  [[ -s $out ]] || return 1
-  for f in "$SRC"/* "$GLUE"/abi.* templates/c/alloc.c "$WIT"/*.wit "$SELF"; do
-    [[ $f -nt $out ]] && return 1
-  done
-  return 0
+  fresh "$1" "$SRC"/* "$GLUE"/abi.* templates/c/alloc.c "$WIT"/*.wit "$SELF"
 }
 
 build() {
@@ -93,7 +88,7 @@ componentize() {
 build_cpp() {
   local dir=$1 out=$2 name game tmp
   name=$(basename "$dir")
-  game=$(basename "$(dirname "$(dirname "$(dirname "$dir")")")")
+  game=$(game_of "$dir")
   local glue=games/$game/templates/c
   tmp=$WORK/$name
   mkdir -p "$tmp"
@@ -115,15 +110,7 @@ build_cpp() {
 # $TOOLS/arena-tools) find it there.
 ZIG_VERSION=0.17.1
 ZIG_VENV=$TOOLS/arena-tools/ziglang-$ZIG_VERSION
-zig_ensure() {
-  [[ -f $ZIG_VENV/.installed ]] && return
-  say "installing ziglang $ZIG_VERSION (PyPI) into $ZIG_VENV"
-  rm -rf "$ZIG_VENV"
-  mkdir -p "$(dirname "$ZIG_VENV")"
-  python3 -m venv "$ZIG_VENV" || { apt_install python3-venv && python3 -m venv "$ZIG_VENV"; }
-  "$ZIG_VENV/bin/pip" install -q "ziglang==$ZIG_VERSION"
-  : >"$ZIG_VENV/.installed"
-}
+zig_ensure() { venv_ensure "$ZIG_VENV" "ziglang==$ZIG_VERSION"; }
 zig() { "$ZIG_VENV/bin/python" -m ziglang "$@"; }
 
 # build_zig DIR OUT: the Zig player in DIR (games/GAME/players/zig/NAME, its player.zig importing
@@ -131,7 +118,7 @@ zig() { "$ZIG_VENV/bin/python" -m ziglang "$@"; }
 build_zig() {
   local dir=$1 out=$2 name game tmp
   name=$(basename "$dir")
-  game=$(basename "$(dirname "$(dirname "$(dirname "$dir")")")")
+  game=$(game_of "$dir")
   local glue=games/$game/templates/c
   tmp=$WORK/$name
   rm -rf "$tmp"
@@ -146,14 +133,9 @@ build_zig() {
 
 # Succeeds when $2 exists and is newer than the C++ or Zig player in $1, its glue and this script.
 cpp_up_to_date() {
-  local dir=$1 out=$2 game f
-  [[ -s $out ]] || return 1
-  game=$(basename "$(dirname "$(dirname "$(dirname "$dir")")")")
-  for f in "$dir"/* "games/$game/templates/c"/abi.* templates/libc-alloc.c \
-    "games/$game/wit"/*.wit "$SELF"; do
-    [[ $f -nt $out ]] && return 1
-  done
-  return 0
+  local dir=$1 out=$2 game
+  game=$(game_of "$dir")
+  fresh "$out" "$dir"/* "games/$game/templates/c"/abi.* templates/libc-alloc.c "games/$game/wit"/*.wit "$SELF"
 }
 
 if [[ ${1:-} == --setup ]]; then

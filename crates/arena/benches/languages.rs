@@ -9,7 +9,7 @@
 use arena_core::{Finals, Limits, MatchSoFar};
 use arena_play::{Package, PackagePlayer};
 use arena_sandbox::Sandbox;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -57,12 +57,9 @@ struct Measured {
     game: Duration,
 }
 
-fn sandbox(cache: Option<&PathBuf>) -> Arc<Sandbox> {
-    let s = Sandbox::new(Limits::default()).expect("sandbox");
-    Arc::new(match cache {
-        Some(dir) => s.with_cache_dir(dir.clone()),
-        None => s,
-    })
+/// A sandbox that keeps compiled components in `cache`.
+fn sandbox(cache: &Path) -> Arc<Sandbox> {
+    Arc::new(Sandbox::new(Limits::default()).expect("sandbox").with_cache_dir(cache.to_path_buf()))
 }
 
 #[tokio::main(flavor = "current_thread")]
@@ -81,7 +78,7 @@ async fn main() {
         let mut took = Vec::new();
         let mut player: Option<(Package, Arc<PackagePlayer>)> = None;
         for _ in ["cold", "warm"] {
-            let pkg = Package::load(sandbox(Some(&cache)), &package).unwrap_or_else(|e| panic!("{e}"));
+            let pkg = Package::load(sandbox(&cache), &package).unwrap_or_else(|e| panic!("{e}"));
             let t = Instant::now();
             let p = pkg.load_player(lang, &path).unwrap_or_else(|e| panic!("{e}"));
             took.push(t.elapsed());

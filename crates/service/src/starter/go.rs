@@ -23,7 +23,7 @@ const PKG: [(&str, &str); 11] = [
 ];
 
 /// Where the player's own code lives: the package wit-bindgen's entry points call.
-pub const PLAYER_FILE: &str = "export_wit_world/player.go";
+const PLAYER_FILE: &str = "export_wit_world/player.go";
 /// The file wit-bindgen writes its stubs to, made into [`PLAYER_FILE`].
 const STUBS: &str = "export_wit_world/wit_bindings.go";
 

@@ -5,7 +5,7 @@
 //! simplest value each result's type allows: it builds and plays, and the rules say what to change.
 
 mod c;
-pub mod go;
+mod go;
 mod js;
 mod python;
 mod rust;
