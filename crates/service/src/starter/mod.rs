@@ -279,8 +279,14 @@ mod tests {
         let resource = package(
             "package arena:g@0.1.0; interface t { resource r; } world player { use t.{r}; export go: func() -> r; }",
         );
-        let why = files(resource.path(), "c").unwrap_err();
-        assert!(why.contains("(its types include a resource, which a generated starter does not handle)"), "{why}");
+        // Refused before any generator runs (wit-bindgen's Go generator included), in every language.
+        for lang in LANGUAGES {
+            let why = files(resource.path(), lang).unwrap_err();
+            assert!(
+                why.contains("(its types include a resource, which a generated starter does not handle)"),
+                "{lang}: {why}"
+            );
+        }
         // A package's own template is used as written, and a language `arena new` does not write is refused.
         std::fs::create_dir_all(dir.path().join("templates/rust/src")).unwrap();
         std::fs::write(dir.path().join("templates/rust/src/lib.rs"), "// mine\n").unwrap();
