@@ -32,6 +32,7 @@ mod store;
 mod templates;
 mod void_games;
 mod web;
+mod workbench;
 
 // Each game's own tests, from its folder (games/<name>/tests.rs; see crates/arena/build.rs).
 include!(concat!(env!("OUT_DIR"), "/game_tests.rs"));

@@ -103,62 +103,78 @@ pub(crate) struct Handed<'r> {
     pub(crate) counted: bool,
 }
 
-/// Where a step's answers come from: the players themselves, or the record of a game (a replay).
+/// Where a step's answers come from: the players themselves, the record of a game (a replay), or the
+/// record up to a step and the players from there (a fork).
 pub(crate) enum Answers<'s, 'l> {
     Live(&'s mut [Seat]),
-    Recorded(std::iter::Peekable<std::slice::Iter<'l, CallLine>>),
+    Recorded(Record<'l>),
+    /// A fork: up to step `from` (excluded) the record's answers are handed to the referee, and the
+    /// seats are still called with every request, so that each is in the state its own calls put it
+    /// in when the game goes live (their answers are dropped, and a player is deterministic: the
+    /// version that played answers as recorded). From step `from` on, the seats answer. A seat that
+    /// faults on a request the record has answered makes that step the first live one: it is judged
+    /// on its own call (a seat the record has faulting in that step is banned as recorded). `now` is
+    /// the step being answered.
+    Forked {
+        log: Record<'l>,
+        seats: &'s mut [Seat],
+        from: u32,
+        now: u32,
+    },
 }
 
-impl Answers<'_, '_> {
-    /// Every asked seat's answer (or fault), in the order the referee asked. Live seats are called
-    /// concurrently.
-    pub(crate) async fn answer<'r>(&mut self, asked: PerStep<Asked<'r>>) -> Result<PerStep<Answered<'r>>, Fault> {
+/// A game's record, read in order.
+pub(crate) type Record<'l> = std::iter::Peekable<std::slice::Iter<'l, CallLine>>;
+
+impl<'l> Answers<'_, 'l> {
+    /// Every asked seat's answer (or fault) in step `step`, in the order the referee asked. Live seats
+    /// are called concurrently.
+    pub(crate) async fn answer<'r>(
+        &mut self,
+        asked: PerStep<Asked<'r>>,
+        step: u32,
+    ) -> Result<PerStep<Answered<'r>>, Fault> {
         match self {
-            Answers::Live(seats) => {
-                let call = async |i: usize, seat: &mut Seat, a: &Asked<'r>| {
-                    // Its time on the clock, instantiation included, as the guard read it.
-                    let before = seat.wall;
-                    let c = a.case;
-                    let r = seat.answer(&c.name, a.arg, c.spread(), c.result.as_ref()).await;
-                    let micros = (seat.wall - before).as_micros().max(1) as u64;
-                    let output = seat.take_output();
-                    let reply = match r {
-                        Ok((answer, fuel)) => Reply::Answer(answer, fuel, micros, output),
-                        Err(f) => match seat.host_failed.take() {
-                            Some(why) => Reply::CheckerFailed(why),
-                            None => {
-                                let request = a.arg.map_or(serde_json::Value::Null, values::to_json);
-                                Reply::Fault(f, output, Some(arena_core::quote_json(request)))
-                            }
-                        },
-                    };
-                    (i, a.case, Some(reply))
-                };
-                // One seat asked (most steps of most games): called directly.
-                if let [a] = asked.as_slice() {
-                    let Some(seat) = seats.get_mut(a.seat) else {
-                        return Err(protocol("requests", format!("asked seat {}, which is not in the game", a.seat)));
-                    };
-                    return Ok(smallvec::smallvec![call(a.seat, seat, a).await]);
-                }
-                // Two seats asked (simultaneous moves of two players): joined without a heap slice for
-                // their futures.
-                if let [a, b] = asked.as_slice()
-                    && let Ok([sa, sb]) = seats.get_disjoint_mut([a.seat, b.seat])
-                {
-                    let (x, y) = futures_util::future::join(call(a.seat, sa, a), call(b.seat, sb, b)).await;
-                    return Ok(smallvec::smallvec![x, y]);
-                }
-                let calls = seats.iter_mut().enumerate().filter_map(|(i, seat)| {
-                    let a = asked.iter().find(|a| a.seat == i)?;
-                    Some(call(i, seat, a))
-                });
-                let mut answered: Vec<Answered<'r>> = join_all(calls).await;
-                answered.sort_by_key(|(i, ..)| asked.iter().position(|a| a.seat == *i));
-                Ok(answered.into())
-            }
+            Answers::Live(seats) => live(seats, asked).await,
             // A record's replies are read as the step reaches each one: a dropped answer has none.
             Answers::Recorded(_) => Ok(asked.into_iter().map(|a| (a.seat, a.case, None)).collect()),
+            Answers::Forked { log, seats, from, now } => {
+                *now = step;
+                let replies = live(seats, asked).await?;
+                if step >= *from {
+                    return Ok(replies);
+                }
+                // A seat failed where its record answered (the record's fault of the same seat in
+                // the same step stands as recorded): judged on its own call, from this step on.
+                let answered = |seat: usize| {
+                    log.clone().take_while(|c| c.turn == step).any(|c| c.seat == seat && c.fault.is_none())
+                };
+                let failed = |(i, _, r): &Answered<'_>| !matches!(r, Some(Reply::Answer(..))) && answered(*i);
+                if replies.iter().any(failed) {
+                    *from = step;
+                    return Ok(replies);
+                }
+                Ok(replies.into_iter().map(|(i, case, _)| (i, case, None)).collect())
+            }
+        }
+    }
+
+    /// Whether this step's answers come from a record (a replay, or a fork before its first live step).
+    pub(crate) fn replaying(&self) -> bool {
+        match self {
+            Answers::Live(_) => false,
+            Answers::Recorded(_) => true,
+            Answers::Forked { from, now, .. } => now < from,
+        }
+    }
+
+    /// The record being replayed this step, if any.
+    fn log(&mut self) -> Option<&mut Record<'l>> {
+        let replaying = self.replaying();
+        match self {
+            Answers::Recorded(log) => Some(log),
+            Answers::Forked { log, .. } if replaying => Some(log),
+            _ => None,
         }
     }
 
@@ -171,7 +187,7 @@ impl Answers<'_, '_> {
         step: u32,
         ty: Option<&wasmtime::component::types::Type>,
     ) -> Result<Reply, Fault> {
-        let Answers::Recorded(log) = self else { return Ok(Reply::Missing) };
+        let Some(log) = self.log() else { return Ok(Reply::Missing) };
         let reply = match log.peek() {
             Some(CallLine { seat: s, turn, call, answer, fuel, fault: None, micros, output, .. })
                 if *s == seat && *turn == step && call == case =>
@@ -195,7 +211,7 @@ impl Answers<'_, '_> {
 
     /// The referee refused seat `i`'s answer: a record holds that refusal next, as the seat's fault.
     pub(crate) fn refused(&mut self, i: usize) {
-        if let Answers::Recorded(log) = self
+        if let Some(log) = self.log()
             && matches!(log.peek(), Some(CallLine { seat, fault: Some(_), .. }) if *seat == i)
         {
             log.next();
@@ -205,17 +221,62 @@ impl Answers<'_, '_> {
     /// What the live seats' calls have cost so far (`None` for a replay).
     pub(crate) fn spent(&self) -> Option<std::time::Duration> {
         match self {
-            Answers::Live(seats) => Some(seats.iter().map(|s| s.spent).sum()),
+            Answers::Live(seats) | Answers::Forked { seats, .. } => Some(seats.iter().map(|s| s.spent).sum()),
             Answers::Recorded(_) => None,
         }
     }
 
     /// Seat `i` is banned: a live seat's instance is dropped.
     pub(crate) fn drop_seat(&mut self, i: usize) {
-        if let Answers::Live(seats) = self {
+        if let Answers::Live(seats) | Answers::Forked { seats, .. } = self {
             seats[i].drop_instance();
         }
     }
+}
+
+/// Every asked seat's answer (or fault), called concurrently, in the order the referee asked.
+async fn live<'r>(seats: &mut [Seat], asked: PerStep<Asked<'r>>) -> Result<PerStep<Answered<'r>>, Fault> {
+    let call = async |i: usize, seat: &mut Seat, a: &Asked<'r>| {
+        // Its time on the clock, instantiation included, as the guard read it.
+        let before = seat.wall;
+        let c = a.case;
+        let r = seat.answer(&c.name, a.arg, c.spread(), c.result.as_ref()).await;
+        let micros = (seat.wall - before).as_micros().max(1) as u64;
+        let output = seat.take_output();
+        let reply = match r {
+            Ok((answer, fuel)) => Reply::Answer(answer, fuel, micros, output),
+            Err(f) => match seat.host_failed.take() {
+                Some(why) => Reply::CheckerFailed(why),
+                None => {
+                    let request = a.arg.map_or(serde_json::Value::Null, values::to_json);
+                    Reply::Fault(f, output, Some(arena_core::quote_json(request)))
+                }
+            },
+        };
+        (i, a.case, Some(reply))
+    };
+    // One seat asked (most steps of most games): called directly.
+    if let [a] = asked.as_slice() {
+        let Some(seat) = seats.get_mut(a.seat) else {
+            return Err(protocol("requests", format!("asked seat {}, which is not in the game", a.seat)));
+        };
+        return Ok(smallvec::smallvec![call(a.seat, seat, a).await]);
+    }
+    // Two seats asked (simultaneous moves of two players): joined without a heap slice for their
+    // futures.
+    if let [a, b] = asked.as_slice()
+        && let Ok([sa, sb]) = seats.get_disjoint_mut([a.seat, b.seat])
+    {
+        let (x, y) = futures_util::future::join(call(a.seat, sa, a), call(b.seat, sb, b)).await;
+        return Ok(smallvec::smallvec![x, y]);
+    }
+    let calls = seats.iter_mut().enumerate().filter_map(|(i, seat)| {
+        let a = asked.iter().find(|a| a.seat == i)?;
+        Some(call(i, seat, a))
+    });
+    let mut answered: Vec<Answered<'r>> = join_all(calls).await;
+    answered.sort_by_key(|(i, ..)| asked.iter().position(|a| a.seat == *i));
+    Ok(answered.into())
 }
 
 /// Bans seat `i` for `fault`, records it, and tells the referee.

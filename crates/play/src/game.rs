@@ -4,7 +4,7 @@
 
 use super::{Announcement, Package, PackageError, PackagePlayer};
 use arena_core::Fault;
-use arena_core::{Entry, Game, GameOutcome, GameSetup, TournamentInfo};
+use arena_core::{CallLine, Entry, Game, GameOutcome, GameSetup, TournamentInfo};
 use arena_sandbox::{LoadError, Loaded, WorldSpec};
 use std::path::Path;
 use std::sync::Arc;
@@ -86,6 +86,33 @@ impl LoadPlayers for PackageGame {
     }
 }
 
+impl PackageGame {
+    /// A game of `setup` forked from `record` at step `from` (see [`Package::fork`]).
+    pub async fn fork(&self, setup: GameSetup<Arc<PackagePlayer>>, record: &[CallLine], from: u32) -> GameOutcome {
+        self.play_or_fork(setup, Some((record, from))).await
+    }
+
+    async fn play_or_fork(
+        &self,
+        setup: GameSetup<Arc<PackagePlayer>>,
+        fork: Option<(&[CallLine], u32)>,
+    ) -> GameOutcome {
+        let players: Vec<Arc<PackagePlayer>> = setup.players.iter().map(|e| e.player.clone()).collect();
+        let names: Vec<String> = setup.players.iter().map(|e| e.name.clone()).collect();
+        let o = match fork {
+            Some(f) => self.pkg.fork(&players, &names, (setup.seed, &setup.so_far), f, setup.finals).await,
+            None => self.pkg.play_as(&players, &names, setup.seed, &setup.so_far, setup.finals).await,
+        };
+        let n = players.len();
+        GameOutcome {
+            scores: if o.scores.len() == n { o.scores } else { vec![0; n] },
+            logs: if o.logs.len() == n { o.logs } else { vec![String::new(); n] },
+            so_far: setup.so_far,
+            ..o
+        }
+    }
+}
+
 impl Game for PackageGame {
     type Player = Arc<PackagePlayer>;
 
@@ -136,16 +163,7 @@ impl Game for PackageGame {
     }
 
     async fn play(&self, setup: GameSetup<Self::Player>) -> GameOutcome {
-        let players: Vec<Arc<PackagePlayer>> = setup.players.iter().map(|e| e.player.clone()).collect();
-        let names: Vec<String> = setup.players.iter().map(|e| e.name.clone()).collect();
-        let o = self.pkg.play_as(&players, &names, setup.seed, &setup.so_far, setup.finals).await;
-        let n = players.len();
-        GameOutcome {
-            scores: if o.scores.len() == n { o.scores } else { vec![0; n] },
-            logs: if o.logs.len() == n { o.logs } else { vec![String::new(); n] },
-            so_far: setup.so_far,
-            ..o
-        }
+        self.play_or_fork(setup, None).await
     }
 
     async fn tournament_end(&self, p: &Entry<Self::Player>, won: bool, seed: u64) -> Option<Fault> {

@@ -9,6 +9,7 @@ pub mod backup;
 pub mod check_game;
 pub mod compiled;
 pub mod engine;
+pub mod fork;
 pub mod ladder;
 pub mod packages;
 pub mod players;

@@ -253,33 +253,35 @@ pub fn last_words(output: &str, indent: &str) -> String {
     s
 }
 
+/// What a replay file's header says a game was played with: the game, its referee's sha256 (when
+/// known), the limits and the options.
+#[derive(Debug, Clone, Copy)]
+pub struct PlayedWith<'a> {
+    pub game: &'a str,
+    pub referee: Option<&'a str>,
+    pub limits: &'a arena_core::Limits,
+    pub options: &'a serde_json::Value,
+}
+
 /// Writes `path`: one game's replay as JSON Lines (see [`write_replay_to`]); a tournament writes each
 /// game's as it finishes.
-pub fn write_replay(
-    path: &Path,
-    game: &str,
-    g: &GameRecord,
-    limits: &arena_core::Limits,
-    options: &serde_json::Value,
-) -> std::io::Result<()> {
+pub fn write_replay(path: &Path, with: PlayedWith<'_>, g: &GameRecord) -> std::io::Result<()> {
     let mut f = std::io::BufWriter::new(std::fs::File::create(path)?);
-    write_replay_to(&mut f, game, g, limits, options)?;
+    write_replay_to(&mut f, with, g)?;
     f.flush()
 }
 
-/// A game's replay as JSON Lines: a header (game, players, seed, limits, options, the match so far),
-/// a line per call (with what the seat printed during it, and on a fault what it was asked), a footer
-/// (result, final board, logs, events, drawing).
-pub fn write_replay_to(
-    f: &mut impl std::io::Write,
-    game: &str,
-    g: &GameRecord,
-    limits: &arena_core::Limits,
-    options: &serde_json::Value,
-) -> std::io::Result<()> {
-    let header = json!({"type": "header", "game": game, "id": g.id, "round": g.round, "match": g.match_no,
+/// A game's replay as JSON Lines: a header (game, referee, players, seed, limits, options, the match so
+/// far), a line per call (with what the seat printed during it, and on a fault what it was asked), a
+/// footer (result, final board, logs, events, drawing).
+pub fn write_replay_to(f: &mut impl std::io::Write, with: PlayedWith<'_>, g: &GameRecord) -> std::io::Result<()> {
+    let PlayedWith { game, referee, limits, options } = with;
+    let mut header = json!({"type": "header", "game": game, "id": g.id, "round": g.round, "match": g.match_no,
         "number": g.number, "players": g.players, "seed": g.seed, "limits": limits, "options": options,
         "so_far": g.so_far});
+    if let Some(r) = referee {
+        header["referee"] = json!(r);
+    }
     writeln!(f, "{header}")?;
     for c in &g.replay {
         let mut line = json!({"type": "call", "seat": c.seat, "player": g.players[c.seat], "call": c.call,
@@ -308,8 +310,19 @@ pub fn write_replay_to(
     writeln!(f, "{footer}")
 }
 
-/// A game, its options and its record read back from a replay file; errors name the line.
-pub fn read_replay(path: &Path) -> Result<(String, serde_json::Value, GameRecord), String> {
+/// A replay file read back: the game, its options, its referee's sha256 and limits (when the header
+/// has them), and the record.
+#[derive(Debug)]
+pub struct ReplayFile {
+    pub game: String,
+    pub options: serde_json::Value,
+    pub referee: Option<String>,
+    pub limits: Option<arena_core::Limits>,
+    pub record: GameRecord,
+}
+
+/// A replay file read back; errors name the line.
+pub fn read_replay(path: &Path) -> Result<ReplayFile, String> {
     let text = std::fs::read_to_string(path).map_err(|e| format!("{}: cannot read: {e}", path.display()))?;
     let bad = |n: usize, what: String| format!("{}: line {n}: {what}", path.display());
     let mut lines = text.lines().enumerate().map(|(i, l)| (i + 1, l));
@@ -375,7 +388,12 @@ pub fn read_replay(path: &Path) -> Result<(String, serde_json::Value, GameRecord
     if !footer {
         return Err(format!("{}: no footer: the replay file is cut short", path.display()));
     }
-    Ok((game, field("options"), g))
+    let referee = field("referee").as_str().map(str::to_string);
+    let limits = match field("limits") {
+        serde_json::Value::Null => None,
+        l => Some(serde_json::from_value(l).map_err(|e| format!("{}: line 1: limits: {e}", path.display()))?),
+    };
+    Ok(ReplayFile { game, options: field("options"), referee, limits, record: g })
 }
 
 /// `12,345,678`.

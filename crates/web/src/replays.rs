@@ -244,14 +244,14 @@ async fn download(app: &App, viewer: &Viewer, tournament: i64, key: &str) -> Res
     let seats = seats_of(app, viewer.user(), &record).await?;
     record.only_for(&seats);
     let mut out = Vec::new();
-    arena_service::tournaments::report::write_replay_to(
-        &mut out,
-        &row.game,
-        &record,
-        &row.settings.limits,
-        &row.settings.options,
-    )
-    .map_err(|e| WebError::internal(e.to_string()))?;
+    let with = arena_service::tournaments::report::PlayedWith {
+        game: &row.game,
+        referee: row.settings.referee.as_deref(),
+        limits: &row.settings.limits,
+        options: &row.settings.options,
+    };
+    arena_service::tournaments::report::write_replay_to(&mut out, with, &record)
+        .map_err(|e| WebError::internal(e.to_string()))?;
     let name = format!("attachment; filename=\"tournament-{tournament}-{}.jsonl\"", record.id);
     Ok(([(header::CONTENT_TYPE, "application/x-ndjson".to_string()), (header::CONTENT_DISPOSITION, name)], out)
         .into_response())

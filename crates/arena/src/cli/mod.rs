@@ -7,6 +7,7 @@ mod check;
 mod check_game;
 mod client;
 mod flags;
+mod fork;
 mod game;
 mod games;
 mod ladder;
@@ -87,6 +88,13 @@ pub enum Command {
     /// Show a game turn by turn: TOURNAMENT/GAME from the store (e.g. `3/R1-M2-G1`), or a replay file
     /// written by `--replay-dir`.
     Replay(replay::Args),
+    /// Play a saved game again from a step, one seat by another version of its player.
+    ///
+    /// Fork a game from a replay file: the recorded answers are replayed through the same referee up
+    /// to --step, bit-exact, while every player follows the game in its own state; from --step on,
+    /// the players given play live (--seat being the one you changed). Says the first step where the
+    /// fork differs from the original. Never rated, nothing stored.
+    Fork(fork::Args),
     /// Run the web arena over a results store.
     ///
     /// The web arena: pages (games, leaderboards, players, tournaments, replays), accounts and uploads,
@@ -177,6 +185,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Stats(a) => stats::execute(a),
         Command::Leaderboard(a) => leaderboard::execute(a),
         Command::Replay(a) => replay::execute(a),
+        Command::Fork(a) => fork::execute(a),
         Command::Serve(a) => serve::execute(a),
         Command::Ladder(a) => ladder::execute(a),
         Command::Worker(a) => worker::execute(a),

@@ -116,7 +116,7 @@ pub type ReplayError = Arc<std::sync::Mutex<Option<String>>>;
 pub fn writing_replays(
     observe: Observer,
     dir: Option<&Path>,
-    (game, limits, options): (&str, Limits, serde_json::Value),
+    (game, referee, limits, options): (&str, Option<String>, Limits, serde_json::Value),
 ) -> anyhow::Result<(Observer, ReplayError)> {
     let failed = ReplayError::default();
     let Some(dir) = dir else { return Ok((observe, failed)) };
@@ -125,7 +125,9 @@ pub fn writing_replays(
     let write = move |p: Progress<'_>| {
         if let Progress::Game(g) = &p {
             let path = dir.join(format!("{}.jsonl", g.id));
-            if let Err(e) = report::write_replay(&path, &game, g, &limits, &options) {
+            let with =
+                report::PlayedWith { game: &game, referee: referee.as_deref(), limits: &limits, options: &options };
+            if let Err(e) = report::write_replay(&path, with, g) {
                 f.lock()
                     .unwrap_or_else(|e| e.into_inner())
                     .get_or_insert(format!("{}: cannot write: {e}", path.display()));
@@ -173,7 +175,8 @@ pub async fn run_stored<G: LoadPlayers>(
 ) -> anyhow::Result<ExitCode> {
     let (bar, observe) = progress_bar(if settings.format == Format::Rounds { "rounds" } else { "matches" });
     let _watch = watch(&game, &bar);
-    let (observe, failed) = writing_replays(observe, replay_dir, (game.name(), limits, game.options()))?;
+    let (observe, failed) =
+        writing_replays(observe, replay_dir, (game.name(), game.referee_hash(), limits, game.options()))?;
     settings.progress = Some(observe);
     // Ctrl-C: what has finished is written, and the tournament is left to `arena resume`.
     let ctrl_c = async {

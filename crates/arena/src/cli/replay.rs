@@ -48,8 +48,8 @@ async fn replay(dir: &Path, which: &str, out: ReplayOut<'_>) -> anyhow::Result<E
     let ReplayOut { json, svg_dir, html } = out;
     let path = Path::new(which);
     let (game, options, record, referee) = if path.is_file() {
-        let (game, options, record) = report::read_replay(path).map_err(anyhow::Error::msg)?;
-        (game, options, record, None)
+        let f = report::read_replay(path).map_err(anyhow::Error::msg)?;
+        (f.game, f.options, f.record, f.referee)
     } else {
         let Some((t, key)) = which.split_once('/') else {
             bail!("{which}: neither a replay file nor TOURNAMENT/GAME (e.g. `3/R1-M2-G1`)");

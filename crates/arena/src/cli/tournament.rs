@@ -108,7 +108,8 @@ async fn run_tournament<G: LoadPlayers>(
     let entries = load_players(&game, players).await?;
     let (bar, observe) = progress_bar(if settings.format == Format::Rounds { "rounds" } else { "matches" });
     let _watch = watch(&game, &bar);
-    let (observe, failed) = writing_replays(observe, replay_dir, (game.name(), limits, game.options()))?;
+    let (observe, failed) =
+        writing_replays(observe, replay_dir, (game.name(), game.referee_hash(), limits, game.options()))?;
     settings.progress = Some(observe);
     // Nobody reads a game's course but the replay files: without them, games keep their results only.
     settings.course = replay_dir.is_some();

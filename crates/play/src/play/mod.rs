@@ -33,11 +33,12 @@ pub struct RefereeCost {
 }
 
 /// How a game is played: with a seat fuzzed, keeping `finals` of the last position, its referee's `step`
-/// called typed even when it has the flat form.
-struct How {
+/// called typed even when it has the flat form, forked from a record at a step.
+struct How<'l> {
     fuzz: Option<Fuzz>,
     finals: Finals,
     typed: bool,
+    fork: Option<(&'l [CallLine], u32)>,
 }
 
 /// The most steps (rounds of requests) one game may take.
@@ -61,7 +62,7 @@ impl Package {
         so_far: &MatchSoFar,
         finals: Finals,
     ) -> GameOutcome {
-        self.play_seats(players, names, seed, so_far, How { fuzz: None, finals, typed: false }).await.0
+        self.play_seats(players, names, seed, so_far, How { fuzz: None, finals, typed: false, fork: None }).await.0
     }
 
     /// [`Package::play`] with one seat fuzzed (see [`Fuzz`]), and what refereeing the game cost: the
@@ -72,19 +73,41 @@ impl Package {
         seed: u64,
         fuzz: Option<Fuzz>,
     ) -> (GameOutcome, RefereeCost) {
-        self.play_checked(players, seed, How { fuzz, finals: Finals::All, typed: false }).await
+        self.play_checked(players, seed, How { fuzz, finals: Finals::All, typed: false, fork: None }).await
     }
 
     /// [`Package::play_fuzzed`] without a fuzzer, the referee's `step` called as a typed function
     /// even when it exports the flat form too (`arena check-game` plays both and compares them).
     pub async fn play_typed(&self, players: &[Arc<PackagePlayer>], seed: u64) -> (GameOutcome, RefereeCost) {
-        self.play_checked(players, seed, How { fuzz: None, finals: Finals::All, typed: true }).await
+        self.play_checked(players, seed, How { fuzz: None, finals: Finals::All, typed: true, fork: None }).await
     }
 
     /// A game of `arena check-game`'s: the players named as they are, at the start of a match.
-    async fn play_checked(&self, players: &[Arc<PackagePlayer>], seed: u64, how: How) -> (GameOutcome, RefereeCost) {
+    async fn play_checked(
+        &self,
+        players: &[Arc<PackagePlayer>],
+        seed: u64,
+        how: How<'_>,
+    ) -> (GameOutcome, RefereeCost) {
         let names: Vec<String> = players.iter().map(|p| p.name.clone()).collect();
         self.play_seats(players, &names, seed, &MatchSoFar::default(), how).await
+    }
+
+    /// [`Package::play_as`] forked from `record` (a game of the same seed, names and match, played with
+    /// this referee) at step `from` (from 1): the record's answers are handed to the referee up to that
+    /// step, exactly as a replay does, while every seat is called with each request to follow the game
+    /// in its own state; from step `from` on, the seats play (see `Answers::Forked`). A seat that faults
+    /// on a request its record answered plays from there. A fork from step 1 is a game of the seed.
+    pub async fn fork(
+        &self,
+        players: &[Arc<PackagePlayer>],
+        names: &[String],
+        (seed, so_far): (u64, &MatchSoFar),
+        (record, from): (&[CallLine], u32),
+        finals: Finals,
+    ) -> GameOutcome {
+        let how = How { fuzz: None, finals, typed: false, fork: Some((record, from)) };
+        self.play_seats(players, names, seed, so_far, how).await.0
     }
 
     /// Whether the referee's `step` is called in flat form (`arena:game/flat`).
@@ -98,7 +121,7 @@ impl Package {
         names: &[String],
         seed: u64,
         so_far: &MatchSoFar,
-        How { fuzz, finals, typed }: How,
+        How { fuzz, finals, typed, fork }: How<'_>,
     ) -> (GameOutcome, RefereeCost) {
         let n = players.len();
         let mut out = GameOutcome { fuel: vec![0; n], ..Default::default() };
@@ -125,7 +148,11 @@ impl Package {
             let limit = usize::try_from(self.sandbox.limits().answer_bytes).unwrap_or(usize::MAX);
             seat.fuzzer = Some(Fuzzer::new(f.every, arena_core::seed::derive(seed, &[f.seat as u64, 0xf022]), limit));
         }
-        let (mut out, cost) = self.run(Answers::Live(&mut seats), names, seed, so_far, finals, typed).await;
+        let answers = match fork {
+            Some((log, from)) => Answers::Forked { log: log.iter().peekable(), seats: &mut seats, from, now: 0 },
+            None => Answers::Live(&mut seats),
+        };
+        let (mut out, cost) = self.run(answers, names, seed, so_far, finals, typed).await;
         if !out.faults.is_empty() {
             let faulted = |i: usize| out.faults.iter().any(|(s, _)| *s == i);
             out.last_words = seats
@@ -266,8 +293,9 @@ impl Package {
             _ => return Err(protocol("start", "did not answer result<next, string>")),
         }
         let mut ended = false;
-        let replaying = matches!(answers, Answers::Recorded(_));
-        if replaying {
+        // A replay shows every step; a fork is shown as a game is.
+        let framed = matches!(answers, Answers::Recorded(_));
+        if framed {
             out.frames.push(self.frame(referee, 0, vec![], 0).await?);
         }
         for step in 1..=MAX_STEPS as u32 {
@@ -299,7 +327,8 @@ impl Package {
             // A step that asks several seats keeps what it asked: an answer is applied only while the
             // referee still makes the very request it answers (see `Step`).
             let mut this = Step::new(&requests);
-            let replies = answers.answer(asked).await?;
+            let replies = answers.answer(asked, step).await?;
+            let replaying = answers.replaying();
             // The answers to hand to `step` together, in order: a live step's all at once (a fault
             // between them hands the earlier ones over first), a replay's one by one as it reads them.
             let mut batch: PerStep<Handed<'_>> = PerStep::new();
@@ -369,7 +398,7 @@ impl Package {
                     ),
                 ));
             }
-            if replaying {
+            if framed {
                 let frame = self.frame(referee, step, out.log[lines..].to_vec(), events).await?;
                 out.frames.push(frame);
             }

@@ -1,0 +1,225 @@
+//! The bot author's workbench: `arena fork` plays a recorded game again from a step (the record's
+//! answers before it, bit-exact; the players given from it) and says where the fork differs.
+
+use super::{player, run, run_json};
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+
+/// A game recorded by a tournament's `--replay-dir`: the replay file (in `dir`).
+fn record(dir: &Path, game: &str, format: &str, seats: &[String]) -> PathBuf {
+    let replays = dir.join("original");
+    let replays_arg = replays.display().to_string();
+    let mut args = vec!["tournament", "--game", game, "--format", format, "--seed", "3", "--json"];
+    args.extend(["--games-per-match", "1", "--replay-dir", &replays_arg]);
+    args.extend(seats.iter().map(String::as_str));
+    let doc = run_json(&args);
+    let id = doc["games"][0]["id"].as_str().unwrap();
+    replays.join(format!("{id}.jsonl"))
+}
+
+/// A replay file's lines, as text and as JSON.
+fn lines(path: &Path) -> Vec<(String, Value)> {
+    let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    text.lines().map(|l| (l.to_string(), serde_json::from_str(l).unwrap())).collect()
+}
+
+/// The call lines of a replay file.
+fn calls(path: &Path) -> Vec<(String, Value)> {
+    lines(path).into_iter().filter(|(_, v)| v["type"] == "call").collect()
+}
+
+/// The number of steps a replay file's game took.
+fn steps(path: &Path) -> u64 {
+    calls(path).iter().map(|(_, v)| v["turn"].as_u64().unwrap()).max().unwrap()
+}
+
+/// `arena fork --json` of `file` at `step`, `seat` changed, `players` in seat order, writing the fork's
+/// replay into `out`: the document and the fork's replay file.
+fn fork(file: &Path, (step, seat): (u64, usize), players: &[String], out: &Path) -> (Value, PathBuf) {
+    let (step_arg, seat_arg, out_arg) = (step.to_string(), seat.to_string(), out.display().to_string());
+    let file_arg = file.display().to_string();
+    let mut args =
+        vec!["fork", &file_arg, "--step", &step_arg, "--seat", &seat_arg, "--json", "--replay-dir", &out_arg];
+    args.extend(players.iter().map(String::as_str));
+    let doc = run_json(&args);
+    let id = doc["result"]["id"].as_str().unwrap();
+    let written = out.join(format!("{id}-fork-{step}.jsonl"));
+    (doc, written)
+}
+
+/// A call line as the game's course: who, what, when and the answer or fault (not fuel, time, output).
+fn course(v: &Value) -> (Value, Value, Value, Value, Value) {
+    (v["seat"].clone(), v["call"].clone(), v["turn"].clone(), v["answer"].clone(), v["fault"]["kind"].clone())
+}
+
+/// The first step whose calls differ between two replay files, by the test's own reading of them.
+fn first_difference(a: &Path, b: &Path) -> Option<u64> {
+    let (a, b) = (calls(a), calls(b));
+    for i in 0..a.len().max(b.len()) {
+        match (a.get(i), b.get(i)) {
+            (Some((_, x)), Some((_, y))) if course(x) == course(y) => {}
+            (Some((_, x)), Some((_, y))) => {
+                return Some(x["turn"].as_u64().unwrap().min(y["turn"].as_u64().unwrap()));
+            }
+            (Some((_, x)), None) | (None, Some((_, x))) => return Some(x["turn"].as_u64().unwrap()),
+            (None, None) => unreachable!(),
+        }
+    }
+    None
+}
+
+/// The fork's lines before `step` are the original's, byte for byte (answers, fuel, time, output).
+fn same_before(original: &Path, forked: &Path, step: u64) {
+    let before = |p: &Path| -> Vec<String> {
+        calls(p).into_iter().filter(|(_, v)| v["turn"].as_u64().unwrap() < step).map(|(l, _)| l).collect()
+    };
+    assert_eq!(before(original), before(forked), "the fork replays the original's steps before {step}");
+}
+
+fn seat(name: &str, sample: &str) -> String {
+    format!("{name}={}", player(sample))
+}
+
+#[test]
+fn a_fork_with_the_versions_that_played_is_the_original_game_call_for_call() {
+    // goofspiel-random draws from WASI random, whose state is the seat's own: a fork that did not call
+    // it on the replayed steps would see it bid other cards from there.
+    let dir = tempfile::tempdir().unwrap();
+    let six: Vec<String> = std::iter::once(seat("culprit", "goofspiel-panic"))
+        .chain((0..5).map(|i| seat(&format!("good{i}"), ["goofspiel-smart", "goofspiel-random"][i % 2])))
+        .collect();
+    let cases = [
+        ("goofspiel", "round-robin", vec![seat("smart", "goofspiel-smart"), seat("random", "goofspiel-random")]),
+        ("santorini", "round-robin", vec![seat("minimax", "santorini-minimax"), seat("random", "santorini-random")]),
+        // Six seats, the first banned in the game: a step whose answers were dropped, replayed as played.
+        ("goofspiel", "rounds", six),
+    ];
+    for (n, (game, format, seats)) in cases.iter().enumerate() {
+        let dir = dir.path().join(n.to_string());
+        let original = record(&dir, game, format, seats);
+        let last = steps(&original);
+        let paths: Vec<String> = seats.iter().map(|s| s.split_once('=').unwrap().1.to_string()).collect();
+        for step in [1, last / 2, last] {
+            let changed = seats.len() - 1;
+            let (doc, forked) = fork(&original, (step, changed), &paths, &dir.join(format!("fork-{step}")));
+            let what = format!("{game} of {} seats forked at step {step}", seats.len());
+            assert_eq!(doc["diverged_at"], Value::Null, "{what}: the same versions play the same game");
+            assert_eq!(doc["live_from"], step, "{what}");
+            assert_eq!(first_difference(&original, &forked), None, "{what}");
+            same_before(&original, &forked, step);
+            let footer = |p: &Path| lines(p).pop().unwrap().1;
+            let (a, b) = (footer(&original), footer(&forked));
+            assert_eq!(
+                (&a["scores"], &a["winners"], &a["faults"]),
+                (&b["scores"], &b["winners"], &b["faults"]),
+                "{what}"
+            );
+            assert_eq!(doc["result"]["players"], lines(&original)[0].1["players"], "{what}: the original's names play");
+        }
+    }
+}
+
+#[test]
+fn a_fork_with_another_version_first_differs_where_that_seat_answers_otherwise_in_either_seat() {
+    let dir = tempfile::tempdir().unwrap();
+    let seats = [seat("smart", "goofspiel-smart"), seat("random", "goofspiel-random")];
+    let original = record(dir.path(), "goofspiel", "round-robin", &seats);
+    for changed in [0, 1] {
+        let mut players = vec![player("goofspiel-smart"), player("goofspiel-random")];
+        // The other sample in the changed seat: it bids otherwise somewhere from the step on.
+        players[changed] = player(["goofspiel-random", "goofspiel-smart"][changed]);
+        let step = 4;
+        let (doc, forked) = fork(&original, (step, changed), &players, &dir.path().join(format!("seat{changed}")));
+        let at = first_difference(&original, &forked).expect("another version plays another game");
+        assert_eq!(doc["diverged_at"], at, "seat {changed}: the step the files first differ at");
+        assert!(at >= step, "seat {changed}: nothing differs before the fork's step {step} (at {at})");
+        same_before(&original, &forked, step);
+        // The first different call is the changed seat's: the other plays as it did.
+        let first = calls(&forked).into_iter().zip(calls(&original)).find(|((_, f), (_, o))| course(f) != course(o));
+        let ((_, f), _) = first.expect("a different call");
+        assert_eq!(f["seat"], changed, "seat {changed}: {f}");
+        assert!(doc["result"]["faults"].as_array().unwrap().is_empty(), "{}", doc["result"]["faults"]);
+    }
+}
+
+#[test]
+fn a_new_version_that_faults_before_the_step_is_banned_on_its_own_call_in_either_seat() {
+    // goofspiel-loop loops from its second bid: followed through the replayed steps, it loops at step
+    // 2, and the fork is live from there (the other seat is never banned for it).
+    let dir = tempfile::tempdir().unwrap();
+    let seats = [seat("smart", "goofspiel-smart"), seat("random", "goofspiel-random")];
+    let original = record(dir.path(), "goofspiel", "round-robin", &seats);
+    for changed in [0, 1] {
+        let mut players = vec![player("goofspiel-smart"), player("goofspiel-random")];
+        players[changed] = player("goofspiel-loop");
+        let (doc, forked) = fork(&original, (6, changed), &players, &dir.path().join(format!("seat{changed}")));
+        let faults = doc["result"]["faults"].as_array().unwrap();
+        assert_eq!(faults.len(), 1, "{faults:?}");
+        assert_eq!(faults[0]["player"], ["smart", "random"][changed]);
+        assert_eq!(faults[0]["kind"], "fuel");
+        let live = doc["live_from"].as_u64().unwrap();
+        assert_eq!(doc["from"], 6);
+        assert!(live < 6, "seat {changed}: live from {live}");
+        assert_eq!(doc["diverged_at"], live);
+        same_before(&original, &forked, live);
+        let ban = calls(&forked).into_iter().find(|(_, v)| !v["fault"].is_null()).unwrap().1;
+        assert_eq!((ban["seat"].as_u64(), ban["turn"].as_u64()), (Some(changed as u64), Some(live)), "{ban}");
+    }
+}
+
+#[test]
+fn a_fork_that_cannot_be_is_refused_naming_the_file_and_the_problem_and_writes_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let six: Vec<String> = std::iter::once(seat("culprit", "goofspiel-panic"))
+        .chain((0..5).map(|i| seat(&format!("good{i}"), "goofspiel-smart")))
+        .collect();
+    let original = record(dir.path(), "goofspiel", "rounds", &six);
+    let file = original.display().to_string();
+    let last = steps(&original);
+    let banned_at = calls(&original).iter().find(|(_, v)| !v["fault"].is_null()).unwrap().1["turn"].as_u64().unwrap();
+    let out_dir = dir.path().join("forks");
+    let out_arg = out_dir.display().to_string();
+    let smart = player("goofspiel-smart");
+    let six_players: Vec<&str> = vec![smart.as_str(); 6];
+    let past = (last + 1).to_string();
+    let after_ban = (banned_at + 1).to_string();
+    let cases: Vec<(Vec<&str>, Vec<&str>, String)> = vec![
+        (vec!["--step", &past, "--seat", "0"], six_players.clone(), format!("the game has steps 1 to {last}")),
+        (vec!["--step", "0", "--seat", "0"], six_players.clone(), format!("the game has steps 1 to {last}")),
+        (vec!["--step", "1", "--seat", "6"], six_players.clone(), "has seats 0 to 5".into()),
+        (
+            vec!["--step", &after_ban, "--seat", "0"],
+            six_players.clone(),
+            format!("seat 0 was banned at step {banned_at}"),
+        ),
+        (vec!["--step", "1", "--seat", "0"], six_players[..2].to_vec(), "2 components for a game of 6 seats".into()),
+    ];
+    for (flags, players, expect) in cases {
+        let mut args = vec!["fork", &file, "--replay-dir", &out_arg];
+        args.extend(flags);
+        args.extend(players);
+        let out = run(&args);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(!out.status.success(), "{args:?} succeeded");
+        assert!(err.contains(&file) && err.contains(&expect), "{args:?}: {err}");
+        assert!(!out_dir.exists(), "{args:?}: nothing written");
+    }
+    // A record whose referee is not the package's: a fork would not be that game.
+    let tampered = dir.path().join("tampered.jsonl");
+    let text = std::fs::read_to_string(&original).unwrap();
+    let (header, rest) = text.split_once('\n').unwrap();
+    let mut h: Value = serde_json::from_str(header).unwrap();
+    h["referee"] = "0".repeat(64).into();
+    std::fs::write(&tampered, format!("{h}\n{rest}")).unwrap();
+    let t = tampered.display().to_string();
+    let mut args = vec!["fork", &t, "--step", "1", "--seat", "0", "--replay-dir", &out_arg];
+    args.extend(six_players.iter().copied());
+    let out = run(&args);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success() && err.contains(&t) && err.contains("referee sha256"), "{err}");
+    // Not a replay file at all.
+    let out = run(&["fork", &smart, "--step", "1", "--seat", "0", &smart, &smart]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success() && err.contains(&smart), "{err}");
+    assert!(!out_dir.exists());
+}
