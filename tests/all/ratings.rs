@@ -11,7 +11,7 @@ const GAME: &str = "nim";
 const SYSTEM: System = System::Glicko2;
 
 fn settings() -> StoredSettings {
-    StoredSettings { limits: arena_core::Limits::default(), options: serde_json::json!({}), referee: None }
+    StoredSettings { limits: arena_core::Limits::default(), options: serde_json::json!({}), referee: None, fork: None }
 }
 
 /// A finished tournament's result, as far as the ratings care: nothing.

@@ -440,6 +440,7 @@ fn store_round_trip_through_the_library() {
         limits: arena_core::Limits::default(),
         options: serde_json::json!({"rows": 6}),
         referee: None,
+        fork: None,
     };
     let id =
         store.create_tournament("fish", (Format::Rounds, 1, u64::MAX), &settings, &[a.clone(), b.clone()]).unwrap();

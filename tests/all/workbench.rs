@@ -223,3 +223,143 @@ fn a_fork_that_cannot_be_is_refused_naming_the_file_and_the_problem_and_writes_n
     assert!(!out.status.success() && err.contains(&smart), "{err}");
     assert!(!out_dir.exists());
 }
+
+/// The calls of a game's replay file (as downloaded) before `step`, as the game's course.
+fn course_before(jsonl: &str, step: u64) -> Vec<(Value, Value, Value, Value, Value)> {
+    jsonl
+        .lines()
+        .map(|l| serde_json::from_str::<Value>(l).unwrap())
+        .filter(|v| v["type"] == "call" && v["turn"].as_u64().unwrap() < step)
+        .map(|v| course(&v))
+        .collect()
+}
+
+#[test]
+fn a_seats_owner_forks_a_stored_game_on_the_web_never_rated_and_refused_clearly() {
+    use super::web::{client, finished, get_json, page, rt, serve, sign_in, upload, user};
+    let s = serve(&[]);
+    let (admin, alice) = (user(s.data.path(), "root", true), user(s.data.path(), "alice", false));
+    let file = |p: &str| std::fs::read(player(p)).unwrap();
+    rt().block_on(async {
+        let up = |token: String, name: &'static str, p: &'static str| {
+            let url = s.url.clone();
+            async move {
+                let (st, v) = upload(&url, Some(&token), "goofspiel", name, "p.wasm", file(p)).await;
+                assert_eq!(st, 201, "{v}");
+            }
+        };
+        up(alice.clone(), "mine", "goofspiel-random").await;
+        up(admin.clone(), "house", "goofspiel-smart").await;
+        // Alice's scrimmage: version 1 of mine against house.
+        let session = sign_in(&s.url, &alice).await;
+        let (_, csrf) = page(&format!("{}/players/mine", s.url), &session).await;
+        let form = [("csrf", csrf.as_str()), ("game", "goofspiel"), ("player", "mine"), ("opponent", "house")];
+        let res = client().post(format!("{}/scrimmages", s.url)).header("cookie", &session).form(&form);
+        assert_eq!(res.send().await.unwrap().status().as_u16(), 303);
+        finished(&s.url, 1).await;
+        up(alice.clone(), "mine", "goofspiel-smart").await;
+        let games = get_json(&format!("{}/api/tournaments/1/games", s.url)).await;
+        let game = &games["games"][0];
+        let key = game["id"].as_str().unwrap().to_string();
+        let seat = game["players"].as_array().unwrap().iter().position(|p| p["name"] == "mine").unwrap();
+        let before = get_json(&format!("{}/api/games/goofspiel/leaderboard", s.url)).await;
+
+        // The owner's viewer has the fork form; a spectator's has none.
+        let viewer = format!("{}/tournaments/1/games/{key}", s.url);
+        let (mine, _) = page(&viewer, &session).await;
+        assert!(mine.contains("id=\"fork-form\""), "no fork form for the seat's owner");
+        let spectator = client().get(&viewer).send().await.unwrap().text().await.unwrap();
+        assert!(!spectator.contains("id=\"fork-form\""));
+
+        let forks = format!("{}/api/tournaments/1/games/{key}/forks", s.url);
+        let post = |token: Option<String>, body: Value| {
+            let mut req = client().post(&forks).json(&body);
+            if let Some(t) = token {
+                req = req.bearer_auth(t);
+            }
+            async move {
+                let res = req.send().await.unwrap();
+                (res.status().as_u16(), res.json::<Value>().await.unwrap_or(Value::Null))
+            }
+        };
+        // From step 4, version 2 (the latest) in mine's seat; then version 1, the one that played.
+        let (st, v) = post(Some(alice.clone()), serde_json::json!({"seat": seat, "step": 4})).await;
+        assert_eq!(st, 201, "{v}");
+        let (st, same) = post(Some(alice.clone()), serde_json::json!({"seat": seat, "step": 4, "version": 1})).await;
+        assert_eq!(st, 201, "{same}");
+        let original_jsonl = client().get(format!("{viewer}.jsonl")).send().await.unwrap().text().await.unwrap();
+        for (doc, changed) in [(&v, true), (&same, false)] {
+            let id = doc["tournament"].as_u64().unwrap();
+            let t = finished(&s.url, id).await;
+            let f = &t["tournament"]["fork"];
+            assert_eq!(
+                (f["tournament"].as_u64(), f["game"].as_str(), f["step"].as_u64()),
+                (Some(1), Some(key.as_str()), Some(4))
+            );
+            assert_eq!(t["tournament"]["rated"], false);
+            assert_eq!(f["played"], true, "{t}");
+            assert_eq!(f["original"], format!("/tournaments/1/games/{key}#step=4"));
+            let forked = get_json(&format!("{}/api/tournaments/{id}/games", s.url)).await;
+            let fkey = forked["games"][0]["id"].as_str().unwrap();
+            let jsonl = client().get(format!("{}/tournaments/{id}/games/{fkey}.jsonl", s.url)).send().await.unwrap();
+            let jsonl = jsonl.text().await.unwrap();
+            assert_eq!(course_before(&jsonl, 4), course_before(&original_jsonl, 4), "the steps before 4 as played");
+            if changed {
+                let at = f["diverged_at"].as_u64().expect("the smart version bids otherwise");
+                assert!(at >= 4, "{f}");
+            } else {
+                assert_eq!(f["diverged_at"], Value::Null, "the version that played plays the same game: {f}");
+                assert_eq!(course_before(&jsonl, 99), course_before(&original_jsonl, 99));
+            }
+        }
+        let after = get_json(&format!("{}/api/games/goofspiel/leaderboard", s.url)).await;
+        assert_eq!(before, after, "a fork changed the ratings");
+        // The fork's page links to the original at its step, and says where they part.
+        let id = v["tournament"].as_u64().unwrap();
+        let (body, _) = page(&format!("{}/tournaments/{id}", s.url), &session).await;
+        assert!(body.contains(&format!("href=\"/tournaments/1/games/{key}#step=4\"")), "{body}");
+        assert!(body.contains("it differs from the original from"), "{body}");
+        // A fork is not a tournament to resume: it is forked again.
+        let data = s.data.path().display().to_string();
+        let out = run(&["resume", &id.to_string(), "--data", &data]);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(!out.status.success() && err.contains(&format!("is a fork of game {key} of tournament 1")), "{err}");
+
+        // The viewer's form forks too.
+        let (_, csrf) = page(&viewer, &session).await;
+        let form = [("csrf", csrf.as_str()), ("seat", &seat.to_string()), ("step", "2"), ("version", "v1")];
+        let res = client().post(format!("{viewer}/forks")).header("cookie", &session).form(&form);
+        let res = res.send().await.unwrap();
+        assert_eq!((res.status().as_u16(), res.headers()["location"].to_str().unwrap()), (303, "/tournaments/4"));
+        finished(&s.url, 4).await;
+
+        // What cannot be forked is refused with the reason, and nothing is recorded.
+        let count =
+            || async { get_json(&format!("{}/api/tournaments", s.url)).await["tournaments"].as_array().unwrap().len() };
+        let n = count().await;
+        let other = 1 - seat;
+        let cases = [
+            (Some(alice.clone()), serde_json::json!({"seat": seat, "step": 99}), 400, "the game has steps 1 to"),
+            (Some(alice.clone()), serde_json::json!({"seat": other, "step": 2}), 403, "not yours"),
+            (Some(alice.clone()), serde_json::json!({"seat": seat, "step": 2, "version": 9}), 404, "no version 9"),
+            (Some(alice.clone()), serde_json::json!({"seat": seat, "step": 2, "player": "house"}), 400, "is not seat"),
+            (None, serde_json::json!({"seat": seat, "step": 2}), 401, ""),
+        ];
+        for (token, body, status, says) in cases {
+            let (st, v) = post(token, body.clone()).await;
+            assert_eq!(st, status, "{body}: {v}");
+            assert!(v["error"]["message"].as_str().unwrap_or_default().contains(says), "{body}: {v}");
+        }
+        let res = client().post(format!("{}/api/tournaments/99/games/{key}/forks", s.url)).bearer_auth(&alice);
+        assert_eq!(res.json(&serde_json::json!({"seat": 0, "step": 1})).send().await.unwrap().status().as_u16(), 404);
+        // A record whose referee the server no longer keeps cannot be played again.
+        let packages = s.data.path().join("packages");
+        for e in std::fs::read_dir(&packages).unwrap() {
+            std::fs::remove_dir_all(e.unwrap().path()).unwrap();
+        }
+        let (st, v) = post(Some(alice.clone()), serde_json::json!({"seat": seat, "step": 2})).await;
+        assert_eq!(st, 410, "{v}");
+        assert!(v["error"]["message"].as_str().unwrap().contains("no longer kept"), "{v}");
+        assert_eq!(count().await, n, "a refused fork recorded a tournament");
+    });
+}

@@ -956,8 +956,12 @@ async fn store_overhead(sandbox: &Arc<Sandbox>, dir: &Path) {
 
         let mut s = Settings::new(Format::RoundRobin, k, seed);
         let t = Instant::now();
-        let settings =
-            StoredSettings { limits: Limits::default(), options: game.options(), referee: game.referee_hash() };
+        let settings = StoredSettings {
+            limits: Limits::default(),
+            options: game.options(),
+            referee: game.referee_hash(),
+            fork: None,
+        };
         let id =
             store.create_tournament("yahtzee", (Format::RoundRobin, k, seed), &settings, &versions).expect("create");
         let journal = store.journal(id, &versions).expect("journal");

@@ -2,6 +2,8 @@
 //! from that step every seat played live, one of them by another version of its player. The command
 //! line (`arena fork`) and the web arena (a fork of a stored game) both fork here.
 
+pub mod stored;
+
 use arena_core::{CallLine, Entry, Finals, GameSetup};
 use arena_play::{PackageGame, PackagePlayer};
 use arena_tournament::GameRecord;
@@ -77,27 +79,7 @@ pub async fn fork(
     if players.len() != record.players.len() {
         return Err(ForkError::Seats { given: players.len(), players: record.players.len() });
     }
-    // The referee hears the original's names: the replayed steps are its own again, byte for byte.
-    let entries = players
-        .into_iter()
-        .zip(&record.players)
-        .map(|(e, name)| {
-            Arc::new(Entry {
-                name: name.clone(),
-                source: e.source.clone(),
-                hash: e.hash.clone(),
-                player: e.player.clone(),
-            })
-        })
-        .collect();
-    let setup = GameSetup {
-        id: record.id.clone(),
-        seed: record.seed,
-        players: entries,
-        so_far: record.so_far.clone(),
-        finals: Finals::All,
-    };
-    let outcome = game.fork(setup, &record.replay, from).await;
+    let outcome = play(game, record, from, &players, (record.id.clone(), Finals::All)).await;
     let live_from = first_live(&outcome.log, &record.replay, from);
     // A record the referee does not follow is refused before the fork goes live: no game is shown.
     if let Some(f) = &outcome.game_fault
@@ -114,6 +96,31 @@ pub async fn fork(
     );
     let diverged_at = diverged_at(&record.replay, &forked.replay);
     Ok(Forked { record: forked, from, live_from, seat, diverged_at })
+}
+
+/// The fork's game itself: `record`'s seed and match, its names heard by the referee (the replayed steps
+/// are its own again, byte for byte), `players` in its seats; recorded as `id`, keeping `finals`.
+async fn play(
+    game: &PackageGame,
+    record: &GameRecord,
+    from: u32,
+    players: &[Arc<Entry<Arc<PackagePlayer>>>],
+    (id, finals): (String, Finals),
+) -> arena_core::GameOutcome {
+    let entries = players
+        .iter()
+        .zip(&record.players)
+        .map(|(e, name)| {
+            Arc::new(Entry {
+                name: name.clone(),
+                source: e.source.clone(),
+                hash: e.hash.clone(),
+                player: e.player.clone(),
+            })
+        })
+        .collect();
+    let setup = GameSetup { id, seed: record.seed, players: entries, so_far: record.so_far.clone(), finals };
+    game.fork(setup, &record.replay, from).await
 }
 
 /// The first step whose answers (or faults) differ between two records of a game, `None` when they

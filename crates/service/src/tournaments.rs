@@ -87,7 +87,7 @@ pub fn create<G: Game>(
     game: &G,
     t: NewTournament<'_>,
 ) -> arena_store::Result<(i64, TournamentLock)> {
-    let stored = StoredSettings { limits: t.limits, options: game.options(), referee: game.referee_hash() };
+    let stored = StoredSettings { limits: t.limits, options: game.options(), referee: game.referee_hash(), fork: None };
     let what = (t.kind, t.games_per_match, t.seed);
     let id = store.create_tournament_as(game.name(), what, &stored, t.versions, (t.rated, t.by))?;
     Ok((id, store.lock(id)?))
@@ -200,6 +200,14 @@ pub fn resumable(store: &Store, data: &Path, id: i64) -> anyhow::Result<(arena_s
             data.display()
         );
     };
+    if let Some(of) = &row.settings.fork {
+        bail!(
+            "{}: tournament {id} is a fork of game {} of tournament {}: it is not resumed; fork that game again",
+            data.display(),
+            of.game,
+            of.tournament
+        );
+    }
     let settings = Settings::new(format, row.games_per_match, row.seed);
     Ok((row, settings))
 }

@@ -34,7 +34,7 @@ pub use pages::{GameAt, MAX_PAGE};
 pub use players::{PlayerRow, Submitted, Version, check_name};
 pub use published::{GameVersion, Listing, PublishedGame};
 pub use stats::{Board, GameFaultAt, Leader, PlayerStats, Record, Tally};
-pub use tournaments::{Kind, Status, StoredSettings, TournamentLock, TournamentRow};
+pub use tournaments::{ForkOf, Kind, Status, StoredSettings, TournamentLock, TournamentRow};
 
 use arena_core::DataDir;
 use rusqlite::Connection;

@@ -72,6 +72,21 @@ impl Store {
             .map_err(|e| self.sql(e))
     }
 
+    /// Version `number` of a player of `game` (`None`: it has no such version).
+    pub fn numbered_version(&self, game: &str, name: &str, number: u32) -> Result<Option<Version>> {
+        self.conn
+            .query_row(
+                &format!(
+                    "SELECT {VERSION_COLUMNS} FROM versions v JOIN players p ON p.id = v.player_id
+                     WHERE p.game = ?1 AND p.name = ?2 AND v.version = ?3"
+                ),
+                params![game, name, number],
+                version_row,
+            )
+            .optional()
+            .map_err(|e| self.sql(e))
+    }
+
     /// Stores a validated component as the next version of `name`: the file first (by content hash,
     /// written atomically), then the player (if new) and the version in one transaction. A file
     /// identical to the latest version stores nothing.

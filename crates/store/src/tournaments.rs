@@ -20,6 +20,19 @@ pub struct StoredSettings {
     /// on the same one).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub referee: Option<String>,
+    /// The game this tournament forks (a fork is a tournament of one game, never rated).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fork: Option<ForkOf>,
+}
+
+/// What a fork forks: a stored game (tournament and key), played again from `step` with seat `seat`
+/// played by another version of its player.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ForkOf {
+    pub tournament: i64,
+    pub game: String,
+    pub step: u32,
+    pub seat: usize,
 }
 
 /// Where a tournament stands.

@@ -9,7 +9,7 @@ use arena_tournament::ratings::System;
 use arena_tournament::{Format, GameRecord, Journal};
 
 fn settings() -> StoredSettings {
-    StoredSettings { limits: Limits::default(), options: serde_json::Value::Null, referee: None }
+    StoredSettings { limits: Limits::default(), options: serde_json::Value::Null, referee: None, fork: None }
 }
 
 fn submit(store: &mut Store, name: &str, bytes: &[u8]) -> Version {

@@ -322,6 +322,10 @@
         if (location.hash !== hash) history.replaceState(history.state, "", hash);
       }
 
+      // A seat's owner forks from the step shown (its calls are played again).
+      const forkStep = document.getElementById("fork-step");
+      if (forkStep) forkStep.value = String(Math.max(1, step));
+
       this.view.textContent = str(frame.view);
       this.showLastMove(frame);
       this.showBoard(frame);

@@ -25,6 +25,7 @@ pub fn routes() -> (axum::Router<Arc<App>>, utoipa::openapi::OpenApi) {
     let r = super::uploads::api(r);
     let r = super::players::api(r);
     let r = super::tournaments::api(r);
+    let r = super::forks::api(r);
     super::replays::api(r).split_for_parts()
 }
 

@@ -12,6 +12,7 @@ mod caches;
 mod catalogue;
 mod competitions;
 mod error;
+mod forks;
 mod forms;
 mod games;
 mod ladders;

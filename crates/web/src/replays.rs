@@ -162,10 +162,19 @@ async fn seats_of(
     user: Option<&arena_service::store::User>,
     record: &GameRecord,
 ) -> Result<Vec<usize>, WebError> {
-    let Some(user) = user.cloned() else { return Ok(vec![]) };
-    if user.admin {
+    if user.is_some_and(|u| u.admin) {
         return Ok((0..record.players.len()).collect());
     }
+    owned_seats(app, user, record).await
+}
+
+/// The seats of `record` whose players `user` owns (an admin's included only if they are its own).
+async fn owned_seats(
+    app: &App,
+    user: Option<&arena_service::store::User>,
+    record: &GameRecord,
+) -> Result<Vec<usize>, WebError> {
+    let Some(user) = user.cloned() else { return Ok(vec![]) };
     let players = record.players.clone();
     app.read(move |s| {
         let mut mine = vec![];
@@ -189,6 +198,15 @@ struct ReplayPage {
     key: String,
     seat: Option<usize>,
     data: String,
+    fork: Option<ForkChoices>,
+}
+
+/// The fork form of a seat's owner: the form's token, the owner's seats (seat, player) and the game's
+/// last step.
+struct ForkChoices {
+    csrf: String,
+    seats: Vec<(usize, String)>,
+    steps: u32,
 }
 
 /// `/tournaments/{id}/games/{key}`: the viewer; `{key}.jsonl`: the replay file.
@@ -202,6 +220,13 @@ pub async fn page(
     }
     let (row, record, frames) = frames(&app, tournament, &key).await?;
     let seats = seats_of(&app, viewer.user(), &record).await?;
+    // The owner of a seat may fork the game from any step (see `forks`).
+    let owned = owned_seats(&app, viewer.user(), &record).await?;
+    let fork = viewer.0.as_ref().filter(|_| !owned.is_empty()).map(|session| ForkChoices {
+        csrf: session.csrf.clone(),
+        seats: owned.iter().map(|&i| (i, record.players[i].clone())).collect(),
+        steps: frames.last().map_or(1, |f| f.step.max(1)),
+    });
     let data = ReplayData::new(&row.game, Some(tournament), &record, frames, seats);
     let page = ReplayPage {
         nav: super::layout::Nav::of(&viewer),
@@ -211,6 +236,7 @@ pub async fn page(
         key,
         seat: data.viewer_seat,
         data: data.script_json(),
+        fork,
     };
     Ok(Html(askama::Template::render(&page)?).into_response())
 }

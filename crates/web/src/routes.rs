@@ -2,8 +2,8 @@
 //! the layers every request goes through.
 
 use super::{
-    App, account, api, auth, competitions, error, games, ladders, layout, live, metrics, players, publish, replays,
-    scrimmages, tournaments, uploads,
+    App, account, api, auth, competitions, error, forks, games, ladders, layout, live, metrics, players, publish,
+    replays, scrimmages, tournaments, uploads,
 };
 use axum::Router;
 use axum::routing::get;
@@ -33,6 +33,7 @@ pub fn router(app: Arc<App>) -> Router {
         .merge(live::pages())
         .merge(replays::pages())
         .merge(scrimmages::pages())
+        .merge(forks::pages())
         .merge(ladders::pages())
         .merge(competitions::pages())
         .merge(uploads::pages())

@@ -51,6 +51,8 @@ struct TournamentPage<'a> {
     parts: &'a view::Rendered,
     /// An admin looking at a ladder: the form's token, and whether it runs in this server.
     ladder_control: Option<(String, bool)>,
+    /// What a fork forks, whether it has been played and where it first differs.
+    fork: Option<(arena_service::store::ForkOf, bool, Option<u32>)>,
 }
 
 #[derive(Template)]
@@ -135,7 +137,15 @@ pub async fn tournament_page(
         .as_ref()
         .filter(|s| s.user.admin && t.kind == arena_service::store::Kind::Ladder)
         .map(|s| (s.csrf.clone(), super::ladders::running(&app, &t.game) == Some(t.id)));
-    let page = TournamentPage { nav: Nav::of(&viewer), live, t, parts: &parts, ladder_control }.render()?;
+    let fork = match &t.settings.fork {
+        Some(of) => {
+            let r = t.clone();
+            let (played, at) = app.read(move |s| arena_service::fork::stored::diverged(s, &r)).await?;
+            Some((of.clone(), played, at))
+        }
+        None => None,
+    };
+    let page = TournamentPage { nav: Nav::of(&viewer), live, t, parts: &parts, ladder_control, fork }.render()?;
     Ok(app.keep_anonymous(&viewer, path, page))
 }
 
@@ -154,6 +164,15 @@ fn tournament_out(t: &arena_service::store::TournamentRow) -> TournamentOut {
         games: t.games,
         rated: t.rated,
         started_by: t.started_by.clone(),
+        fork: t.settings.fork.as_ref().map(|f| ForkOut {
+            tournament: f.tournament,
+            game: f.game.clone(),
+            step: f.step,
+            seat: f.seat,
+            original: format!("/tournaments/{}/games/{}#step={}", f.tournament, f.game, f.step),
+            played: false,
+            diverged_at: None,
+        }),
     }
 }
 
@@ -190,8 +209,13 @@ pub async fn tournament(State(app): State<Arc<App>>, Path(id): Path<i64>) -> Api
                 .collect()
         })
         .unwrap_or_default();
+    let mut tournament = tournament_out(row);
+    if let Some(f) = &mut tournament.fork {
+        let r = row.clone();
+        (f.played, f.diverged_at) = app.read(move |s| arena_service::fork::stored::diverged(s, &r)).await?;
+    }
     Ok(Json(TournamentDetail {
-        tournament: tournament_out(row),
+        tournament,
         standings: view.standings.clone(),
         ranking: result.map(|r| r.ranking),
         banned,
@@ -236,8 +260,12 @@ pub(crate) async fn start_final(
     let (g, vs, limits) = (game.clone(), versions.clone(), app.cfg.limits);
     let made = app
         .write(move |s| {
-            let stored =
-                arena_service::store::StoredSettings { limits, options: g.options(), referee: g.referee_hash() };
+            let stored = arena_service::store::StoredSettings {
+                limits,
+                options: g.options(),
+                referee: g.referee_hash(),
+                fork: None,
+            };
             let Some(id) = s.create_final(competition, &stored, &vs)? else { return Ok(None) };
             Ok(Some((id, s.lock(id)?)))
         })
