@@ -143,6 +143,49 @@ fn a_fork_with_another_version_first_differs_where_that_seat_answers_otherwise_i
 }
 
 #[test]
+fn a_reproduction_with_the_component_that_played_is_identical_and_another_names_the_step_it_parts_at() {
+    let dir = tempfile::tempdir().unwrap();
+    let seats = [seat("smart", "goofspiel-smart"), seat("random", "goofspiel-random")];
+    let original = record(dir.path(), "goofspiel", "round-robin", &seats);
+    let file = original.display().to_string();
+    for (s, (name, sample, other)) in
+        [("smart", "goofspiel-smart", "goofspiel-random"), ("random", "goofspiel-random", "goofspiel-smart")]
+            .into_iter()
+            .enumerate()
+    {
+        let same = format!("{name}={}", player(sample));
+        let out = run(&["replay", &file, "--player", &same]);
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert!(
+            out.status.success() && text.contains("identical"),
+            "{name}: {text}{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        // Another component in the seat: the step named is where a fork from step 1 with it first
+        // differs (the same history up to there), and the record's answer is the file's.
+        let changed = format!("{name}={}", player(other));
+        let out = run(&["replay", &file, "--player", &changed, "--json"]);
+        assert_eq!(out.status.code(), Some(1), "{name}: {}", String::from_utf8_lossy(&out.stderr));
+        let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+        let d = &v["diverged"];
+        let mut players = vec![player("goofspiel-smart"), player("goofspiel-random")];
+        players[s] = player(other);
+        let (forked, _) = fork(&original, (1, s), &players, &dir.path().join(format!("fork{s}")));
+        assert_eq!(d["step"], forked["diverged_at"], "{name}: {d}");
+        assert_eq!(d["seat"], s);
+        let line =
+            calls(&original).into_iter().map(|(_, v)| v).find(|c| c["seat"] == s && c["turn"] == d["step"]).unwrap();
+        assert_eq!(d["recorded"], line["answer"], "{name}: {d}");
+        assert_ne!(d["answered"], d["recorded"]);
+        assert!(d["request"]["hand"].is_array(), "what the seat was asked: {d}");
+    }
+    // A seat that did not play, or a file that is not a replay: refused with the reason, exit 2.
+    let out = run(&["replay", &file, "--player", &format!("nobody={}", player("goofspiel-smart"))]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.code() == Some(2) && err.contains("`nobody` did not play this game"), "{err}");
+}
+
+#[test]
 fn a_new_version_that_faults_before_the_step_is_banned_on_its_own_call_in_either_seat() {
     // goofspiel-loop loops from its second bid: followed through the replayed steps, it loops at step
     // 2, and the fork is live from there (the other seat is never banned for it).
@@ -325,13 +368,41 @@ fn a_seats_owner_forks_a_stored_game_on_the_web_never_rated_and_refused_clearly(
         let err = String::from_utf8_lossy(&out.stderr);
         assert!(!out.status.success() && err.contains(&format!("is a fork of game {key} of tournament 1")), "{err}");
 
-        // The viewer's form forks too.
+        // The viewer's form forks too: version 2 from step 1.
         let (_, csrf) = page(&viewer, &session).await;
-        let form = [("csrf", csrf.as_str()), ("seat", &seat.to_string()), ("step", "2"), ("version", "v1")];
+        let form = [("csrf", csrf.as_str()), ("seat", &seat.to_string()), ("step", "1"), ("version", "v2")];
         let res = client().post(format!("{viewer}/forks")).header("cookie", &session).form(&form);
         let res = res.send().await.unwrap();
         assert_eq!((res.status().as_u16(), res.headers()["location"].to_str().unwrap()), (303, "/tournaments/4"));
-        finished(&s.url, 4).await;
+        let t = finished(&s.url, 4).await;
+        let v_diverged = t["tournament"]["fork"]["diverged_at"].clone();
+        assert!(v_diverged.is_u64(), "{t}");
+
+        // The owner reproduces the server's game on their own machine: the replay file and the package
+        // of its referee are downloaded; the version that played is identical, the other parts.
+        let game_id = format!("1/{key}");
+        let mine_v1 = format!("mine={}", player("goofspiel-random"));
+        let out = run(&["replay", "--server", &s.url, &game_id, "--player", &mine_v1]);
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert!(
+            out.status.success() && text.contains("identical to the server's game"),
+            "{text}{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let mine_v2 = format!("mine={}", player("goofspiel-smart"));
+        let out = run(&["replay", "--server", &s.url, &game_id, "--player", &mine_v2, "--json"]);
+        assert_eq!(out.status.code(), Some(1), "{}", String::from_utf8_lossy(&out.stderr));
+        let d: Value = serde_json::from_slice(&out.stdout).unwrap();
+        assert_eq!(d["diverged"]["step"], v_diverged, "the step the server's fork from step 1 parts at");
+        let out = run(&["replay", "--server", &s.url, "1/R9-M9-G9", "--player", &mine_v1]);
+        assert!(!out.status.success() && String::from_utf8_lossy(&out.stderr).contains("404"));
+
+        let kept = |h: &str| {
+            let to = format!("{}/api/packages/{h}", s.url);
+            async move { client().get(to).send().await.unwrap().status().as_u16() }
+        };
+        assert_eq!(kept("not-a-hash").await, 400);
+        assert_eq!(kept(&"0".repeat(64)).await, 404);
 
         // What cannot be forked is refused with the reason, and nothing is recorded.
         let count =

@@ -84,6 +84,7 @@ impl<'r> Step<'r> {
 }
 
 /// One request of a step: the seat, the case (the export it names, the answer's type), its argument.
+#[derive(Clone, Copy)]
 pub(crate) struct Asked<'r> {
     pub(crate) seat: usize,
     pub(crate) case: &'r Case,
@@ -121,6 +122,32 @@ pub(crate) enum Answers<'s, 'l> {
         from: u32,
         now: u32,
     },
+    /// A reproduction: the record's answers throughout, and seat `seat` called with each of its
+    /// requests; its first answer (or fault) that is not the record's stops the game, said in
+    /// `diverged`.
+    Checked {
+        log: Record<'l>,
+        seats: &'s mut [Seat],
+        seat: usize,
+        diverged: &'s mut Option<Divergence>,
+    },
+}
+
+/// Where a reproduced seat first answered otherwise than its record: the step, the seat and the call,
+/// what it was asked, what the record holds and what it answered now (a fault as `{"fault": …}`).
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub struct Divergence {
+    pub step: u32,
+    pub seat: usize,
+    pub call: String,
+    pub request: serde_json::Value,
+    pub recorded: serde_json::Value,
+    pub answered: serde_json::Value,
+}
+
+/// A fault as a divergence shows it.
+fn fault_json(f: &Fault) -> serde_json::Value {
+    serde_json::json!({"fault": {"kind": f.kind.as_str(), "reason": f.reason}})
 }
 
 /// A game's record, read in order.
@@ -156,6 +183,42 @@ impl<'l> Answers<'_, 'l> {
                 }
                 Ok(replies.into_iter().map(|(i, case, _)| (i, case, None)).collect())
             }
+            Answers::Checked { log, seats, seat, diverged } => {
+                let mine: PerStep<Asked<'r>> = asked.iter().filter(|a| a.seat == *seat).copied().collect();
+                if let Some(a) = mine.first().copied() {
+                    let request = a.arg.map_or(serde_json::Value::Null, values::to_json);
+                    let replies = live(seats, mine).await?;
+                    let line = log.clone().take_while(|c| c.turn == step).find(|c| c.seat == *seat);
+                    let reply = replies.into_iter().next().and_then(|(_, _, r)| r);
+                    // An answer the original game dropped is not in its record: nothing to compare.
+                    let verdict = match (reply, line) {
+                        (_, None) | (None, _) => None,
+                        (Some(Reply::Answer(v, ..)), Some(l)) => {
+                            let now = v.as_ref().map_or(serde_json::Value::Null, values::to_json);
+                            match &l.fault {
+                                None if now == l.answer => None,
+                                None => Some((l.answer.clone(), now)),
+                                Some(f) => Some((fault_json(f), now)),
+                            }
+                        }
+                        (Some(Reply::Fault(f, ..)), Some(l)) => match &l.fault {
+                            Some(then) if then.kind == f.kind => None,
+                            Some(then) => Some((fault_json(then), fault_json(&f))),
+                            None => Some((l.answer.clone(), fault_json(&f))),
+                        },
+                        (Some(Reply::CheckerFailed(why)), Some(l)) => {
+                            Some((l.answer.clone(), serde_json::json!({"rules failed": why})))
+                        }
+                        (Some(Reply::Missing), Some(_)) => None,
+                    };
+                    if let Some((recorded, answered)) = verdict {
+                        let (call, seat) = (a.case.name.clone(), *seat);
+                        **diverged = Some(Divergence { step, seat, call, request, recorded, answered });
+                        return Err(protocol("reproduce", format!("seat {seat} answered otherwise at step {step}")));
+                    }
+                }
+                Ok(asked.into_iter().map(|a| (a.seat, a.case, None)).collect())
+            }
         }
     }
 
@@ -165,6 +228,7 @@ impl<'l> Answers<'_, 'l> {
             Answers::Live(_) => false,
             Answers::Recorded(_) => true,
             Answers::Forked { from, now, .. } => now < from,
+            Answers::Checked { .. } => true,
         }
     }
 
@@ -174,6 +238,7 @@ impl<'l> Answers<'_, 'l> {
         match self {
             Answers::Recorded(log) => Some(log),
             Answers::Forked { log, .. } if replaying => Some(log),
+            Answers::Checked { log, .. } => Some(log),
             _ => None,
         }
     }
@@ -221,14 +286,16 @@ impl<'l> Answers<'_, 'l> {
     /// What the live seats' calls have cost so far (`None` for a replay).
     pub(crate) fn spent(&self) -> Option<std::time::Duration> {
         match self {
-            Answers::Live(seats) | Answers::Forked { seats, .. } => Some(seats.iter().map(|s| s.spent).sum()),
+            Answers::Live(seats) | Answers::Forked { seats, .. } | Answers::Checked { seats, .. } => {
+                Some(seats.iter().map(|s| s.spent).sum())
+            }
             Answers::Recorded(_) => None,
         }
     }
 
     /// Seat `i` is banned: a live seat's instance is dropped.
     pub(crate) fn drop_seat(&mut self, i: usize) {
-        if let Answers::Live(seats) | Answers::Forked { seats, .. } = self {
+        if let Answers::Live(seats) | Answers::Forked { seats, .. } | Answers::Checked { seats, .. } = self {
             seats[i].drop_instance();
         }
     }

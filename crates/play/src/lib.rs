@@ -20,6 +20,7 @@ mod types;
 pub mod values;
 mod wit;
 
+pub use answers::Divergence;
 pub use find::{locate, search_path, seats_of, shipped};
 pub use game::{LoadPlayers, PackageGame};
 pub use keep::{files_under, keep, kept, stored_options};

@@ -98,6 +98,39 @@ pub async fn fork(
     Ok(Forked { record: forked, from, live_from, seat, diverged_at })
 }
 
+/// Why a game cannot be reproduced with a component.
+#[derive(Debug, thiserror::Error, PartialEq, Eq)]
+pub enum ReproduceError {
+    #[error("`{name}` did not play this game; its players: {players}")]
+    NoPlayer { name: String, players: String },
+    #[error("the record holds no calls (it was kept for its result only): there is nothing to reproduce")]
+    NoCalls,
+    #[error("the record does not replay through this referee: {0}")]
+    Unfollowed(String),
+}
+
+/// Plays `player` in the seat of `name` in `record`'s game against the record (every other seat's
+/// answers are the record's): `None` when it answers as recorded throughout, else where it first does
+/// not. Nothing is stored.
+pub async fn reproduce(
+    game: &PackageGame,
+    record: &GameRecord,
+    name: &str,
+    player: &Arc<PackagePlayer>,
+) -> Result<Option<arena_play::Divergence>, ReproduceError> {
+    let Some(seat) = record.players.iter().position(|p| p == name) else {
+        return Err(ReproduceError::NoPlayer { name: name.into(), players: record.players.join(", ") });
+    };
+    if record.replay.is_empty() {
+        return Err(ReproduceError::NoCalls);
+    }
+    let how = (record.players.as_slice(), record.seed, &record.so_far);
+    game.package()
+        .reproduce(player, seat, how, &record.replay)
+        .await
+        .map_err(|f| ReproduceError::Unfollowed(f.to_string()))
+}
+
 /// The fork's game itself: `record`'s seed and match, its names heard by the referee (the replayed steps
 /// are its own again, byte for byte), `players` in its seats; recorded as `id`, keeping `finals`.
 async fn play(

@@ -193,6 +193,37 @@ pub async fn package_download(State(app): State<Arc<App>>, Path(game): Path<Stri
         .into_response())
 }
 
+/// The package the arena keeps by its referee's sha256: what its stored games were played with (a
+/// game's replay file names it in its header), as a `.tar.gz`. `arena replay --server` plays a game
+/// again with it.
+#[utoipa::path(get, path = "/api/packages/{referee}", tag = "games",
+    params(("referee" = String, Path, description = "a referee's sha256, 64 hex digits")),
+    responses((status = 200, content_type = "application/gzip", body = Vec<u8>), (status = 400, body = ErrorBody),
+        (status = 404, body = ErrorBody, description = "no package with that referee is kept")))]
+pub async fn kept_package(State(app): State<Arc<App>>, Path(referee): Path<String>) -> Result<Response, ApiError> {
+    if referee.len() != 64 || !referee.bytes().all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b)) {
+        return Err(WebError::bad(format!(
+            "`{}` is not a sha256 (64 lower-case hex digits)",
+            super::error::quoted(&referee)
+        ))
+        .into());
+    }
+    let find = arena_service::packages::Find::Kept;
+    let dir = arena_service::packages::by_referee(app.data(), "the game", Some(&referee), find)
+        .map_err(|_| WebError::not_found(format!("no package whose referee has sha256 {referee} is kept here")))?;
+    let bytes = app.packed(&dir, "package").await?;
+    let disposition = format!("attachment; filename=\"{referee}.tar.gz\"");
+    Ok((
+        [
+            (header::CONTENT_TYPE, "application/gzip".to_string()),
+            (header::CONTENT_DISPOSITION, disposition),
+            (header::HeaderName::from_static("x-arena-referee"), referee),
+        ],
+        bytes,
+    )
+        .into_response())
+}
+
 /// A game's starter templates for one language (`/games/{game}/templates/{lang}.tar.gz`): the files
 /// `arena new` fills in with a player's name.
 pub async fn templates_download(
@@ -283,5 +314,6 @@ pub(crate) fn pages() -> axum::Router<Arc<App>> {
 pub(crate) fn api(r: utoipa_axum::router::OpenApiRouter<Arc<App>>) -> utoipa_axum::router::OpenApiRouter<Arc<App>> {
     let r = r.routes(utoipa_axum::routes!(publish));
     let r = r.routes(utoipa_axum::routes!(package));
+    let r = r.routes(utoipa_axum::routes!(kept_package));
     r.routes(utoipa_axum::routes!(listing))
 }

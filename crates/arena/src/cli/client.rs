@@ -163,6 +163,55 @@ async fn game_info(server: &str, name: &str) -> anyhow::Result<serde_json::Value
 
 /// `arena fetch-game`: downloads a game's current package into `into` (which must not exist or be
 /// empty) and checks its referee's sha256 against what the server reports; a mismatch keeps nothing.
+/// Reads `res`'s body, refusing past `cap` bytes (a server cannot make the client hold more).
+async fn bounded_body(mut res: reqwest::Response, to: &reqwest::Url, cap: usize) -> anyhow::Result<Vec<u8>> {
+    let mut bytes = Vec::new();
+    while let Some(chunk) = res.chunk().await.with_context(|| format!("{to}: the download broke off"))? {
+        if bytes.len() + chunk.len() > cap {
+            bail!("{to}: over {cap} bytes; nothing was kept");
+        }
+        bytes.extend_from_slice(&chunk);
+    }
+    Ok(bytes)
+}
+
+/// The replay file of game `key` of tournament `t` at `server`, as a spectator may see it, into `into`.
+pub async fn fetch_replay(server: &str, (t, key): (i64, &str), into: &Path) -> anyhow::Result<()> {
+    if key.is_empty() || !key.chars().all(|c| c.is_ascii_alphanumeric() || c == '-') {
+        bail!("`{key}`: not a game's key (as `R1-M2-G1`)");
+    }
+    let path = format!("tournaments/{t}/games/{key}.jsonl");
+    let to = url(server, &path)?;
+    // A game's record is bounded by its limits (16 MiB by default); its replay file a few times that.
+    let bytes = bounded_body(get(server, &path).await?, &to, 256 << 20).await?;
+    std::fs::write(into, bytes).with_context(|| format!("{}: cannot write", into.display()))
+}
+
+/// The package `server` keeps for the referee of sha256 `referee`, unpacked into `into` (which must not
+/// exist) and checked: its referee has that sha256.
+pub async fn fetch_kept_package(server: &str, referee: &str, into: &Path) -> anyhow::Result<()> {
+    if referee.len() != 64 || !referee.bytes().all(|b| b.is_ascii_hexdigit()) {
+        bail!("`{referee}`: not a referee's sha256");
+    }
+    let path = format!("api/packages/{referee}");
+    let to = url(server, &path)?;
+    let bytes = bounded_body(get(server, &path).await?, &to, arena_service::archive::CAPS.total_bytes as usize).await?;
+    let check = || -> anyhow::Result<()> {
+        arena_service::archive::unpack(&bytes, into, arena_service::archive::CAPS)
+            .map_err(|e| anyhow::anyhow!("{to}: {e}"))?;
+        let m = arena_service::packages::Manifest::read(into)?;
+        let file = into.join(&m.referee);
+        let hash = arena_core::sha256_hex(&std::fs::read(&file).with_context(|| format!("{}", file.display()))?);
+        if hash != referee {
+            bail!("{to}: the package's referee has sha256 {hash}, not {referee}: nothing was kept");
+        }
+        Ok(())
+    };
+    check().inspect_err(|_| {
+        let _ = std::fs::remove_dir_all(into);
+    })
+}
+
 pub async fn fetch_game(server: &str, name: &str, into: &Path, say: bool) -> anyhow::Result<ExitCode> {
     if !name.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-') || name.is_empty() {
         bail!("`{name}`: not a game's name (lower-case letters, digits and `-`)");

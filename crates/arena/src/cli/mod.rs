@@ -19,6 +19,7 @@ mod players;
 mod progress;
 mod publish;
 mod replay;
+mod reproduce;
 mod resume;
 mod serve;
 mod stats;

@@ -27,11 +27,26 @@ pub struct Args {
     /// events only, as a spectator sees it).
     #[arg(long, value_name = "FILE")]
     pub html: Option<PathBuf>,
+    /// Reproduce the game with your component in the seat of NAME (NAME=PATH): every other seat's
+    /// recorded answers are handed to the referee, yours is asked every request its seat was asked.
+    /// Says "identical" (exit 0) or the first step where it answered otherwise (exit 1).
+    #[arg(long, value_name = "NAME=PATH")]
+    pub player: Option<String>,
+    /// The game is TOURNAMENT/GAME on the arena at this URL: its replay file (as a spectator sees it)
+    /// and the package it was played with (by its referee's sha256) are downloaded. With --player.
+    #[arg(long, value_name = "URL", requires = "player")]
+    pub server: Option<String>,
     #[command(flatten)]
     pub data: DataArgs,
+    #[command(flatten)]
+    pub cache: super::flags::CacheArgs,
 }
 
 pub fn execute(a: Args) -> anyhow::Result<ExitCode> {
+    if let Some(p) = &a.player {
+        let how = super::reproduce::Reproduce { player: p, server: a.server.as_deref(), json: a.json };
+        return runtime()?.block_on(super::reproduce::run(&a.data.dir, &a.game, how, a.cache.dir()));
+    }
     let out = ReplayOut { json: a.json, svg_dir: a.svg_dir.as_deref(), html: a.html.as_deref() };
     runtime()?.block_on(replay(&a.data.dir, &a.game, out))
 }

@@ -221,6 +221,31 @@ impl Package {
         self.run(Answers::Recorded(log.iter().peekable()), names, seed, so_far, Finals::Board, false).await.0
     }
 
+    /// Plays `player` in seat `seat` of the game recorded in `log` (from `seed`, its seats named
+    /// `names`, in match `so_far`) against the record: every other seat's answers are the record's, and
+    /// the seat is called with each of its requests; its first answer that is not the record's stops the
+    /// game. `Ok(None)`: it answered as recorded throughout; `Ok(Some(d))`: where it first did not;
+    /// `Err`: the record does not replay through this referee.
+    pub async fn reproduce(
+        &self,
+        player: &Arc<PackagePlayer>,
+        seat: usize,
+        (names, seed, so_far): (&[String], u64, &MatchSoFar),
+        log: &[CallLine],
+    ) -> Result<Option<super::answers::Divergence>, Fault> {
+        let mut seats: Vec<Seat> = (0..names.len())
+            .map(|i| Seat::new(self.sandbox.clone(), player.pre.clone(), arena_core::seed::derive(seed, &[i as u64])))
+            .collect();
+        let mut diverged = None;
+        let answers = Answers::Checked { log: log.iter().peekable(), seats: &mut seats, seat, diverged: &mut diverged };
+        let (out, _) = self.run(answers, names, seed, so_far, Finals::Result, false).await;
+        match (diverged, out.game_fault) {
+            (Some(d), _) => Ok(Some(d)),
+            (None, Some(f)) => Err(f),
+            (None, None) => Ok(None),
+        }
+    }
+
     /// What the referee's `start` is given.
     pub(crate) fn setup(&self, names: &[String], seed: u64, so_far: &MatchSoFar) -> Val {
         let u32s = |v: &[u32]| Val::List(v.iter().map(|&x| Val::U32(x)).collect());
