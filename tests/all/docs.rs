@@ -116,6 +116,7 @@ fn run_page(page: &Path, steps: &[Step]) {
     let dir = tempfile::tempdir().unwrap();
     std::os::unix::fs::symlink(&target, dir.path().join("target")).unwrap();
     std::os::unix::fs::symlink(repo().join("games"), dir.path().join("games")).unwrap();
+    std::os::unix::fs::symlink(repo().join("tests"), dir.path().join("tests")).unwrap();
     let bin = PathBuf::from(env!("CARGO_BIN_EXE_arena"));
     let tools = target.join("tools");
     let path = format!(

@@ -434,3 +434,45 @@ fn a_seats_owner_forks_a_stored_game_on_the_web_never_rated_and_refused_clearly(
         assert_eq!(count().await, n, "a refused fork recorded a tournament");
     });
 }
+
+/// A folded-stacks profile: (stack, fuel) lines.
+fn folded(path: &Path) -> Vec<(String, u64)> {
+    let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    text.lines()
+        .map(|l| {
+            let (stack, fuel) = l.rsplit_once(' ').unwrap();
+            (stack.to_string(), fuel.parse().unwrap())
+        })
+        .collect()
+}
+
+#[test]
+fn a_profile_attributes_a_known_hot_loop_to_its_function_in_either_seat() {
+    // pennies-hot's `choose` calls `hot` (2,000,000 rounds of `spin`) and `cold` (1,000): nearly all its
+    // fuel is under hot;spin, and stderr names spin first.
+    let dir = tempfile::tempdir().unwrap();
+    let hot = super::fixture("pennies-hot.wat").display().to_string();
+    let heads = player("pennies-heads");
+    for seat in [0, 1] {
+        let out_file = dir.path().join(format!("seat{seat}.folded"));
+        let arg = format!("{seat}={}", out_file.display());
+        let mut players = [heads.as_str(), heads.as_str()];
+        players[seat] = &hot;
+        let out = run(&["play", "--game", "pennies", "--seed", "1", "--profile", &arg, players[0], players[1]]);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(out.status.success(), "{err}");
+        // The samples' share (a call no tick caught, on a loaded machine, is counted apart).
+        let stacks: Vec<(String, u64)> = folded(&out_file).into_iter().filter(|(s, _)| !s.starts_with('[')).collect();
+        let total: u64 = stacks.iter().map(|(_, f)| f).sum();
+        let in_hot: u64 = stacks.iter().filter(|(s, _)| s.ends_with("choose;hot;spin")).map(|(_, f)| f).sum();
+        assert!(total > 20_000_000, "calls of ~26M fuel each, sampled: {total}");
+        assert!(in_hot * 10 >= total * 9, "seat {seat}: {in_hot} of {total} under hot;spin: {stacks:?}");
+        assert!(!stacks.iter().any(|(s, f)| s.contains("cold") && f * 10 > total), "{stacks:?}");
+        let table = err.split("function").nth(1).unwrap_or_default();
+        assert!(table.lines().nth(1).is_some_and(|l| l.trim_end().ends_with("spin")), "{err}");
+    }
+    // A seat the game does not have: refused, nothing written.
+    let out = run(&["play", "--game", "pennies", "--profile", "2=x.folded", &hot, &heads]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success() && err.contains("seats 0 to 1"), "{err}");
+}

@@ -64,6 +64,10 @@ pub trait LoadPlayers: Game {
     /// Lets go of what loading the component whose sha256 is `hash` compiled, in memory and on disk (a
     /// refused upload leaves nothing compiled behind).
     fn forget(&self, hash: &str);
+    /// `player`, profiled (see [`PackagePlayer::profiled`]): `None` where games are not played here.
+    fn profiled(&self, _player: &Self::Player) -> Option<(Self::Player, arena_sandbox::ProfileSink)> {
+        None
+    }
 }
 
 impl LoadPlayers for PackageGame {
@@ -83,6 +87,10 @@ impl LoadPlayers for PackageGame {
 
     fn forget(&self, hash: &str) {
         self.pkg.sandbox.forget(hash);
+    }
+
+    fn profiled(&self, player: &Self::Player) -> Option<(Self::Player, arena_sandbox::ProfileSink)> {
+        Some(player.profiled())
     }
 }
 

@@ -108,9 +108,24 @@ pub struct PackagePlayer {
     pub name: String,
     pub hash: String,
     pre: InstancePre<PlayerState>,
+    /// Where its seats add their samples, when it is profiled.
+    profile: Option<arena_sandbox::ProfileSink>,
 }
 
 impl PackagePlayer {
+    /// The same player, profiled: every seat it takes samples where its fuel goes into the sink
+    /// returned (see [`arena_sandbox::Profile`]; the sandbox should tick faster: `Sandbox::profiling`).
+    pub fn profiled(&self) -> (Arc<PackagePlayer>, arena_sandbox::ProfileSink) {
+        let sink = arena_sandbox::ProfileSink::default();
+        let p = PackagePlayer {
+            name: self.name.clone(),
+            hash: self.hash.clone(),
+            pre: self.pre.clone(),
+            profile: Some(sink.clone()),
+        };
+        (Arc::new(p), sink)
+    }
+
     /// The pre-instantiated component (for measurements: games instantiate it themselves).
     pub fn pre(&self) -> &InstancePre<PlayerState> {
         &self.pre
@@ -229,7 +244,7 @@ impl Package {
             }
         }
         let pre = self.players.instantiate_pre(&loaded.component).map_err(|e| wrong(format!("{e:#}")))?;
-        let player = Arc::new(PackagePlayer { name: name.to_string(), hash: loaded.hash.clone(), pre });
+        let player = Arc::new(PackagePlayer { name: name.to_string(), hash: loaded.hash.clone(), pre, profile: None });
         Ok((loaded, player))
     }
 

@@ -29,6 +29,8 @@ pub(super) struct Seat {
     pub(super) fuzzer: Option<Fuzzer>,
     /// Its last call failed because the game's rule checker did (why): not the seat's fault.
     pub(super) host_failed: Option<String>,
+    /// Where its samples go when its player is profiled.
+    profile: Option<arena_sandbox::ProfileSink>,
 }
 
 impl Seat {
@@ -46,6 +48,20 @@ impl Seat {
             wall: std::time::Duration::ZERO,
             fuzzer: None,
             host_failed: None,
+            profile: None,
+        }
+    }
+
+    /// The seat, its player profiled into `sink` (when there is one).
+    pub(super) fn profiled(mut self, sink: Option<arena_sandbox::ProfileSink>) -> Seat {
+        self.profile = sink;
+        self
+    }
+
+    /// Adds what the samples of `store` found to the player's profile.
+    fn keep_profile(&self, store: &mut Store<PlayerState>) {
+        if let (Some(sink), Some(p)) = (&self.profile, store.data_mut().take_profile()) {
+            sink.lock().unwrap_or_else(|e| e.into_inner()).merge(&p);
         }
     }
 
@@ -81,9 +97,10 @@ impl Seat {
     /// The seat is banned: its instance is dropped (what it printed is kept), and it is never called
     /// again.
     pub(super) fn drop_instance(&mut self) {
-        if let Some((store, _)) = self.live.take() {
+        if let Some((mut store, _)) = self.live.take() {
             self.kept_log = store.data().log();
             self.kept_words = store.data().last_words();
+            self.keep_profile(&mut store);
         }
     }
 
@@ -95,6 +112,9 @@ impl Seat {
         }
         self.instantiated = true;
         let mut store = self.sandbox.store(self.seed);
+        if self.profile.is_some() {
+            store.data_mut().profile();
+        }
         let guard = Guard::arm(&self.sandbox, &mut store, true, "instantiate");
         let out = guard.run(Box::pin(self.pre.instantiate_async(&mut store))).await;
         self.count(guard.spent(&store));
@@ -171,6 +191,15 @@ impl Seat {
                 self.drop_instance();
                 Err(f)
             }
+        }
+    }
+}
+
+impl Drop for Seat {
+    /// A profiled seat's samples reach its player's profile whenever the game ends.
+    fn drop(&mut self) {
+        if let Some((mut store, _)) = self.live.take() {
+            self.keep_profile(&mut store);
         }
     }
 }

@@ -58,9 +58,16 @@ impl<'n> Guard<'n> {
         // The epoch callback samples the CPU clock every few ticks while wasm runs; the count starts at
         // the first sample. (Bills are never paid inside that callback: see `meter::on_call`.)
         store.set_epoch_deadline(SAMPLE_TICKS);
+        // A profiled player is sampled on the next tick already.
+        if store.data().profile.is_some() {
+            store.set_epoch_deadline(1);
+        }
         let data = store.data_mut();
         data.limiter.refused = None;
         data.cpu.arm(deadline);
+        if let Some(p) = data.profile.as_mut() {
+            p.arm(fuel);
+        }
         Guard {
             call: call.into(),
             quote_output: false,
@@ -109,7 +116,11 @@ impl<'n> Guard<'n> {
         store: &mut Store<PlayerState>,
         outcome: Result<wasmtime::Result<T>, Elapsed>,
     ) -> Called<T> {
-        let used = self.fuel.saturating_sub(store.get_fuel().unwrap_or(0));
+        let left = store.get_fuel().unwrap_or(0);
+        let used = self.fuel.saturating_sub(left);
+        if let Some(p) = store.data_mut().profile.as_mut() {
+            p.end(left);
+        }
         let refused = store.data_mut().limiter.refused.take();
         match outcome {
             Ok(Ok(v)) => Ok((v, used)),

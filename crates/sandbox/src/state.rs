@@ -54,6 +54,8 @@ pub struct PlayerState {
     /// A host layer's service failed during the player's call, through no fault of the player's (the
     /// game's rule checker): why. A call that fails with this set is the game's fault, not the player's.
     pub host_failed: Option<String>,
+    /// Where its fuel goes, sampled, when it is profiled (see [`PlayerState::profile`]).
+    pub(crate) profile: Option<Box<crate::Profile>>,
 }
 
 impl PlayerState {
@@ -76,7 +78,18 @@ impl PlayerState {
             events: Vec::new(),
             extension: None,
             host_failed: None,
+            profile: None,
         }
+    }
+
+    /// Samples where the player's fuel goes from now on (see [`crate::Profile`]).
+    pub fn profile(&mut self) {
+        self.profile.get_or_insert_default();
+    }
+
+    /// What the samples found so far, taken out (the player is no longer profiled).
+    pub fn take_profile(&mut self) -> Option<crate::Profile> {
+        self.profile.take().map(|p| *p)
     }
 
     /// What the player printed so far (bounded), as lossy UTF-8.

@@ -30,6 +30,9 @@ pub struct Args {
     /// Also write the forked game's replay file into this directory (as ID-fork-N.jsonl).
     #[arg(long, value_name = "DIR")]
     pub replay_dir: Option<PathBuf>,
+    /// Profile seat SEAT's player, as `arena play --profile` does. Repeatable.
+    #[arg(long, value_name = "SEAT=FILE", value_parser = super::game::parse_profile_arg)]
+    pub profile: Vec<super::game::ProfileArg>,
     /// The game's package (its name or directory), when it is not the one the file names, kept in the
     /// store or found by name. Its referee must be the one the game was played with.
     #[arg(long, value_parser = parse_game_arg)]
@@ -67,7 +70,8 @@ async fn run(a: Args) -> anyhow::Result<ExitCode> {
     };
     // The game's own limits and options: the fork is the same game until it goes live.
     let limits = replay.limits.unwrap_or_default();
-    let sandbox = Arc::new(sandbox(limits, arena_service::engine::CompileLimits::default(), a.cache.dir())?);
+    let sandbox = sandbox(limits, arena_service::engine::CompileLimits::default(), a.cache.dir())?;
+    let sandbox = Arc::new(if a.profile.is_empty() { sandbox } else { sandbox.profiling(super::game::PROFILE_TICK) });
     let options = packages::stored_options(&replay.options)?;
     let what = format!("compiling the game's referee ({})", dir.display());
     let game = super::progress::noting(&what, packages::open(sandbox, &dir, &options)).await?;
@@ -95,9 +99,11 @@ async fn run(a: Args) -> anyhow::Result<ExitCode> {
             format!("seat{i}={path}")
         })
         .collect();
-    let entries = load_players(&game, &named).await?;
+    let mut entries = load_players(&game, &named).await?;
+    let sinks = super::game::profile_seats(&*game, &mut entries, &a.profile)?;
     let sources: Vec<String> = entries.iter().map(|e| e.source.clone()).collect();
     let forked = fork::fork(&game, record, (a.step, a.seat), entries).await.map_err(at)?;
+    super::game::write_profiles(&forked.record.players, &sinks)?;
     if let Some(dir) = &a.replay_dir {
         std::fs::create_dir_all(dir).with_context(|| format!("{}: cannot write replays", dir.display()))?;
         let path = dir.join(format!("{}-fork-{}.jsonl", forked.record.id, a.step));

@@ -25,7 +25,12 @@ pub struct Setup {
     pub compile: CompileLimits,
     /// Workers over NATS JetStream at this URL play the games.
     pub nats: Option<String>,
+    /// Players are profiled: the sandbox samples them every [`PROFILE_TICK`].
+    pub profiling: bool,
 }
+
+/// How often a profiled player's stack is sampled.
+pub const PROFILE_TICK: std::time::Duration = std::time::Duration::from_micros(50);
 
 impl Setup {
     /// The package named by `game`, under the limits and with the options given, played here.
@@ -42,6 +47,7 @@ impl Setup {
             cache,
             compile: limits.to_compile_limits()?,
             nats: None,
+            profiling: false,
         })
     }
 }
@@ -57,10 +63,11 @@ pub trait Plays: Sized {
 
 /// Opens `cmd`'s game and runs it, its games played where `--nats` says (see [`play_on`]).
 pub fn run(cmd: impl Plays) -> anyhow::Result<ExitCode> {
-    let Setup { dir, limits, options, cache, compile, nats } = cmd.setup()?;
+    let Setup { dir, limits, options, cache, compile, nats, profiling } = cmd.setup()?;
     runtime()?.block_on(async move {
         let venue = Venue::connect(nats.as_deref()).await?;
-        let sandbox = Arc::new(sandbox(limits, compile, cache)?);
+        let sandbox = sandbox(limits, compile, cache)?;
+        let sandbox = Arc::new(if profiling { sandbox.profiling(PROFILE_TICK) } else { sandbox });
         let what = format!("compiling the game's referee ({})", dir.display());
         let game = super::progress::noting(&what, packages::open(sandbox, &dir, &options)).await?;
         play_on(&venue, Arc::new(game), &dir, limits, Command(cmd, limits)).await
@@ -120,4 +127,79 @@ pub async fn load_players<G: LoadPlayers>(game: &Arc<G>, raw: &[String]) -> anyh
         })
         .collect();
     super::progress::noting("compiling the players", players::load(game, players)).await
+}
+
+/// `--profile SEAT=FILE`: a seat whose player is profiled, and where its profile is written.
+#[derive(Debug, Clone)]
+pub struct ProfileArg {
+    pub seat: usize,
+    pub file: PathBuf,
+}
+
+pub fn parse_profile_arg(s: &str) -> Result<ProfileArg, String> {
+    let (seat, file) = s.split_once('=').ok_or_else(|| format!("`{s}`: give SEAT=FILE (e.g. 0=me.folded)"))?;
+    let seat = seat.parse().map_err(|_| format!("`{seat}` is not a seat number (from 0)"))?;
+    if file.is_empty() {
+        return Err(format!("`{s}`: no file to write the profile to"));
+    }
+    Ok(ProfileArg { seat, file: file.into() })
+}
+
+/// The entries of the seats `--profile` names, profiled: each seat's sink, by seat.
+pub fn profile_seats<G: LoadPlayers>(
+    game: &G,
+    entries: &mut [Arc<Entry<G::Player>>],
+    profile: &[ProfileArg],
+) -> anyhow::Result<Vec<(usize, PathBuf, arena_service::engine::ProfileSink)>> {
+    let mut sinks = vec![];
+    for p in profile {
+        let Some(e) = entries.get(p.seat) else {
+            anyhow::bail!(
+                "--profile {}={}: a game of {} players has seats 0 to {}",
+                p.seat,
+                p.file.display(),
+                entries.len(),
+                entries.len() - 1
+            );
+        };
+        let Some((player, sink)) = game.profiled(&e.player) else {
+            anyhow::bail!("--profile: games played by workers are not profiled; play here");
+        };
+        entries[p.seat] =
+            Arc::new(Entry { name: e.name.clone(), source: e.source.clone(), hash: e.hash.clone(), player });
+        sinks.push((p.seat, p.file.clone(), sink));
+    }
+    Ok(sinks)
+}
+
+/// Writes each profiled seat's samples to its file (folded stacks, fuel-weighted) and tells what they
+/// found: the fuel sampled and the costliest functions.
+pub fn write_profiles(
+    names: &[String],
+    sinks: &[(usize, PathBuf, arena_service::engine::ProfileSink)],
+) -> anyhow::Result<()> {
+    use arena_service::tournaments::report::thousands;
+    for (seat, file, sink) in sinks {
+        let p = sink.lock().unwrap_or_else(|e| e.into_inner()).clone();
+        std::fs::write(file, p.folded()).with_context(|| format!("{}: cannot write", file.display()))?;
+        let (fuel, samples) = p.sampled();
+        let name = names.get(*seat).map_or("?", String::as_str);
+        eprintln!(
+            "profile of seat {seat} ({name}) written to {}: {} fuel over {samples} samples, one about every {} µs of its running wasm ({} fuel in calls too short for a sample)",
+            file.display(),
+            thousands(fuel),
+            PROFILE_TICK.as_micros(),
+            thousands(p.unsampled_fuel)
+        );
+        let functions = p.functions();
+        if functions.is_empty() {
+            eprintln!("  no sample: its calls were all shorter than a tick");
+            continue;
+        }
+        eprintln!("  {:>14} {:>14}  function", "self fuel", "total fuel");
+        for f in functions.iter().take(10) {
+            eprintln!("  {:>14} {:>14}  {}", thousands(f.self_fuel), thousands(f.total_fuel), f.function);
+        }
+    }
+    Ok(())
 }

@@ -32,6 +32,11 @@ pub struct Args {
     /// Print one JSON document instead of text.
     #[arg(long)]
     pub json: bool,
+    /// Profile seat SEAT's player: where its fuel goes, sampled every 50 µs of its running wasm, as
+    /// fuel-weighted folded stacks in FILE (for flame-graph tools; functions are named for components
+    /// built with a name section), the costliest functions said on stderr. Repeatable.
+    #[arg(long, value_name = "SEAT=FILE", value_parser = super::game::parse_profile_arg)]
+    pub profile: Vec<super::game::ProfileArg>,
     #[command(flatten)]
     pub limits: LimitArgs,
     #[command(flatten)]
@@ -49,11 +54,12 @@ pub fn execute(a: Args) -> anyhow::Result<ExitCode> {
 
 impl Plays for Args {
     fn setup(&self) -> anyhow::Result<Setup> {
-        Setup::new(&self.game, &self.limits, &self.options, self.cache.dir())
+        let setup = Setup::new(&self.game, &self.limits, &self.options, self.cache.dir())?;
+        Ok(Setup { profiling: !self.profile.is_empty(), ..setup })
     }
 
     async fn with<G: LoadPlayers>(self, game: Arc<G>, limits: Limits) -> anyhow::Result<ExitCode> {
-        let shown = Shown { json: self.json, seat: self.seat, svg: self.svg };
+        let shown = Shown { json: self.json, seat: self.seat, svg: self.svg, profile: self.profile };
         play(game, limits, seed_or_clock(self.seed), shown, &self.players).await
     }
 }
@@ -65,13 +71,15 @@ struct Shown {
     seat: Option<usize>,
     /// Where to write the final drawing.
     svg: Option<PathBuf>,
+    /// The seats profiled, and where their profiles go.
+    profile: Vec<super::game::ProfileArg>,
 }
 
 async fn play<G: LoadPlayers>(
     game: Arc<G>,
     limits: Limits,
     seed: u64,
-    Shown { json, seat, svg }: Shown,
+    Shown { json, seat, svg, profile }: Shown,
     players: &[String],
 ) -> anyhow::Result<ExitCode> {
     if !game.seats().contains(&players.len()) {
@@ -90,8 +98,10 @@ async fn play<G: LoadPlayers>(
     if let Some(s) = seat.filter(|&s| s >= players.len()) {
         bail!("--seat {s}: a game of {} players has seats 0 to {}", players.len(), players.len() - 1);
     }
-    let entries = load_players(&game, players).await?;
+    let mut entries = load_players(&game, players).await?;
+    let sinks = super::game::profile_seats(&*game, &mut entries, &profile)?;
     let record = one_game(&*game, seed, entries).await;
+    super::game::write_profiles(&record.players, &sinks)?;
     // Spectators see public events only; a seat sees its own private ones too.
     let events: Vec<&str> = record.events.iter().filter(|e| e.seen_by(seat)).map(|e| e.text.as_str()).collect();
     let view = match seat {

@@ -45,6 +45,7 @@ impl Plays for Args {
             cache: if self.no_cache { None } else { Some(DataDir::new(data).compiled()) },
             compile: Default::default(),
             nats: self.nats.clone(),
+            profiling: false,
         })
     }
 

@@ -140,7 +140,10 @@ impl Package {
         let mut seats: Vec<Seat> = players
             .iter()
             .enumerate()
-            .map(|(i, p)| Seat::new(self.sandbox.clone(), p.pre.clone(), arena_core::seed::derive(seed, &[i as u64])))
+            .map(|(i, p)| {
+                Seat::new(self.sandbox.clone(), p.pre.clone(), arena_core::seed::derive(seed, &[i as u64]))
+                    .profiled(p.profile.clone())
+            })
             .collect();
         if let Some(f) = fuzz
             && let Some(seat) = seats.get_mut(f.seat)
@@ -234,7 +237,10 @@ impl Package {
         log: &[CallLine],
     ) -> Result<Option<super::answers::Divergence>, Fault> {
         let mut seats: Vec<Seat> = (0..names.len())
-            .map(|i| Seat::new(self.sandbox.clone(), player.pre.clone(), arena_core::seed::derive(seed, &[i as u64])))
+            .map(|i| {
+                Seat::new(self.sandbox.clone(), player.pre.clone(), arena_core::seed::derive(seed, &[i as u64]))
+                    .profiled(player.profile.clone())
+            })
             .collect();
         let mut diverged = None;
         let answers = Answers::Checked { log: log.iter().peekable(), seats: &mut seats, seat, diverged: &mut diverged };
