@@ -476,3 +476,38 @@ fn a_profile_attributes_a_known_hot_loop_to_its_function_in_either_seat() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(!out.status.success() && err.contains("seats 0 to 1"), "{err}");
 }
+
+#[test]
+fn a_leaderboard_gives_players_whose_intervals_overlap_a_shared_place() {
+    // Three matching-pennies players after one round robin: too few games for any rating's interval to
+    // clear another's, so all share places 1–3 (in the table, the JSON, and the API: `web.rs` compares
+    // them).
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path().display().to_string();
+    for (name, sample) in [("heads", "pennies-heads"), ("alt", "pennies-alternate"), ("loud", "pennies-loud")] {
+        let out = run(&["submit", "--data", &d, "--game", "pennies", "--name", name, &player(sample)]);
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    }
+    let out = run(&[
+        "tournament",
+        "--data",
+        &d,
+        "--game",
+        "pennies",
+        "--format",
+        "round-robin",
+        "--registered",
+        "--seed",
+        "1",
+    ]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let v = run_json(&["leaderboard", "--data", &d, "--game", "pennies", "--json"]);
+    let rows = v.as_array().unwrap();
+    assert_eq!(rows.len(), 3);
+    for r in rows {
+        assert_eq!(r["rank_range"], serde_json::json!([1, 3]), "{r}");
+    }
+    let out = run(&["leaderboard", "--data", &d, "--game", "pennies"]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(text.matches("1–3").count(), 3, "{text}");
+}

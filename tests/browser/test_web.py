@@ -598,6 +598,16 @@ def spectators_never_see_private_events_and_owners_do():
         texts = [e["text"] for e in footer["events"]]
         assert len([e for e in texts if PRIVATE_BOTH.search(e)]) == rounds, texts
         assert LOUD_LOG in footer["logs"][seat], footer["logs"]
+        # Where her fuel went: a bar a call of her seat, each linked to its step; a bar's click goes there,
+        # and the fork form's step follows the viewer.
+        bars = owner.locator("#fuel .fuel-chart .bar")
+        assert bars.count() == rounds, bars.count()
+        hrefs = [bars.nth(i).get_attribute("href") for i in range(rounds)]
+        assert all(h.startswith("#step=") for h in hrefs), hrefs
+        assert owner.locator("#fuel .costliest li").count() == rounds
+        bars.nth(2).click()
+        owner.wait_for_function("document.getElementById('fork-step').value === location.hash.split('=')[1]")
+        assert owner.input_value("#fork-step") == hrefs[2].split("=")[1], (owner.input_value("#fork-step"), hrefs[2])
         clean(owner)
         ctx.close()
 
@@ -608,6 +618,7 @@ def spectators_never_see_private_events_and_owners_do():
         assert len([e for e in public if "takes it" in e]) == rounds, public
         assert not [e for e in public if PRIVATE_BOTH.search(e) or PRIVATE_OWN.search(e)], public
         assert not [f["view"] for f in data["frames"] if "your choice" in f["view"]], "a seat's view is shown"
+        assert spectator.query_selector("#fuel") is None and spectator.query_selector("#fork-form") is None
         shown = [e for step in rendered_events(spectator) for e in step]
         assert not [e for e in shown if PRIVATE_BOTH.search(e) or PRIVATE_OWN.search(e)], shown
         # Nor in the page's HTML or the replay file a spectator downloads.

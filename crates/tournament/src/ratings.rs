@@ -51,6 +51,38 @@ pub struct Rating {
     pub deviation: f64,
 }
 
+/// How many deviations either side of a rating its interval spans: 1.96, about 95% confidence.
+pub const INTERVAL_DEVIATIONS: f64 = 1.96;
+
+impl Rating {
+    /// Where the player's strength lies at about 95% confidence: the rating ± 1.96 deviations.
+    pub fn interval(&self) -> (f64, f64) {
+        let d = INTERVAL_DEVIATIONS * self.deviation;
+        (self.rating - d, self.rating + d)
+    }
+}
+
+/// Each player's range of places (1 is first) that its rating's interval allows: its best place is one
+/// more than the players whose intervals lie wholly above its own, its worst the number of players less
+/// those whose intervals lie wholly below. A player whose interval overlaps nobody's has one place.
+pub fn rank_ranges(ratings: &[Rating]) -> Vec<(u32, u32)> {
+    let intervals: Vec<(f64, f64)> = ratings.iter().map(Rating::interval).collect();
+    let n = intervals.len() as u32;
+    intervals
+        .iter()
+        .map(|&(lo, hi)| {
+            let above = intervals.iter().filter(|&&(l, _)| l > hi).count() as u32;
+            let below = intervals.iter().filter(|&&(_, h)| h < lo).count() as u32;
+            (above + 1, n - below)
+        })
+        .collect()
+}
+
+/// A range of places as a person reads it: `3`, or `3–5`.
+pub fn rank_text((best, worst): (u32, u32)) -> String {
+    if best == worst { best.to_string() } else { format!("{best}–{worst}") }
+}
+
 #[derive(Debug, Clone, Copy)]
 enum State {
     Glicko2(Glicko2Rating),
@@ -210,5 +242,23 @@ mod tests {
         let after = w.update(&[1, 2, 3], &[1, 2, 3]);
         assert!(after[0].rating > 25.0 && after[2].rating < 25.0);
         assert!(after[1].rating > after[2].rating);
+    }
+
+    #[test]
+    fn overlapping_intervals_share_a_rank_range_and_separated_ones_do_not() {
+        let r = |rating: f64, deviation: f64| Rating { rating, deviation };
+        // 1800 ± 20 stands alone; 1500, 1490 and 1480 ± 30 overlap; 1000 ± 50 stands alone below.
+        let ratings = [r(1800.0, 20.0), r(1500.0, 30.0), r(1490.0, 30.0), r(1480.0, 30.0), r(1000.0, 50.0)];
+        let ranges = rank_ranges(&ratings);
+        assert_eq!(ranges, vec![(1, 1), (2, 4), (2, 4), (2, 4), (5, 5)]);
+        assert_eq!(rank_text(ranges[1]), "2–4");
+        assert_eq!(rank_text(ranges[0]), "1");
+        // Two new players (the same initial rating, a wide deviation) share places 2–3 below a proven one
+        // whose interval clears theirs; narrow it less and it shares them all.
+        let fresh = [r(1500.0, 350.0), r(1500.0, 350.0), r(2400.0, 40.0)];
+        assert_eq!(rank_ranges(&fresh), vec![(2, 3), (2, 3), (1, 1)]);
+        let close = [r(1500.0, 350.0), r(1500.0, 350.0), r(2100.0, 40.0)];
+        assert_eq!(rank_ranges(&close), vec![(1, 3), (1, 3), (1, 3)]);
+        assert_eq!(rank_ranges(&[]), vec![]);
     }
 }

@@ -278,13 +278,45 @@
         ? el("section", { class: "panel", id: "logs" }, el("h2", {}, "Logs"),
           ...logs.map(([name, text]) => el("div", { class: "log" }, el("h3", {}, name), el("pre", {}, str(text)))))
         : null;
+      const fuelPanel = this.fuelPanel();
       const href = this.safeUrl(d.download);
       const download = href
         ? el("p", { class: "download" }, el("a", { id: "download", href, download: "" }, "Download replay (JSON lines)"))
         : null;
 
       this.root.replaceChildren(
-        ...[header, controls, faultList, panels, resultPanel, logsPanel, download].filter(Boolean));
+        ...[header, controls, faultList, panels, resultPanel, fuelPanel, logsPanel, download].filter(Boolean));
+    }
+
+    // For the seats the viewer plays: the fuel of each of its calls over the game (a bar a call,
+    // linked to its step) and its costliest calls.
+    fuelPanel() {
+      const seats = Array.isArray(this.data.viewer_seats) ? this.data.viewer_seats.filter(Number.isInteger) : [];
+      const sections = [];
+      for (const seat of seats) {
+        const calls = [];
+        this.frames.forEach((frame, i) => {
+          for (const line of Array.isArray(frame.lines) ? frame.lines : []) {
+            if (line && line.seat === seat && typeof line.fuel === "number" && Number.isFinite(line.fuel) && !line.fault) {
+              calls.push({ step: this.stepOf(i), fuel: line.fuel, call: str(line.call) });
+            }
+          }
+        });
+        if (!calls.length) continue;
+        const max = Math.max(1, ...calls.map((c) => c.fuel));
+        const bars = calls.map((c) => {
+          const bar = el("a", { class: "bar", href: "#step=" + c.step, title: "step " + c.step + ": " + c.call + ", " + c.fuel.toLocaleString("en") + " fuel" });
+          bar.style.height = Math.max(1, Math.round((100 * c.fuel) / max)) + "%";
+          return bar;
+        });
+        const costliest = [...calls].sort((a, b) => b.fuel - a.fuel || a.step - b.step).slice(0, 10);
+        sections.push(el("div", { class: "fuel", "data-seat": seat },
+          el("h3", {}, this.playerName(seat) + ": fuel per call"),
+          el("div", { class: "fuel-chart", role: "img", "aria-label": "fuel per call, " + calls.length + " calls" }, ...bars),
+          el("ol", { class: "costliest" }, ...costliest.map((c) => el("li", {},
+            el("a", { href: "#step=" + c.step }, "step " + c.step), " " + c.call + ": " + c.fuel.toLocaleString("en") + " fuel")))));
+      }
+      return sections.length ? el("section", { class: "panel", id: "fuel" }, el("h2", {}, "Where your fuel went"), ...sections) : null;
     }
 
     // Only http(s) and same-scheme links; never javascript: or data: from the replay.

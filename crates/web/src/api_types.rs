@@ -144,6 +144,10 @@ pub struct LeaderOut {
     pub games: Tally,
     pub faults: u32,
     pub submitted_at: String,
+    /// The places (best, worst; 1 is first) the rating's interval (rating ± 1.96 deviations, about 95%)
+    /// allows among the board's players: `[3, 5]` when it overlaps the intervals of the players
+    /// placed 3 to 5, `[3, 3]` when it overlaps nobody's.
+    pub rank_range: [u32; 2],
 }
 
 /// A game that ended in a game fault: its package's referee failed (no result, nobody banned).

@@ -52,7 +52,10 @@ pub async fn index(State(app): State<Arc<App>>, viewer: Viewer) -> Result<Respon
 }
 
 pub struct LeaderRow {
-    rank: usize,
+    /// The places its rating's interval allows: `3`, or `3–5`.
+    rank: String,
+    /// Its rating's interval at 95%.
+    interval: String,
     name: String,
     version: u32,
     rating: String,
@@ -108,9 +111,12 @@ pub async fn leaderboard_page(
     let rows = leaders
         .iter()
         .cloned()
-        .enumerate()
-        .map(|(i, l)| LeaderRow {
-            rank: i + 1,
+        .map(|l| LeaderRow {
+            rank: arena_service::tournaments::ratings::rank_text(l.rank_range),
+            interval: {
+                let (lo, hi) = l.rating.interval();
+                format!("{lo:.0}–{hi:.0}")
+            },
             rating: format!("{:.1}", l.rating.rating),
             deviation: format!("{:.1}", l.rating.deviation),
             games: l.games.won + l.games.lost + l.games.tied,
@@ -225,6 +231,7 @@ pub async fn leaderboard(State(app): State<Arc<App>>, Path(game): Path<String>) 
                 games: Tally { won: l.games.won, lost: l.games.lost, tied: l.games.tied },
                 faults: l.faults,
                 submitted_at: l.submitted_at.clone(),
+                rank_range: [l.rank_range.0, l.rank_range.1],
             })
             .collect(),
     ))

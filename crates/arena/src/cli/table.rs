@@ -18,8 +18,8 @@ pub fn table(s: &mut String, rows: &[Leader], ranked: bool) {
     let w = rows.iter().map(|l| l.name.len()).max().unwrap_or(4).max(6);
     let _ = writeln!(
         s,
-        "  {:>4}  {:<w$}  {:>7}  {:>15}  {:>5} {:>5} {:>5}  {:>6}  submitted",
-        if ranked { "#" } else { "" },
+        "  {:>5}  {:<w$}  {:>7}  {:>15}  {:>5} {:>5} {:>5}  {:>6}  submitted",
+        if ranked { "place" } else { "" },
         "player",
         "version",
         "rating",
@@ -28,11 +28,12 @@ pub fn table(s: &mut String, rows: &[Leader], ranked: bool) {
         "tied",
         "faults"
     );
-    for (i, l) in rows.iter().enumerate() {
-        let rank = if ranked { (i + 1).to_string() } else { String::new() };
+    // Ranked: the places each rating's interval allows (`3–5` where intervals overlap).
+    for l in rows {
+        let rank = if ranked { arena_service::tournaments::ratings::rank_text(l.rank_range) } else { String::new() };
         let _ = writeln!(
             s,
-            "  {rank:>4}  {:<w$}  {:>7}  {:>15}  {:>5} {:>5} {:>5}  {:>6}  {}",
+            "  {rank:>5}  {:<w$}  {:>7}  {:>15}  {:>5} {:>5} {:>5}  {:>6}  {}",
             l.name,
             format!("v{}", l.version),
             show(&l.rating),

@@ -43,6 +43,10 @@ pub struct Leader {
     pub games: Record,
     pub faults: u32,
     pub submitted_at: String,
+    /// The places its rating's interval allows among the board's players (best, worst; see
+    /// `ratings::rank_ranges`): one place when its interval overlaps nobody's.
+    #[serde(default)]
+    pub rank_range: (u32, u32),
 }
 
 /// A rating after one game.
@@ -130,8 +134,13 @@ impl Store {
                 name: p.latest.name,
                 version: p.latest.version,
                 submitted_at: p.latest.submitted_at,
+                rank_range: (0, 0),
             })
             .collect();
+        let ratings: Vec<_> = out.iter().map(|l| l.rating).collect();
+        for (l, r) in out.iter_mut().zip(arena_tournament::ratings::rank_ranges(&ratings)) {
+            l.rank_range = r;
+        }
         if by_rating {
             out.sort_by(|a, b| b.rating.rating.total_cmp(&a.rating.rating).then_with(|| a.name.cmp(&b.name)));
         }
