@@ -471,6 +471,11 @@ fn a_profile_attributes_a_known_hot_loop_to_its_function_in_either_seat() {
         let table = err.split("function").nth(1).unwrap_or_default();
         assert!(table.lines().nth(1).is_some_and(|l| l.trim_end().ends_with("spin")), "{err}");
     }
+    // `arena check --profile` profiles the checked player in its game against the strongest sample.
+    let out_file = dir.path().join("check.folded");
+    let out = run(&["check", "--game", "pennies", "--seed", "1", "--profile", &out_file.display().to_string(), &hot]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(folded(&out_file).iter().any(|(s, f)| s.ends_with("choose;hot;spin") && *f > 0));
     // A seat the game does not have: refused, nothing written.
     let out = run(&["play", "--game", "pennies", "--profile", "2=x.folded", &hot, &heads]);
     let err = String::from_utf8_lossy(&out.stderr);

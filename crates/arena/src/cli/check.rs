@@ -27,6 +27,9 @@ pub struct Args {
     pub options: OptionArgs,
     #[command(flatten)]
     pub cache: CacheArgs,
+    /// Profile the player in its game, as `arena play --profile` does, into FILE.
+    #[arg(long, value_name = "FILE")]
+    pub profile: Option<PathBuf>,
     /// The player to try: a WebAssembly component (.wasm) or its text (.wat).
     pub file: PathBuf,
 }
@@ -37,11 +40,13 @@ pub fn execute(a: Args) -> anyhow::Result<ExitCode> {
 
 impl Plays for Args {
     fn setup(&self) -> anyhow::Result<Setup> {
-        Setup::new(&self.game, &self.limits, &self.options, self.cache.dir())
+        let setup = Setup::new(&self.game, &self.limits, &self.options, self.cache.dir())?;
+        Ok(Setup { profiling: self.profile.is_some(), ..setup })
     }
 
     async fn with<G: LoadPlayers>(self, game: Arc<G>, limits: Limits) -> anyhow::Result<ExitCode> {
-        check(game, limits, seed_or_clock(self.seed), &self.file, self.cache.dir().as_deref()).await
+        let files = (self.file.as_path(), self.profile.as_deref());
+        check(game, limits, seed_or_clock(self.seed), files, self.cache.dir().as_deref()).await
     }
 }
 
@@ -49,7 +54,7 @@ async fn check<G: LoadPlayers>(
     game: Arc<G>,
     limits: Limits,
     seed: u64,
-    file: &Path,
+    (file, profile): (&Path, Option<&Path>),
     cache_dir: Option<&Path>,
 ) -> anyhow::Result<ExitCode> {
     let g = game.clone();
@@ -68,8 +73,12 @@ async fn check<G: LoadPlayers>(
     println!("  imports: {}", if loaded.imports.is_empty() { "nothing".into() } else { loaded.imports.join(", ") });
     println!("  exports: {}", loaded.exports.join(", "));
     let name = file.file_stem().and_then(|s| s.to_str()).unwrap_or("player").to_string();
-    let me = Arc::new(Entry { name, source: file.display().to_string(), hash: Some(loaded.hash), player });
-    let (best, o) = against_strongest(&*game, seed, me).await.map_err(anyhow::Error::msg)?;
+    let mut me = vec![Arc::new(Entry { name, source: file.display().to_string(), hash: Some(loaded.hash), player })];
+    let wanted: Vec<super::game::ProfileArg> =
+        profile.map(|f| super::game::ProfileArg { seat: 0, file: f.to_path_buf() }).into_iter().collect();
+    let sinks = super::game::profile_seats(&*game, &mut me, &wanted)?;
+    let (best, o) = against_strongest(&*game, seed, me.remove(0)).await.map_err(anyhow::Error::msg)?;
+    super::game::write_profiles(&o.players, &sinks)?;
     let mine: Vec<u64> = o.replay.iter().filter(|c| c.seat == 0).map(|c| c.fuel).collect();
     let max = mine.iter().copied().max().unwrap_or(0);
     println!("  played one game against builtin:{best} (seed {seed}): {} to {}", o.scores[0], o.scores[1]);
