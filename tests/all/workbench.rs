@@ -516,3 +516,62 @@ fn a_leaderboard_gives_players_whose_intervals_overlap_a_shared_place() {
     let text = String::from_utf8_lossy(&out.stdout);
     assert_eq!(text.matches("1–3").count(), 3, "{text}");
 }
+
+#[test]
+fn a_version_is_downloadable_as_a_sparring_partner_only_once_its_owner_offers_it() {
+    use super::web::{client, page, rt, serve, sign_in, upload, user};
+    let s = serve(&[]);
+    let (alice, bob) = (user(s.data.path(), "alice", false), user(s.data.path(), "bob", false));
+    let smart = std::fs::read(player("goofspiel-smart")).unwrap();
+    rt().block_on(async {
+        let (st, v) = upload(&s.url, Some(&alice), "goofspiel", "mine", "mine.wasm", smart.clone()).await;
+        assert_eq!(st, 201, "{v}");
+        let base = format!("{}/api/games/goofspiel/players/mine", s.url);
+        let listed =
+            || async { client().get(format!("{base}/sparring")).send().await.unwrap().json::<Value>().await.unwrap() };
+        assert_eq!(listed().await["versions"], serde_json::json!([]), "off by default");
+        let component = format!("{base}/versions/1/component");
+        let res = client().get(&component).send().await.unwrap();
+        assert_eq!(res.status().as_u16(), 403, "an unoffered version is not downloadable");
+        // Only the owner offers; a version it lacks is 404.
+        let put = |token: Option<&str>, version: u32, offered: bool| {
+            let mut req = client()
+                .put(format!("{base}/versions/{version}/sparring"))
+                .json(&serde_json::json!({"offered": offered}));
+            if let Some(t) = token {
+                req = req.bearer_auth(t);
+            }
+            async move { req.send().await.unwrap().status().as_u16() }
+        };
+        assert_eq!(put(Some(&bob), 1, true).await, 403);
+        assert_eq!(put(None, 1, true).await, 401);
+        assert_eq!(put(Some(&alice), 9, true).await, 404);
+        assert_eq!(listed().await["versions"], serde_json::json!([]), "a refused offer changed nothing");
+        assert_eq!(put(Some(&alice), 1, true).await, 200);
+        let l = listed().await;
+        assert_eq!(l["versions"][0]["version"], 1, "{l}");
+        let res = client().get(&component).send().await.unwrap();
+        assert_eq!(res.status().as_u16(), 200);
+        assert_eq!(res.bytes().await.unwrap().as_ref(), smart.as_slice(), "the very component submitted");
+
+        // Anyone fetches it from the command line, and plays against it locally.
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("partner.wasm").display().to_string();
+        let out = run(&["fetch-player", "--server", &s.url, "--game", "goofspiel", "mine", "-o", &file]);
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        assert_eq!(std::fs::read(&file).unwrap(), smart);
+        let out = run(&["play", "--game", "goofspiel", "--seed", "1", &file, "builtin:random"]);
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+
+        // The player page says what is offered; the owner withdraws it with the page's form.
+        let session = sign_in(&s.url, &alice).await;
+        let (body, csrf) = page(&format!("{}/players/mine", s.url), &session).await;
+        assert!(body.contains("Offered as sparring partners") && body.contains("sparring-form-goofspiel"), "{body}");
+        let form = [("csrf", csrf.as_str()), ("game", "goofspiel"), ("version", "1")];
+        let res = client().post(format!("{}/players/mine/sparring", s.url)).header("cookie", &session).form(&form);
+        assert_eq!(res.send().await.unwrap().status().as_u16(), 303);
+        assert_eq!(listed().await["versions"], serde_json::json!([]));
+        let out = run(&["fetch-player", "--server", &s.url, "--game", "goofspiel", "mine", "-o", &file]);
+        assert!(!out.status.success() && String::from_utf8_lossy(&out.stderr).contains("offers no version"));
+    });
+}

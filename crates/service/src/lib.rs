@@ -14,6 +14,7 @@ pub mod ladder;
 pub mod packages;
 pub mod players;
 pub mod publish;
+pub mod sparring;
 pub mod starter;
 pub mod store;
 pub mod submit;

@@ -40,6 +40,35 @@ impl Store {
             .map_err(|e| self.sql(e))
     }
 
+    /// The versions of a player of `game` its owner offers as sparring partners, newest first.
+    pub fn sparring_versions(&self, game: &str, name: &str) -> Result<Vec<Version>> {
+        let mut q = self
+            .conn
+            .prepare(&format!(
+                "SELECT {} FROM versions v JOIN players p ON p.id = v.player_id
+                 WHERE p.game = ?1 AND p.name = ?2 AND v.sparring = 1 ORDER BY v.version DESC",
+                super::players::VERSION_COLUMNS
+            ))
+            .map_err(|e| self.sql(e))?;
+        q.query_map(params![game, name], super::players::version_row)
+            .and_then(Iterator::collect)
+            .map_err(|e| self.sql(e))
+    }
+
+    /// Offers version `number` of player `name` of `game` as a sparring partner (or withdraws it);
+    /// `false` when there is no such version.
+    pub fn set_sparring(&mut self, game: &str, name: &str, number: u32, offered: bool) -> Result<bool> {
+        let n = self
+            .conn
+            .execute(
+                "UPDATE versions SET sparring = ?4 WHERE version = ?3
+                 AND player_id = (SELECT id FROM players WHERE game = ?1 AND name = ?2)",
+                params![game, name, number, offered],
+            )
+            .map_err(|e| self.sql(e))?;
+        Ok(n == 1)
+    }
+
     /// Every failure of a player, newest first, with the version that failed.
     pub fn failures_of(&self, game: &str, name: &str) -> Result<Vec<FailureRow>> {
         let mut q = self

@@ -251,6 +251,10 @@ const MIGRATIONS: &[&str] = &[
     ALTER TABLE faults ADD COLUMN last_words TEXT NOT NULL DEFAULT '';
     ALTER TABLE faults ADD COLUMN step INTEGER;
     ",
+    // 12: a version its owner offers as a sparring partner: anyone may download its component.
+    "
+    ALTER TABLE versions ADD COLUMN sparring INTEGER NOT NULL DEFAULT 0;
+    ",
 ];
 
 /// The schema version this Arena writes.

@@ -452,3 +452,28 @@ pub struct ForkOut {
     pub played: bool,
     pub diverged_at: Option<u32>,
 }
+
+/// Whether a version is offered as a sparring partner.
+#[derive(Debug, serde::Deserialize, ToSchema)]
+pub struct SparringWanted {
+    pub offered: bool,
+}
+
+/// A version offered as a sparring partner: anyone may download its component.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct SparringVersion {
+    pub version: u32,
+    pub hash: String,
+    pub size: u64,
+    pub submitted_at: String,
+    /// Its component's download.
+    pub component: String,
+}
+
+/// The versions of a player its owner offers as sparring partners, newest first.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct SparringOut {
+    pub game: String,
+    pub name: String,
+    pub versions: Vec<SparringVersion>,
+}

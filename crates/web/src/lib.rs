@@ -24,6 +24,7 @@ mod publish;
 mod replays;
 mod routes;
 mod scrimmages;
+mod sparring;
 mod tournaments;
 mod uploads;
 mod view;

@@ -32,6 +32,10 @@ pub struct PlayerSection {
     scrimmage: Option<ScrimmageChoices>,
     /// Why its latest version is benched from the game's ladder, shown to its owner and the admins.
     benched: Option<String>,
+    /// The versions offered as sparring partners, newest first.
+    sparring: Vec<Version>,
+    /// The owner's form token, for the sparring form.
+    sparring_form: Option<String>,
 }
 
 #[derive(Template)]
@@ -107,7 +111,8 @@ pub async fn player_page(
                     }
                     _ => None,
                 };
-                sections.push((stats, points, versions, latest, failures, scrimmage, benched));
+                let sparring = (s.sparring_versions(&g, &n)?, mine);
+                sections.push((stats, points, versions, latest, failures, scrimmage, benched, sparring));
             }
             Ok((owner, sections))
         })
@@ -118,7 +123,7 @@ pub async fn player_page(
     let csrf = viewer.0.as_ref().map(|s| s.csrf.clone()).unwrap_or_default();
     let sections = sections
         .into_iter()
-        .map(|(stats, points, versions, latest, failures, scrimmage, benched)| PlayerSection {
+        .map(|(stats, points, versions, latest, failures, scrimmage, benched, (sparring, mine))| PlayerSection {
             rating: format!("{:.1} ± {:.1}", stats.rating.rating, stats.rating.deviation),
             fuel: arena_service::tournaments::report::thousands(stats.fuel.per_decision),
             chart: view::rating_chart(&points),
@@ -131,6 +136,8 @@ pub async fn player_page(
                 .filter(|o| !o.is_empty())
                 .map(|opponents| ScrimmageChoices { csrf: csrf.clone(), opponents }),
             benched,
+            sparring,
+            sparring_form: mine.then(|| csrf.clone()),
         })
         .collect();
     let owner = match owner {

@@ -3,7 +3,7 @@
 
 use super::{
     App, account, api, auth, competitions, error, forks, games, ladders, layout, live, metrics, players, publish,
-    replays, scrimmages, tournaments, uploads,
+    replays, scrimmages, sparring, tournaments, uploads,
 };
 use axum::Router;
 use axum::routing::get;
@@ -34,6 +34,7 @@ pub fn router(app: Arc<App>) -> Router {
         .merge(replays::pages())
         .merge(scrimmages::pages())
         .merge(forks::pages())
+        .merge(sparring::pages())
         .merge(ladders::pages())
         .merge(competitions::pages())
         .merge(uploads::pages())

@@ -3,7 +3,7 @@
 
 use anyhow::{Context, bail};
 use arena_service::store::Leader;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 /// What `submit --server` sends.
@@ -210,6 +210,42 @@ pub async fn fetch_kept_package(server: &str, referee: &str, into: &Path) -> any
     check().inspect_err(|_| {
         let _ = std::fs::remove_dir_all(into);
     })
+}
+
+/// `arena fetch-player`: version `version` (the newest offered when `None`) of `name` of `game`, which
+/// its owner offers as a sparring partner at `server`, written to `out` (default `NAME-vN.wasm`).
+pub async fn fetch_player(
+    server: &str,
+    (game, name, version): (&str, &str, Option<u32>),
+    out: Option<&Path>,
+) -> anyhow::Result<ExitCode> {
+    let list = format!("api/games/{game}/players/{name}/sparring");
+    let offered: serde_json::Value =
+        get(server, &list).await?.json().await.with_context(|| format!("{list}: unreadable answer"))?;
+    let versions = offered["versions"].as_array().cloned().unwrap_or_default();
+    let pick = match version {
+        None => versions.first(),
+        Some(n) => versions.iter().find(|v| v["version"] == n),
+    };
+    let Some(v) = pick else {
+        match version {
+            None => bail!("{server}: `{name}` offers no version of {game} for sparring"),
+            Some(n) => bail!("{server}: `{name}` v{n} of {game} is not offered for sparring"),
+        }
+    };
+    let (n, hash) = (v["version"].as_u64().unwrap_or(0), v["hash"].as_str().unwrap_or_default().to_string());
+    let path = format!("api/games/{game}/players/{name}/versions/{n}/component");
+    let to = url(server, &path)?;
+    let bytes = bounded_body(get(server, &path).await?, &to, 256 << 20).await?;
+    let got = arena_core::sha256_hex(&bytes);
+    if got != hash {
+        bail!("{to}: the download has sha256 {got}, but {server} lists {hash}: nothing was kept");
+    }
+    let file = out.map(Path::to_path_buf).unwrap_or_else(|| PathBuf::from(format!("{name}-v{n}.wasm")));
+    std::fs::write(&file, &bytes).with_context(|| format!("{}: cannot write", file.display()))?;
+    println!("{}: {name} v{n} of {game} from {server} ({} bytes, sha256 {hash})", file.display(), bytes.len());
+    println!("  arena play --game {game} {} YOUR-PLAYER.wasm", file.display());
+    Ok(ExitCode::SUCCESS)
 }
 
 pub async fn fetch_game(server: &str, name: &str, into: &Path, say: bool) -> anyhow::Result<ExitCode> {

@@ -6,6 +6,7 @@ mod backup;
 mod check;
 mod check_game;
 mod client;
+mod fetch_player;
 mod flags;
 mod fork;
 mod game;
@@ -156,6 +157,12 @@ pub enum Command {
     /// Download the exact package a web arena plays for a game (its referee's sha256 checked against
     /// the server's), so `play`, `check` and `new` work on it offline.
     FetchGame(publish::FetchArgs),
+    /// Download a version another player offers as a sparring partner.
+    ///
+    /// Download the component of a version its owner offers as a sparring partner on a web arena
+    /// (its sha256 checked against the server's), to practise against locally with `play`,
+    /// `tournament` or `fork`.
+    FetchPlayer(fetch_player::Args),
     /// Pack a game package into the archive a web arena's publish page takes.
     ///
     /// The package's own files only (its manifest, README, referee, sample players, wit/ and
@@ -198,6 +205,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::CheckGame(a) => check_game::execute(a),
         Command::Publish(a) => publish::execute(a),
         Command::FetchGame(a) => publish::fetch(a),
+        Command::FetchPlayer(a) => fetch_player::execute(a),
         Command::Pack(a) => publish::pack(a),
         Command::Backup(a) => backup::execute(a),
         Command::Restore(a) => backup::restore(a),
