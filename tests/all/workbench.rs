@@ -575,3 +575,42 @@ fn a_version_is_downloadable_as_a_sparring_partner_only_once_its_owner_offers_it
         assert!(!out.status.success() && String::from_utf8_lossy(&out.stderr).contains("offers no version"));
     });
 }
+
+#[test]
+fn a_candidate_is_accepted_when_clearly_stronger_rejected_when_weaker_and_undecided_when_even() {
+    // Fixed seeds, mirrored pairs: the SPRT between 0 and 50 Elo decides well within a cap of 40
+    // games for a clearly stronger or weaker candidate, and not for the same player.
+    let (smart, random) = (player("goofspiel-smart"), player("goofspiel-random"));
+    let judge = |current: &str, candidate: &str| {
+        let args = ["candidate", "--game", "goofspiel", "--seed", "3", "--max-games", "40", "--json"];
+        let out = run(&[&args[..], &["--current", current, "--candidate", candidate]].concat());
+        let v: Value = serde_json::from_slice(&out.stdout).unwrap_or(Value::Null);
+        (out.status.code(), v["result"].clone())
+    };
+    let (code, r) = judge(&random, &smart);
+    assert_eq!((code, r["verdict"].as_str()), (Some(0), Some("accepted")), "{r}");
+    assert!(r["wins"].as_u64() > r["losses"].as_u64() && r["llr"].as_f64() >= r["upper"].as_f64(), "{r}");
+    let (code, r) = judge(&smart, &random);
+    assert_eq!((code, r["verdict"].as_str()), (Some(1), Some("rejected")), "{r}");
+    assert!(r["llr"].as_f64() <= r["lower"].as_f64(), "{r}");
+    let (code, r) = judge(&random, &random);
+    assert_eq!((code, r["verdict"].as_str()), (Some(3), Some("undecided")), "{r}");
+    let games = r["wins"].as_u64().unwrap() + r["draws"].as_u64().unwrap() + r["losses"].as_u64().unwrap();
+    assert_eq!(games, 40, "played to the cap: {r}");
+    // Bounds that make no test are refused.
+    let out = run(&[
+        "candidate",
+        "--game",
+        "goofspiel",
+        "--elo0",
+        "10",
+        "--elo1",
+        "5",
+        "--current",
+        &random,
+        "--candidate",
+        &smart,
+    ]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.code() == Some(2) && err.contains("must be below"), "{err}");
+}

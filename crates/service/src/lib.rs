@@ -6,6 +6,7 @@
 
 pub mod archive;
 pub mod backup;
+pub mod candidate;
 pub mod check_game;
 pub mod compiled;
 pub mod engine;

@@ -10,6 +10,7 @@ pub mod ratings;
 pub mod report;
 mod round_robin;
 mod rounds;
+pub mod sprt;
 
 pub use common::{GAMES_IN_FLIGHT, game_id};
 pub use knockout::knockout;

@@ -3,6 +3,7 @@
 //! client). It prints what the layers below answer; the only place that uses `anyhow`.
 
 mod backup;
+mod candidate;
 mod check;
 mod check_game;
 mod client;
@@ -97,6 +98,13 @@ pub enum Command {
     /// the players given play live (--seat being the one you changed). Says the first step where the
     /// fork differs from the original. Never rated, nothing stored.
     Fork(fork::Args),
+    /// Judge a new version against the one in use, on evidence.
+    ///
+    /// Play a candidate version against the current one in mirrored pairs of games (each seed twice,
+    /// the seats swapped) until a sequential probability ratio test between two Elo bounds decides:
+    /// exit 0 when the candidate is accepted as stronger, 1 when rejected, 3 when the cap is reached
+    /// undecided. Nothing is rated or stored.
+    Candidate(candidate::Args),
     /// Run the web arena over a results store.
     ///
     /// The web arena: pages (games, leaderboards, players, tournaments, replays), accounts and uploads,
@@ -194,6 +202,7 @@ pub fn run(cli: Cli) -> anyhow::Result<ExitCode> {
         Command::Leaderboard(a) => leaderboard::execute(a),
         Command::Replay(a) => replay::execute(a),
         Command::Fork(a) => fork::execute(a),
+        Command::Candidate(a) => candidate::execute(a),
         Command::Serve(a) => serve::execute(a),
         Command::Ladder(a) => ladder::execute(a),
         Command::Worker(a) => worker::execute(a),
