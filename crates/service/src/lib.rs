@@ -15,6 +15,7 @@ pub mod ladder;
 pub mod packages;
 pub mod players;
 pub mod publish;
+pub mod refusal;
 pub mod sparring;
 pub mod starter;
 pub mod store;

@@ -1,21 +1,9 @@
 //! Sparring partners: a version its owner offers (off by default) may be downloaded by anyone, to
 //! practise against locally (`arena fetch-player`); the offer is the owner's to make and withdraw.
 
-use crate::store::{Owner, Store, StoreError, User, Version};
+pub use crate::refusal::Refusal;
+use crate::store::{Owner, Store, User, Version};
 use std::path::PathBuf;
-
-/// Why a sparring request is refused, by kind (a front end answers each its own way).
-#[derive(Debug, thiserror::Error)]
-pub enum Refusal {
-    /// No such player or version.
-    #[error("{0}")]
-    NotFound(String),
-    /// Not the owner's to offer, or not offered.
-    #[error("{0}")]
-    Forbidden(String),
-    #[error("{0}")]
-    Store(#[from] StoreError),
-}
 
 /// Offers version `number` of `user`'s player `name` of `game` as a sparring partner, or withdraws
 /// it: the versions offered now, newest first.

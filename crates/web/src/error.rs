@@ -49,6 +49,20 @@ impl WebError {
     }
 }
 
+/// A refusal of the service layer, by its kind.
+impl From<arena_service::refusal::Refusal> for WebError {
+    fn from(r: arena_service::refusal::Refusal) -> WebError {
+        use arena_service::refusal::Refusal;
+        match r {
+            Refusal::NotFound(m) => WebError::not_found(m),
+            Refusal::Forbidden(m) => WebError::forbidden(m),
+            Refusal::Bad(m) => WebError::bad(m),
+            Refusal::Gone(m) => WebError::new(StatusCode::GONE, m),
+            Refusal::Store(e) => e.into(),
+        }
+    }
+}
+
 impl From<arena_service::store::StoreError> for WebError {
     fn from(e: arena_service::store::StoreError) -> WebError {
         match e {

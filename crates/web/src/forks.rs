@@ -6,24 +6,13 @@ use super::App;
 use super::api_types::{ErrorBody, ForkBody, ForkCreated};
 use super::auth::{ApiUser, SignedIn};
 use super::error::{ApiError, WebError};
-use arena_service::fork::stored::{self, Prepared, Refusal};
+use arena_service::fork::stored::{self, Prepared};
 use arena_service::store::{ForkOf, User};
 use axum::Json;
 use axum::extract::{Form, Path, State};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Redirect, Response};
 use std::sync::Arc;
-
-/// A refusal as the web answers it.
-fn refused(r: Refusal) -> WebError {
-    match r {
-        Refusal::NotFound(m) => WebError::not_found(m),
-        Refusal::Forbidden(m) => WebError::forbidden(m),
-        Refusal::Bad(m) => WebError::bad(m),
-        Refusal::Gone(m) => WebError::new(StatusCode::GONE, m),
-        Refusal::Store(e) => e.into(),
-    }
-}
 
 /// Records `user`'s fork of game `key` of tournament `t` and starts it: the new tournament's id. It
 /// counts against the account's uploads this hour (a fork costs the server a game).
@@ -34,7 +23,7 @@ pub async fn fork_of(app: &App, user: &User, (t, key): (i64, &str), body: ForkBo
     let prepared = app
         .read(move |s| Ok(stored::prepare(s, &data, &u, of, (player.as_deref(), version))))
         .await?
-        .map_err(refused)?;
+        .map_err(WebError::from)?;
     app.take_upload(user.id)?;
     let options = arena_service::packages::stored_options(&prepared.settings.options)
         .map_err(|e| WebError::internal(format!("{e:#}")))?;

@@ -5,21 +5,13 @@ use super::App;
 use super::api_types::{ErrorBody, SparringOut, SparringVersion, SparringWanted};
 use super::auth::{ApiUser, SignedIn};
 use super::error::{ApiError, WebError};
-use arena_service::sparring::{self, Refusal};
+use arena_service::sparring;
 use arena_service::store::Version;
 use axum::Json;
 use axum::extract::{Form, Path, State};
 use axum::http::header;
 use axum::response::{IntoResponse, Redirect, Response};
 use std::sync::Arc;
-
-fn refused(r: Refusal) -> WebError {
-    match r {
-        Refusal::NotFound(m) => WebError::not_found(m),
-        Refusal::Forbidden(m) => WebError::forbidden(m),
-        Refusal::Store(e) => e.into(),
-    }
-}
 
 fn out(game: &str, name: &str, versions: Vec<Version>) -> SparringOut {
     let versions = versions
@@ -64,8 +56,10 @@ pub async fn offer(
     Json(w): Json<SparringWanted>,
 ) -> Result<Json<SparringOut>, ApiError> {
     let (g, n) = (game.clone(), name.clone());
-    let versions =
-        app.write(move |s| Ok(sparring::offer(s, &user, (&g, &n, version), w.offered))).await?.map_err(refused)?;
+    let versions = app
+        .write(move |s| Ok(sparring::offer(s, &user, (&g, &n, version), w.offered)))
+        .await?
+        .map_err(WebError::from)?;
     Ok(Json(out(&game, &name, versions)))
 }
 
@@ -81,7 +75,8 @@ pub async fn component(
     Path((game, name, version)): Path<(String, String, u32)>,
 ) -> Result<Response, ApiError> {
     let (g, n) = (game.clone(), name.clone());
-    let (v, path) = app.read(move |s| Ok(sparring::component(s, (&g, &n, Some(version))))).await?.map_err(refused)?;
+    let (v, path) =
+        app.read(move |s| Ok(sparring::component(s, (&g, &n, Some(version))))).await?.map_err(WebError::from)?;
     let bytes = tokio::fs::read(&path).await.map_err(|e| WebError::internal(format!("{}: {e}", path.display())))?;
     let disposition = format!("attachment; filename=\"{name}-v{}.wasm\"", v.version);
     Ok((
@@ -112,7 +107,9 @@ pub async fn offer_form(
 ) -> Result<Response, WebError> {
     let session = viewer.checked(&f.csrf)?;
     let (user, n, offered) = (session.user.clone(), name.clone(), f.offered.is_some());
-    app.write(move |s| Ok(sparring::offer(s, &user, (&f.game, &n, f.version), offered))).await?.map_err(refused)?;
+    app.write(move |s| Ok(sparring::offer(s, &user, (&f.game, &n, f.version), offered)))
+        .await?
+        .map_err(WebError::from)?;
     Ok(Redirect::to(&format!("/players/{name}")).into_response())
 }
 

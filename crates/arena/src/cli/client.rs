@@ -196,14 +196,21 @@ pub async fn fetch_kept_package(server: &str, referee: &str, into: &Path) -> any
     let path = format!("api/packages/{referee}");
     let to = url(server, &path)?;
     let bytes = bounded_body(get(server, &path).await?, &to, arena_service::archive::CAPS.total_bytes as usize).await?;
+    unpack_checked(&bytes, into, referee, &to)
+}
+
+/// Unpacks a downloaded package (from `to`) into `into` and checks that its referee's sha256 is
+/// `expected`; what was unpacked is removed when it is not, or when the package does not unpack.
+fn unpack_checked(bytes: &[u8], into: &Path, expected: &str, to: &reqwest::Url) -> anyhow::Result<()> {
     let check = || -> anyhow::Result<()> {
-        arena_service::archive::unpack(&bytes, into, arena_service::archive::CAPS)
+        std::fs::create_dir_all(into).with_context(|| format!("{}: cannot create", into.display()))?;
+        arena_service::archive::unpack(bytes, into, arena_service::archive::CAPS)
             .map_err(|e| anyhow::anyhow!("{to}: {e}"))?;
         let m = arena_service::packages::Manifest::read(into)?;
         let file = into.join(&m.referee);
         let hash = arena_core::sha256_hex(&std::fs::read(&file).with_context(|| format!("{}", file.display()))?);
-        if hash != referee {
-            bail!("{to}: the package's referee has sha256 {hash}, not {referee}: nothing was kept");
+        if hash != expected {
+            bail!("{to}: the package's referee has sha256 {hash}, but the server names {expected}: nothing was kept");
         }
         Ok(())
     };
@@ -259,46 +266,20 @@ pub async fn fetch_game(server: &str, name: &str, into: &Path, say: bool) -> any
     let expected = info.get("referee").and_then(|r| r.as_str()).unwrap_or_default().to_string();
     let path = format!("api/games/{name}/package");
     let to = url(server, &path)?;
-    let mut res = get(server, &path).await?;
     // Read with the same bound a package is unpacked under: a server cannot make it hold more.
-    let cap = arena_service::archive::CAPS.total_bytes as usize;
-    let mut bytes = Vec::new();
-    while let Some(chunk) = res.chunk().await.with_context(|| format!("{to}: the download broke off"))? {
-        if bytes.len() + chunk.len() > cap {
-            bail!("{to}: the package is over {cap} bytes; nothing was kept");
-        }
-        bytes.extend_from_slice(&chunk);
+    let bytes = bounded_body(get(server, &path).await?, &to, arena_service::archive::CAPS.total_bytes as usize).await?;
+    unpack_checked(&bytes, into, &expected, &to)?;
+    if say {
+        println!(
+            "{name}: the package {server} plays is in {} (referee sha256 {expected}, as the server reports)",
+            into.display()
+        );
+        println!(
+            "  arena play --game {} builtin:…, arena check --game {0} FILE.wasm, arena new --game {0} …",
+            into.display()
+        );
     }
-    std::fs::create_dir_all(into).with_context(|| format!("{}: cannot create", into.display()))?;
-    let check = || -> anyhow::Result<String> {
-        arena_service::archive::unpack(&bytes, into, arena_service::archive::CAPS)
-            .map_err(|e| anyhow::anyhow!("{to}: {e}"))?;
-        let m = arena_service::packages::Manifest::read(into)?;
-        let referee = into.join(&m.referee);
-        let hash = arena_core::sha256_hex(&std::fs::read(&referee).with_context(|| format!("{}", referee.display()))?);
-        if hash != expected {
-            bail!("{to}: the package's referee has sha256 {hash}, but {server} reports {expected}: nothing was kept");
-        }
-        Ok(hash)
-    };
-    match check() {
-        Ok(_) if !say => Ok(ExitCode::SUCCESS),
-        Ok(hash) => {
-            println!(
-                "{name}: the package {server} plays is in {} (referee sha256 {hash}, as the server reports)",
-                into.display()
-            );
-            println!(
-                "  arena play --game {} builtin:…, arena check --game {0} FILE.wasm, arena new --game {0} …",
-                into.display()
-            );
-            Ok(ExitCode::SUCCESS)
-        }
-        Err(e) => {
-            let _ = std::fs::remove_dir_all(into);
-            Err(e)
-        }
-    }
+    Ok(ExitCode::SUCCESS)
 }
 
 /// `arena games --server`: the games a remote arena offers.

@@ -3,6 +3,7 @@
 //! of one game that is never rated, and played as a fork of the original by the tournament runner.
 
 use super::{ForkError, check};
+pub use crate::refusal::Refusal;
 use crate::store::{ForkOf, Owner, Store, StoredSettings, TournamentLock, User, Version};
 use crate::tournaments::{Ran, run_stored};
 use arena_core::{Entry, Fault, Game, GameOutcome, GameSetup, TournamentInfo};
@@ -11,25 +12,6 @@ use arena_sandbox::{LoadError, Loaded, WorldSpec};
 use arena_tournament::{Format, GameRecord, Settings};
 use std::path::Path;
 use std::sync::Arc;
-
-/// Why a stored game cannot be forked as asked, by kind (a front end answers each its own way).
-#[derive(Debug, thiserror::Error)]
-pub enum Refusal {
-    /// No such tournament, game or version.
-    #[error("{0}")]
-    NotFound(String),
-    /// The seat is not the account's.
-    #[error("{0}")]
-    Forbidden(String),
-    /// A step, seat or player the game does not allow.
-    #[error("{0}")]
-    Bad(String),
-    /// What the fork needs is no longer kept (the referee, a version's component).
-    #[error("{0}")]
-    Gone(String),
-    #[error("{0}")]
-    Store(#[from] crate::store::StoreError),
-}
 
 impl From<ForkError> for Refusal {
     fn from(e: ForkError) -> Refusal {
