@@ -203,7 +203,8 @@ fn a_tournament_is_rated_in_its_own_order_however_its_games_were_recorded() {
             let conn = rusqlite::Connection::open(tmp.path().join("arena.db")).unwrap();
             conn.execute_batch(
                 "DROP VIEW rateable; DROP TABLE rating_order; ALTER TABLE published_versions DROP COLUMN follows;
-                 ALTER TABLE faults DROP COLUMN last_words; ALTER TABLE faults DROP COLUMN step; PRAGMA user_version = 7;",
+                 ALTER TABLE faults DROP COLUMN last_words; ALTER TABLE faults DROP COLUMN step;
+                 ALTER TABLE versions DROP COLUMN sparring; PRAGMA user_version = 7;",
             )
             .unwrap();
             drop(conn);

@@ -91,7 +91,7 @@ pub enum Command {
     /// Show a game turn by turn: TOURNAMENT/GAME from the store (e.g. `3/R1-M2-G1`), or a replay file
     /// written by `--replay-dir`.
     Replay(replay::Args),
-    /// Play a saved game again from a step, one seat by another version of its player.
+    /// Play a saved game again from a step, one seat by another version.
     ///
     /// Fork a game from a replay file: the recorded answers are replayed through the same referee up
     /// to --step, bit-exact, while every player follows the game in its own state; from --step on,

@@ -1,0 +1,67 @@
+//! The API's shapes of the bot author's workbench: forks of stored games and sparring partners.
+
+use serde::Serialize;
+use utoipa::ToSchema;
+
+/// A fork to play: from `step` (from 1) on, `seat` (from 0; one of yours) is played by `version` of its
+/// player, the latest when absent; every other seat by the version that played.
+#[derive(Debug, serde::Deserialize, ToSchema)]
+pub struct ForkBody {
+    pub seat: usize,
+    pub step: u32,
+    /// The seat's player, if you name it: a version of another player is refused.
+    #[serde(default)]
+    pub player: Option<String>,
+    #[serde(default)]
+    pub version: Option<u32>,
+}
+
+/// A fork, recorded and started: its tournament (of one game, never rated).
+#[derive(Debug, Serialize, ToSchema)]
+pub struct ForkCreated {
+    pub tournament: i64,
+    /// Its page.
+    pub url: String,
+    /// Its API resource.
+    pub api: String,
+}
+
+/// What a fork forks: the original game (its tournament and key) at `step`, `seat` changed; and, once
+/// it is played, the first step whose answers differ from the original's (`null` when none do).
+#[derive(Debug, Serialize, ToSchema)]
+pub struct ForkOut {
+    pub tournament: i64,
+    pub game: String,
+    pub step: u32,
+    pub seat: usize,
+    /// The original game in the replay viewer, at the fork's step.
+    pub original: String,
+    /// Whether the fork has been played (`diverged_at` is known: in `/api/tournaments/{id}` only).
+    pub played: bool,
+    pub diverged_at: Option<u32>,
+}
+
+/// Whether a version is offered as a sparring partner.
+#[derive(Debug, serde::Deserialize, ToSchema)]
+pub struct SparringWanted {
+    pub offered: bool,
+}
+
+/// A version offered as a sparring partner: anyone may download its component.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct SparringVersion {
+    pub version: u32,
+    pub hash: String,
+    pub size: u64,
+    pub submitted_at: String,
+    /// Its component's download.
+    pub component: String,
+}
+
+/// The versions of a player its owner offers as sparring partners, newest first.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct SparringOut {
+    pub game: String,
+    pub name: String,
+    pub versions: Vec<SparringVersion>,
+}
