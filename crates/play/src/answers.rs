@@ -153,6 +153,11 @@ fn fault_json(f: &Fault) -> serde_json::Value {
 /// A game's record, read in order.
 pub(crate) type Record<'l> = std::iter::Peekable<std::slice::Iter<'l, CallLine>>;
 
+/// Seat `seat`'s line in step `step` of a record read up to that step (a seat answers once a step).
+fn line_of<'l>(log: &Record<'l>, step: u32, seat: usize) -> Option<&'l CallLine> {
+    log.clone().take_while(|c| c.turn == step).find(|c| c.seat == seat)
+}
+
 impl<'l> Answers<'_, 'l> {
     /// Every asked seat's answer (or fault) in step `step`, in the order the referee asked. Live seats
     /// are called concurrently.
@@ -173,9 +178,7 @@ impl<'l> Answers<'_, 'l> {
                 }
                 // A seat failed where its record answered (the record's fault of the same seat in
                 // the same step stands as recorded): judged on its own call, from this step on.
-                let answered = |seat: usize| {
-                    log.clone().take_while(|c| c.turn == step).any(|c| c.seat == seat && c.fault.is_none())
-                };
+                let answered = |seat: usize| line_of(log, step, seat).is_some_and(|c| c.fault.is_none());
                 let failed = |(i, _, r): &Answered<'_>| !matches!(r, Some(Reply::Answer(..))) && answered(*i);
                 if replies.iter().any(failed) {
                     *from = step;
@@ -188,7 +191,7 @@ impl<'l> Answers<'_, 'l> {
                 if let Some(a) = mine.first().copied() {
                     let request = a.arg.map_or(serde_json::Value::Null, values::to_json);
                     let replies = live(seats, mine).await?;
-                    let line = log.clone().take_while(|c| c.turn == step).find(|c| c.seat == *seat);
+                    let line = line_of(log, step, *seat);
                     let reply = replies.into_iter().next().and_then(|(_, _, r)| r);
                     // An answer the original game dropped is not in its record: nothing to compare.
                     let verdict = match (reply, line) {

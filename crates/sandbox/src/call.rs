@@ -56,12 +56,9 @@ impl<'n> Guard<'n> {
         // A store is created with fuel enabled, so setting it cannot fail.
         let _ = store.set_fuel(fuel);
         // The epoch callback samples the CPU clock every few ticks while wasm runs; the count starts at
-        // the first sample. (Bills are never paid inside that callback: see `meter::on_call`.)
-        store.set_epoch_deadline(SAMPLE_TICKS);
-        // A profiled player is sampled on the next tick already.
-        if store.data().profile.is_some() {
-            store.set_epoch_deadline(1);
-        }
+        // the first sample. (Bills are never paid inside that callback: see `meter::on_call`.) A profiled
+        // player is sampled from the next tick on.
+        store.set_epoch_deadline(if store.data().profile.is_some() { 1 } else { SAMPLE_TICKS });
         let data = store.data_mut();
         data.limiter.refused = None;
         data.cpu.arm(deadline);

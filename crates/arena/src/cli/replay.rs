@@ -61,22 +61,7 @@ pub struct ReplayOut<'a> {
 /// `arena replay`: a stored game or a replay file, re-run through the game's referee on its record.
 async fn replay(dir: &Path, which: &str, out: ReplayOut<'_>) -> anyhow::Result<ExitCode> {
     let ReplayOut { json, svg_dir, html } = out;
-    let path = Path::new(which);
-    let (game, options, record, referee) = if path.is_file() {
-        let f = report::read_replay(path).map_err(anyhow::Error::msg)?;
-        (f.game, f.options, f.record, f.referee)
-    } else {
-        let Some((t, key)) = which.split_once('/') else {
-            bail!("{which}: neither a replay file nor TOURNAMENT/GAME (e.g. `3/R1-M2-G1`)");
-        };
-        let t: i64 = t.parse().with_context(|| format!("{which}: `{t}` is not a tournament id"))?;
-        let store = Store::open_to_read(dir)?;
-        let row = store.tournament(t)?.with_context(|| format!("{}: there is no tournament {t}", dir.display()))?;
-        let record = store
-            .game(t, key)?
-            .with_context(|| format!("{}: tournament {t} has no recorded game `{key}`", dir.display()))?;
-        (row.game, row.settings.options, record, row.settings.referee)
-    };
+    let report::ReplayFile { game, options, record, referee, .. } = recorded(dir, which)?;
     if json {
         let doc = serde_json::json!({"game": game, "options": options, "record": record, "calls": record.replay,
             "board": record.board, "logs": record.logs, "events": record.events, "referee": referee});
@@ -119,6 +104,32 @@ async fn replay(dir: &Path, which: &str, out: ReplayOut<'_>) -> anyhow::Result<E
     }
     print!("{}", replay_text(&game, &record, &o.frames));
     Ok(ExitCode::SUCCESS)
+}
+
+/// The game `which` names: a replay file, or TOURNAMENT/GAME of the store in `dir` (with what its
+/// tournament was played with).
+pub(super) fn recorded(dir: &Path, which: &str) -> anyhow::Result<report::ReplayFile> {
+    let path = Path::new(which);
+    if path.is_file() {
+        return report::read_replay(path).map_err(anyhow::Error::msg);
+    }
+    let (t, key) = game_key(which)?;
+    let store = Store::open_to_read(dir)?;
+    let row = store.tournament(t)?.with_context(|| format!("{}: there is no tournament {t}", dir.display()))?;
+    let record = store
+        .game(t, key)?
+        .with_context(|| format!("{}: tournament {t} has no recorded game `{key}`", dir.display()))?;
+    let s = row.settings;
+    Ok(report::ReplayFile { game: row.game, options: s.options, referee: s.referee, limits: Some(s.limits), record })
+}
+
+/// TOURNAMENT/GAME (e.g. `3/R1-M2-G1`) as its tournament id and game key.
+pub(super) fn game_key(which: &str) -> anyhow::Result<(i64, &str)> {
+    let Some((t, key)) = which.split_once('/') else {
+        bail!("{which}: neither a replay file nor TOURNAMENT/GAME (e.g. `3/R1-M2-G1`)");
+    };
+    let t: i64 = t.parse().with_context(|| format!("{which}: `{t}` is not a tournament id"))?;
+    Ok((t, key))
 }
 
 /// A game step by step, as its referee re-ran it on the record: each call with its answer and fuel

@@ -5,7 +5,6 @@
 use super::game::{load_players, sandbox};
 use anyhow::{Context, bail};
 use arena_service::packages;
-use arena_service::store::Store;
 use arena_service::tournaments::report;
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
@@ -91,24 +90,7 @@ fn where_(server: Option<&str>) -> String {
 /// A replay file, or TOURNAMENT/GAME of the store in `data`, with its package (the store's copy by
 /// its referee, or the package of its name).
 fn local(data: &Path, which: &str) -> anyhow::Result<Source> {
-    let path = Path::new(which);
-    let file = if path.is_file() {
-        report::read_replay(path).map_err(anyhow::Error::msg)?
-    } else {
-        let (t, key) = game_key(which)?;
-        let store = Store::open_to_read(data)?;
-        let row = store.tournament(t)?.with_context(|| format!("{}: there is no tournament {t}", data.display()))?;
-        let record = store
-            .game(t, key)?
-            .with_context(|| format!("{}: tournament {t} has no recorded game `{key}`", data.display()))?;
-        report::ReplayFile {
-            game: row.game,
-            options: row.settings.options,
-            referee: row.settings.referee,
-            limits: Some(row.settings.limits),
-            record,
-        }
-    };
+    let file = super::replay::recorded(data, which)?;
     let find = packages::Find::KeptOrByName;
     let package = packages::by_referee(data, &file.game, file.referee.as_deref(), find)
         .map_err(|e| anyhow::anyhow!("{which}: {e}"))?;
@@ -118,7 +100,7 @@ fn local(data: &Path, which: &str) -> anyhow::Result<Source> {
 /// TOURNAMENT/GAME on the arena at `server`: its replay file and the package of its referee,
 /// downloaded into a temporary folder.
 async fn download(server: &str, which: &str) -> anyhow::Result<Source> {
-    let (t, key) = game_key(which)?;
+    let (t, key) = super::replay::game_key(which)?;
     let dir = tempfile::tempdir().context("a temporary folder for the download")?;
     let jsonl = dir.path().join("game.jsonl");
     super::client::fetch_replay(server, (t, key), &jsonl).await?;
@@ -129,12 +111,4 @@ async fn download(server: &str, which: &str) -> anyhow::Result<Source> {
     let package = dir.path().join("package");
     super::client::fetch_kept_package(server, &referee, &package).await?;
     Ok(Source { file, package, _downloaded: Some(dir) })
-}
-
-fn game_key(which: &str) -> anyhow::Result<(i64, &str)> {
-    let Some((t, key)) = which.split_once('/') else {
-        bail!("{which}: neither a replay file nor TOURNAMENT/GAME (e.g. `3/R1-M2-G1`)");
-    };
-    let t: i64 = t.parse().with_context(|| format!("{which}: `{t}` is not a tournament id"))?;
-    Ok((t, key))
 }
