@@ -7,6 +7,7 @@ mod backup;
 mod bad_files;
 mod bans;
 mod cache;
+mod candidates;
 mod check_game;
 mod cli;
 mod cluster;

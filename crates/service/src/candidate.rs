@@ -1,7 +1,10 @@
 //! Judging a candidate version against the version it would replace, on evidence: mirrored games (each
 //! seed played twice, the seats swapped) between the two, never rated, until a sequential probability
 //! ratio test between two Elo bounds decides (see `arena_tournament::sprt`) or a cap on the games is
-//! reached. The command line's `arena candidate` judges here.
+//! reached. The command line's `arena candidate` judges here; a server's candidates are judged pair by
+//! pair, their evidence stored (`stored`).
+
+pub mod stored;
 
 use arena_core::{Entry, Finals, Game, GameSetup, MatchSoFar};
 pub use arena_tournament::sprt::{Bounds, Evidence, Verdict};
@@ -37,44 +40,47 @@ pub async fn judge<G: Game>(
             game.name()
         ));
     }
-    let (cand, cur) = (candidate, current);
-    let (mut wins, mut draws, mut losses, mut void, mut played) = (0, 0, 0, 0, 0u32);
+    let (mut tally, mut played) = ([0u32; 4], 0u32);
     let mut evidence = Evidence::of(0, 0, 0, &bounds);
     for pair in 0u64.. {
         if played >= cap {
             break;
         }
-        let s = arena_core::seed::derive(seed, &[pair]);
-        for players in [vec![cand.clone(), cur.clone()], vec![cur.clone(), cand.clone()]] {
-            let so_far = MatchSoFar {
-                game: 1,
-                games_in_match: 1,
-                wins: vec![0; 2],
-                match_no: 1,
-                matches: 1,
-                ..Default::default()
-            };
-            let setup = GameSetup { id: format!("pair-{pair}"), seed: s, players, so_far, finals: Finals::Result };
-            let o = game.play(setup).await;
-            played += 1;
-            if o.game_fault.is_some() {
-                void += 1;
-                continue;
-            }
-            // Seat order of this game: which seat the candidate had.
-            let seat = if played % 2 == 1 { 0 } else { 1 };
-            let (mine, theirs) = (o.winners.contains(&seat), o.winners.contains(&(1 - seat)));
-            match (mine, theirs) {
-                (true, false) => wins += 1,
-                (false, true) => losses += 1,
-                _ => draws += 1,
-            }
+        let r = play_pair(game, (current.clone(), candidate.clone()), seed, pair).await;
+        played += 2;
+        for (t, n) in tally.iter_mut().zip(r) {
+            *t += n;
         }
-        evidence = Evidence::of(wins, draws, losses, &bounds);
+        evidence = Evidence::of(tally[0], tally[1], tally[2], &bounds);
         progress(&evidence);
         if evidence.verdict() != Verdict::Undecided {
             break;
         }
     }
+    let void = tally[3];
     Ok(Judged { evidence, verdict: evidence.verdict(), bounds, void })
+}
+
+/// Pair number `pair` of a test from `seed`: two games from the same seed, the candidate first in one
+/// and second in the other, the seats named `current` and `candidate` (as `arena candidate` names them,
+/// so that the same files and seed play the same games there and on a server). What the candidate got
+/// in them: `[wins, draws, losses, void]`, a game the referee failed void (it counts for nobody).
+pub async fn play_pair<G: Game>(game: &G, (current, candidate): Versions<G::Player>, seed: u64, pair: u64) -> [u32; 4] {
+    let s = arena_core::seed::derive(seed, &[pair]);
+    let mut got = [0u32; 4];
+    for (seat, players) in [(0, vec![candidate.clone(), current.clone()]), (1, vec![current, candidate])] {
+        let so_far =
+            MatchSoFar { game: 1, games_in_match: 1, wins: vec![0; 2], match_no: 1, matches: 1, ..Default::default() };
+        let setup = GameSetup { id: format!("pair-{pair}"), seed: s, players, so_far, finals: Finals::Result };
+        let o = game.play(setup).await;
+        let (mine, theirs) = (o.winners.contains(&seat), o.winners.contains(&(1 - seat)));
+        let i = match (o.game_fault.is_some(), mine, theirs) {
+            (true, _, _) => 3,
+            (_, true, false) => 0,
+            (_, false, true) => 2,
+            _ => 1,
+        };
+        got[i] += 1;
+    }
+    got
 }

@@ -4,8 +4,8 @@
 //! ladder begun, a submission, a publication, a competition's final) is a service function.
 
 pub use arena_store::{
-    Board, Competition, DESCRIPTION_CHARS, FailureRow, ForkOf, GameAt, GameFaultAt, GameVersion, Invite, Kind, Leader,
-    Listing, MAX_INVITE_SECS, MAX_PAGE, MAX_USES, NewCompetition, Owner, PlayerStats, PublishedGame, Record, RecordIn,
-    Result, Session, Status, Store, StoreError, StoredSettings, TITLE_CHARS, TournamentLock, TournamentRow, User,
-    Version, check_name, secret, stamp,
+    Board, Candidate, Competition, DESCRIPTION_CHARS, FailureRow, ForkOf, GameAt, GameFaultAt, GameVersion, Invite,
+    Kind, Leader, Listing, MAX_INVITE_SECS, MAX_PAGE, MAX_USES, NewCompetition, Owner, PlayerStats, PublishedGame,
+    Record, RecordIn, Result, Session, Status, Store, StoreError, StoredSettings, TITLE_CHARS, TournamentLock,
+    TournamentRow, User, Version, check_name, secret, stamp,
 };

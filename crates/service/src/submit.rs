@@ -102,12 +102,40 @@ pub async fn submit<G: LoadPlayers>(
         // A name somebody else owns is refused before anything is compiled.
         store.owner_of(s.name)?.admits(s.name, user)?;
     }
-    // What a refused submission compiled is not kept, in memory or on disk (unless the same component
-    // is a stored version already: then it is that version's).
-    let forget = |store: &Store| {
-        let hash = arena_core::sha256_hex(&s.bytes);
-        if !store.has_component(&hash).unwrap_or(true) {
-            game.forget(&hash);
+    let kept = store.has_component(&arena_core::sha256_hex(&s.bytes)).unwrap_or(true);
+    let v = validate(&game, kept, &s).await?;
+    let stored = store.add_version_as(game.name(), s.name, &s.bytes, &v.hash, by);
+    let Submitted { version, new_player, unchanged } = stored.inspect_err(|_| v.forget(&*game, &store))?;
+    Ok(Accepted { version, new_player, unchanged, imports: v.imports, validation: v.validation })
+}
+
+/// A submission that loaded and played its validation game without a fault, not stored yet.
+pub(crate) struct Validated {
+    pub hash: String,
+    pub imports: Vec<String>,
+    pub validation: Validation,
+}
+
+impl Validated {
+    /// Drops what was compiled for it, unless a stored version or candidate is the same component.
+    pub fn forget<G: LoadPlayers>(&self, game: &G, store: &Store) {
+        if !store.has_component(&self.hash).unwrap_or(true) {
+            game.forget(&self.hash);
+        }
+    }
+}
+
+/// Loads `s` under the compile limits and plays its validation game against the game's strongest
+/// sample player; what a refused submission compiled is not kept, in memory or on disk (unless the
+/// same component is stored already, `kept`: then it is that one's).
+pub(crate) async fn validate<G: LoadPlayers>(
+    game: &Arc<G>,
+    kept: bool,
+    s: &Submission<'_>,
+) -> Result<Validated, Refused> {
+    let forget = || {
+        if !kept {
+            game.forget(&arena_core::sha256_hex(&s.bytes));
         }
     };
     let (g, bytes, label) = (game.clone(), s.bytes.clone(), s.label.to_string());
@@ -115,12 +143,12 @@ pub async fn submit<G: LoadPlayers>(
         .await
         .map_err(|e| Refused::Load { label: s.label.to_string(), error: e.to_string() })?
         .map_err(|e| Refused::Load { label: s.label.to_string(), error: strip_label(&e.to_string(), s.label) });
-    let (loaded, player) = loaded.inspect_err(|_| forget(&store))?;
+    let (loaded, player) = loaded.inspect_err(|_| forget())?;
     let (label, hash) = (s.label.to_string(), loaded.hash.clone());
     let me = Arc::new(Entry { name: s.name.to_string(), source: label.clone(), hash: Some(hash.clone()), player });
-    let (best, o) = against_strongest(&*game, s.seed, me).await.map_err(Refused::Game)?;
+    let (best, o) = against_strongest(&**game, s.seed, me).await.map_err(Refused::Game)?;
     if let Some(f) = o.faults.iter().find(|f| f.player == s.name) {
-        forget(&store);
+        forget();
         let fault = Fault { kind: f.kind, call: f.call.clone(), reason: f.reason.clone() };
         let details = format!(
             "\n{}`arena check --game {} --seed {} FILE` plays the same game on your machine",
@@ -130,13 +158,9 @@ pub async fn submit<G: LoadPlayers>(
         );
         return Err(Refused::Validation { label, opponent: best.to_string(), seed: s.seed, fault, details });
     }
-    let Submitted { version, new_player, unchanged } =
-        store.add_version_as(game.name(), s.name, &s.bytes, &hash, by)?;
     let max_call_fuel = o.replay.iter().filter(|c| c.seat == 0).map(|c| c.fuel).max().unwrap_or(0);
-    Ok(Accepted {
-        version,
-        new_player,
-        unchanged,
+    Ok(Validated {
+        hash,
         imports: loaded.imports,
         validation: Validation {
             opponent: format!("builtin:{best}"),

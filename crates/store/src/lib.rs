@@ -11,6 +11,7 @@
 
 mod accounts;
 mod backup;
+mod candidates;
 mod competitions;
 mod invites;
 mod journal;
@@ -25,6 +26,7 @@ mod tournaments;
 
 pub use accounts::{Owner, Session, User, secret};
 pub use backup::NamedFiles;
+pub use candidates::{Candidate, NewCandidate, STATUSES as CANDIDATE_STATUSES};
 pub use competitions::{Competition, DESCRIPTION_CHARS, NewCompetition, TITLE_CHARS, stamp};
 pub use invites::{Invite, MAX_INVITE_SECS, MAX_USES};
 pub use journal::StoreJournal;
@@ -73,6 +75,9 @@ pub enum StoreError {
     AlreadyPublished { name: String, version: u32, referee: String },
     #[error("{0}")]
     Invalid(String),
+    /// What is asked clashes with what is under way (a candidate already being tested).
+    #[error("{0}")]
+    Conflict(String),
 }
 
 pub type Result<T> = std::result::Result<T, StoreError>;
@@ -160,7 +165,12 @@ impl Store {
     /// Whether some stored version (of any player) is the component with this sha256.
     pub fn has_component(&self, hash: &str) -> Result<bool> {
         self.conn
-            .query_row("SELECT EXISTS (SELECT 1 FROM versions WHERE hash = ?1)", [hash], |r| r.get(0))
+            .query_row(
+                "SELECT EXISTS (SELECT 1 FROM versions WHERE hash = ?1)
+                 OR EXISTS (SELECT 1 FROM candidates WHERE hash = ?1)",
+                [hash],
+                |r| r.get(0),
+            )
             .map_err(|e| self.sql(e))
     }
 

@@ -255,6 +255,34 @@ const MIGRATIONS: &[&str] = &[
     "
     ALTER TABLE versions ADD COLUMN sparring INTEGER NOT NULL DEFAULT 0;
     ",
+    // 13: candidate versions, judged against the version in use before they become versions at all.
+    "
+    CREATE TABLE candidates (
+        id           INTEGER PRIMARY KEY,
+        player_id    INTEGER NOT NULL REFERENCES players (id),
+        against      INTEGER NOT NULL REFERENCES versions (id),
+        hash         TEXT NOT NULL,
+        size         INTEGER NOT NULL,
+        submitted_by INTEGER REFERENCES users (id),
+        submitted_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%SZ', 'now')),
+        seed         INTEGER NOT NULL,
+        elo0         REAL NOT NULL,
+        elo1         REAL NOT NULL,
+        alpha        REAL NOT NULL,
+        beta         REAL NOT NULL,
+        cap          INTEGER NOT NULL,
+        pairs        INTEGER NOT NULL DEFAULT 0,
+        wins         INTEGER NOT NULL DEFAULT 0,
+        draws        INTEGER NOT NULL DEFAULT 0,
+        losses       INTEGER NOT NULL DEFAULT 0,
+        void         INTEGER NOT NULL DEFAULT 0,
+        status       TEXT NOT NULL DEFAULT 'testing'
+                     CHECK (status IN ('testing', 'accepted', 'rejected', 'undecided', 'superseded')),
+        decided_at   TEXT,
+        version_id   INTEGER REFERENCES versions (id)
+    );
+    CREATE INDEX candidates_of_player ON candidates (player_id, id);
+    ",
 ];
 
 /// The schema version this Arena writes.

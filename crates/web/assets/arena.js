@@ -241,7 +241,44 @@
     window.addEventListener("pageshow", (e) => { if (e.persisted && !finished) connect(); });
   }
 
+  // --- Candidates under test ------------------------------------------------------------------------
+  // <table data-candidates="/api/…/candidates" data-testing>: while one is under test, its evidence is
+  // read again every two seconds and the rows rewritten (as text) with the cells the server renders.
+
+  function candidateCells(c) {
+    let status = c.status;
+    if (c.status === "accepted" && c.version != null) status = "accepted: now v" + c.version;
+    else if (c.status === "undecided") status = "undecided at the cap (not promoted)";
+    else if (c.status === "superseded") status = "superseded by a newer version";
+    return [String(c.id), "v" + c.against, status, c.games + " / " + c.cap, String(c.wins), String(c.draws),
+      String(c.losses), c.llr.toFixed(2), c.lower.toFixed(2) + " … " + c.upper.toFixed(2)];
+  }
+
+  function followCandidates(table) {
+    const tick = () => {
+      fetch(table.dataset.candidates, { headers: { Accept: "application/json" } })
+        .then((r) => (r.ok ? r.json() : Promise.reject(r.status)))
+        .then((list) => {
+          const body = table.tBodies[0];
+          body.replaceChildren(...list.map((c) => {
+            const tr = document.createElement("tr");
+            for (const text of candidateCells(c)) {
+              const td = document.createElement("td");
+              td.textContent = text;
+              tr.append(td);
+            }
+            return tr;
+          }));
+          if (list.some((c) => c.status === "testing")) setTimeout(tick, 2000);
+          else delete table.dataset.testing;
+        })
+        .catch(() => setTimeout(tick, 10000));
+    };
+    setTimeout(tick, 2000);
+  }
+
   function start() {
+    document.querySelectorAll("table[data-candidates][data-testing]").forEach(followCandidates);
     prepareTables(document);
     showTimes(document);
     if (document.querySelector("time[data-unix]")) setInterval(() => showTimes(document), 1000);

@@ -27,6 +27,7 @@ pub fn routes() -> (axum::Router<Arc<App>>, utoipa::openapi::OpenApi) {
     let r = super::tournaments::api(r);
     let r = super::forks::api(r);
     let r = super::sparring::api(r);
+    let r = super::candidates::api(r);
     super::replays::api(r).split_for_parts()
 }
 

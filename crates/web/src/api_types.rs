@@ -416,4 +416,7 @@ pub struct UploadForm {
     /// The component (`.wasm`, or `.wat` text).
     #[schema(value_type = String, format = Binary)]
     pub file: Vec<u8>,
+    /// `true`: a candidate, judged against the player's version in use in mirrored games before it
+    /// becomes a version (202 with the candidate); otherwise stored as the next version at once.
+    pub candidate: Option<bool>,
 }

@@ -48,6 +48,8 @@ pub struct UploadFields {
     pub name: String,
     pub file_name: String,
     pub file: Option<Vec<u8>>,
+    /// A candidate: judged against the player's version in use before it becomes a version.
+    pub candidate: bool,
 }
 
 /// Reads a multipart upload, refusing a file over the cap as it streams in.
@@ -84,6 +86,7 @@ pub async fn read_upload(mut m: Multipart, max: usize) -> Result<UploadFields, W
                 "csrf" => f.csrf = text,
                 "game" => f.game = text,
                 "name" => f.name = text.trim().to_string(),
+                "candidate" => f.candidate = matches!(text.trim(), "true" | "on" | "1" | "yes"),
                 _ => {}
             }
         }

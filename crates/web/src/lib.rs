@@ -9,6 +9,7 @@ mod api;
 mod api_types;
 mod auth;
 mod caches;
+mod candidates;
 mod catalogue;
 mod competitions;
 mod error;
@@ -70,6 +71,8 @@ pub struct Config {
     pub public_url: Option<String>,
     /// Cookies are sent over TLS only.
     pub secure_cookies: bool,
+    /// How candidate uploads are judged: the test's Elo bounds and the most games one plays.
+    pub candidates: arena_service::candidate::stored::Judging,
 }
 
 /// Who may publish a game to the arena (`arena serve --publishers`).
@@ -348,6 +351,18 @@ impl App {
 
     /// Takes one of the account's uploads this hour, or says when the next one is allowed.
     fn take_upload(&self, user: i64) -> Result<(), WebError> {
+        self.take_slots(user, 1).map_err(|wait| {
+            WebError::too_many(format!(
+                "at most {} uploads an hour per account (candidates' games count too); the next one in {} s",
+                self.cfg.uploads_per_hour,
+                wait.as_secs() + 1
+            ))
+        })
+    }
+
+    /// Takes `n` of `user`'s uploads for the hour (an upload, scrimmage or fork is one; a candidate's
+    /// game is one), or says how long until there is room for them.
+    fn take_slots(&self, user: i64, n: usize) -> Result<(), Duration> {
         let hour = Duration::from_secs(3600);
         let now = Instant::now();
         let mut recent = self.recent.lock().unwrap_or_else(|e| e.into_inner());
@@ -355,15 +370,13 @@ impl App {
         while q.front().is_some_and(|t| now.duration_since(*t) >= hour) {
             q.pop_front();
         }
-        if q.len() >= self.cfg.uploads_per_hour {
-            let wait = q.front().map(|t| hour.saturating_sub(now.duration_since(*t))).unwrap_or(hour);
-            return Err(WebError::too_many(format!(
-                "at most {} uploads an hour per account; the next one in {} s",
-                self.cfg.uploads_per_hour,
-                wait.as_secs() + 1
-            )));
+        if q.len() + n > self.cfg.uploads_per_hour {
+            // Room for `n` once the oldest ones that stand in the way are an hour old.
+            let blocking = (q.len() + n).saturating_sub(self.cfg.uploads_per_hour).max(1);
+            let wait = q.get(blocking - 1).map(|t| hour.saturating_sub(now.duration_since(*t))).unwrap_or(hour);
+            return Err(wait);
         }
-        q.push_back(now);
+        q.extend(std::iter::repeat_n(now, n));
         Ok(())
     }
 }
@@ -394,6 +407,8 @@ pub async fn serve(app: Arc<App>) -> anyhow::Result<()> {
     }
     // Competitions' deadlines: each final started once, an interrupted one resumed.
     tokio::spawn(competitions::scheduler(app.clone()));
+    // Candidates under test when the server last stopped: judged on from where they stopped.
+    tokio::spawn(candidates::resume(app.clone()));
     let warm = app.clone();
     tokio::spawn(async move { warm.warm_boards().await });
     conn::serve(listener, router(app), caps, per_address, shutdown).await.context("serving")

@@ -36,6 +36,10 @@ pub struct PlayerSection {
     sparring: Vec<Version>,
     /// The owner's form token, for the sparring form.
     sparring_form: Option<String>,
+    /// Its latest candidates, each as the cells of its row (`arena.js` writes the same cells from the
+    /// API while one is under test).
+    candidates: Vec<Vec<String>>,
+    testing: bool,
 }
 
 #[derive(Template)]
@@ -111,7 +115,8 @@ pub async fn player_page(
                     }
                     _ => None,
                 };
-                let sparring = (s.sparring_versions(&g, &n)?, mine);
+                let sparring =
+                    (s.sparring_versions(&g, &n)?, s.candidates_of(&g, &n, super::candidates::LISTED)?, mine);
                 sections.push((stats, points, versions, latest, failures, scrimmage, benched, sparring));
             }
             Ok((owner, sections))
@@ -123,21 +128,28 @@ pub async fn player_page(
     let csrf = viewer.0.as_ref().map(|s| s.csrf.clone()).unwrap_or_default();
     let sections = sections
         .into_iter()
-        .map(|(stats, points, versions, latest, failures, scrimmage, benched, (sparring, mine))| PlayerSection {
-            rating: format!("{:.1} ± {:.1}", stats.rating.rating, stats.rating.deviation),
-            fuel: arena_service::tournaments::report::thousands(stats.fuel.per_decision),
-            chart: view::rating_chart(&points),
-            stats,
-            versions,
-            latest,
-            since_latest,
-            failures,
-            scrimmage: scrimmage
-                .filter(|o| !o.is_empty())
-                .map(|opponents| ScrimmageChoices { csrf: csrf.clone(), opponents }),
-            benched,
-            sparring,
-            sparring_form: mine.then(|| csrf.clone()),
+        .map(|(stats, points, versions, latest, failures, scrimmage, benched, (sparring, candidates, mine))| {
+            PlayerSection {
+                rating: format!("{:.1} ± {:.1}", stats.rating.rating, stats.rating.deviation),
+                fuel: arena_service::tournaments::report::thousands(stats.fuel.per_decision),
+                chart: view::rating_chart(&points),
+                stats,
+                versions,
+                latest,
+                since_latest,
+                failures,
+                scrimmage: scrimmage
+                    .filter(|o| !o.is_empty())
+                    .map(|opponents| ScrimmageChoices { csrf: csrf.clone(), opponents }),
+                benched,
+                sparring,
+                sparring_form: mine.then(|| csrf.clone()),
+                testing: candidates.iter().any(|c| c.status == "testing"),
+                candidates: candidates
+                    .iter()
+                    .map(|c| super::candidates::cells(&super::candidates::out(c, None)))
+                    .collect(),
+            }
         })
         .collect();
     let owner = match owner {

@@ -7,8 +7,9 @@ use super::auth::{ApiUser, Viewer};
 use super::error::{ApiError, WebError};
 use super::forms::{UploadFields, read_upload};
 use super::layout::Nav;
+use arena_service::store::Candidate;
 use arena_service::store::User;
-use arena_service::submit::{Accepted, Refused, Submission};
+use arena_service::submit::{Accepted, Refused, Submission, Validation};
 use askama::Template;
 use axum::Json;
 use axum::extract::{Multipart, State};
@@ -87,37 +88,19 @@ pub async fn upload_submit(State(app): State<Arc<App>>, viewer: Viewer, m: Multi
     let session = viewer.checked(&fields.csrf)?;
     let chosen = fields.game.clone();
     let result = match store_upload(&app, &session.user, fields).await {
-        Ok(a) => {
-            let v = &a.version;
-            let message = if a.unchanged {
-                format!("identical to {} version {} of {}: nothing new was stored", v.name, v.version, v.game)
-            } else {
-                format!(
-                    "{} version {} of {} is registered{}",
-                    v.name,
-                    v.version,
-                    v.game,
-                    if a.new_player { " (a new player, now yours)" } else { "" }
-                )
-            };
-            let o = &a.validation;
+        Ok(Stored::Version(a)) => accepted(&a),
+        Ok(Stored::Candidate(c, o)) => {
+            let message = format!(
+                "candidate {} of {} is under test against version {}: mirrored pairs of games until the evidence \
+                 decides (at most {} games); accepted, it becomes {}'s next version",
+                c.id, c.name, c.against, c.cap, c.name
+            );
             let details = vec![
-                format!("{} bytes, sha256 {}", v.size, v.hash),
-                format!("imports: {}", if a.imports.is_empty() { "nothing".to_string() } else { a.imports.join(", ") }),
-                format!(
-                    "validation game against {} (seed {}): {} to {}; {} fuel over {} calls, at most {} in one call",
-                    o.opponent,
-                    o.seed,
-                    o.scores.first().copied().unwrap_or(0),
-                    o.scores.get(1).copied().unwrap_or(0),
-                    arena_service::tournaments::report::thousands(o.fuel),
-                    o.calls,
-                    arena_service::tournaments::report::thousands(o.max_call_fuel)
-                ),
+                format!("{} bytes, sha256 {}", c.size, c.hash),
+                format!("validation game against {} (seed {}): {}", o.opponent, o.seed, scores(&o)),
             ];
-            let link =
-                Some((format!("/players/{}", v.name), format!("{}'s page: its games, ratings and scrimmages", v.name)));
-            UploadResult { status: axum::http::StatusCode::CREATED, outcome: "accepted", message, details, link }
+            let link = Some((format!("/players/{}#candidates-{}", c.name, c.game), "its evidence, as it comes".into()));
+            UploadResult { status: StatusCode::ACCEPTED, outcome: "accepted", message, details, link }
         }
         Err(e) => {
             UploadResult { status: e.status, outcome: "refused", message: e.message, details: vec![], link: None }
@@ -126,7 +109,55 @@ pub async fn upload_submit(State(app): State<Arc<App>>, viewer: Viewer, m: Multi
     render_upload_page(&app, &viewer, Some(result), &chosen).await
 }
 
-/// An upload, validated as `arena submit` validates: 201 with the version and its validation game.
+/// What the upload page says of a stored version.
+fn accepted(a: &Accepted) -> UploadResult {
+    let v = &a.version;
+    let message = if a.unchanged {
+        format!("identical to {} version {} of {}: nothing new was stored", v.name, v.version, v.game)
+    } else {
+        format!(
+            "{} version {} of {} is registered{}",
+            v.name,
+            v.version,
+            v.game,
+            if a.new_player { " (a new player, now yours)" } else { "" }
+        )
+    };
+    let o = &a.validation;
+    let details = vec![
+        format!("{} bytes, sha256 {}", v.size, v.hash),
+        format!("imports: {}", if a.imports.is_empty() { "nothing".to_string() } else { a.imports.join(", ") }),
+        format!("validation game against {} (seed {}): {}", o.opponent, o.seed, scores(o)),
+    ];
+    let link = Some((format!("/players/{}", v.name), format!("{}'s page: its games, ratings and scrimmages", v.name)));
+    UploadResult { status: StatusCode::CREATED, outcome: "accepted", message, details, link }
+}
+
+/// How a validation game went, in words.
+fn scores(o: &Validation) -> String {
+    format!(
+        "{} to {}; {} fuel over {} calls, at most {} in one call",
+        o.scores.first().copied().unwrap_or(0),
+        o.scores.get(1).copied().unwrap_or(0),
+        arena_service::tournaments::report::thousands(o.fuel),
+        o.calls,
+        arena_service::tournaments::report::thousands(o.max_call_fuel)
+    )
+}
+
+fn validation_out(o: Validation) -> ValidationOut {
+    ValidationOut {
+        opponent: o.opponent,
+        seed: o.seed.to_string(),
+        scores: o.scores,
+        fuel: o.fuel.to_string(),
+        calls: o.calls,
+        max_call_fuel: o.max_call_fuel.to_string(),
+    }
+}
+
+/// An upload, validated as `arena submit` validates: 201 with the version and its validation game; or,
+/// with `candidate=true`, 202 with the candidate, judged in the background.
 #[utoipa::path(post, path = "/api/players", tag = "players",
     request_body(content = UploadForm, content_type = "multipart/form-data"),
     security(("token" = [])),
@@ -135,7 +166,13 @@ pub async fn upload_submit(State(app): State<Arc<App>>, viewer: Viewer, m: Multi
         (status = 422, body = ErrorBody, description = "refused by validation"), (status = 429, body = ErrorBody)))]
 pub async fn upload(State(app): State<Arc<App>>, ApiUser(user): ApiUser, m: Multipart) -> Result<Response, ApiError> {
     let fields = read_upload(m, app.cfg.max_upload).await?;
-    let a = store_upload(&app, &user, fields).await?;
+    let a = match store_upload(&app, &user, fields).await? {
+        Stored::Version(a) => a,
+        Stored::Candidate(c, o) => {
+            let out = super::candidates::out(&c, Some(validation_out(o)));
+            return Ok((StatusCode::ACCEPTED, Json(out)).into_response());
+        }
+    };
     let v = a.version;
     let out = UploadOut {
         game: v.game,
@@ -147,20 +184,20 @@ pub async fn upload(State(app): State<Arc<App>>, ApiUser(user): ApiUser, m: Mult
         new_player: a.new_player,
         unchanged: a.unchanged,
         imports: a.imports,
-        validation: ValidationOut {
-            opponent: a.validation.opponent,
-            seed: a.validation.seed.to_string(),
-            scores: a.validation.scores,
-            fuel: a.validation.fuel.to_string(),
-            calls: a.validation.calls,
-            max_call_fuel: a.validation.max_call_fuel.to_string(),
-        },
+        validation: validation_out(a.validation),
     };
     Ok((StatusCode::CREATED, Json(out)).into_response())
 }
 
-/// Validates and stores an upload by `user`.
-pub async fn store_upload(app: &App, user: &User, f: UploadFields) -> Result<Accepted, WebError> {
+/// What an upload was stored as.
+pub enum Stored {
+    Version(Accepted),
+    /// A candidate under test (judged in the background), with its validation game.
+    Candidate(Candidate, Validation),
+}
+
+/// Validates and stores an upload by `user`: a version, or a candidate whose test starts at once.
+pub async fn store_upload(app: &Arc<App>, user: &User, f: UploadFields) -> Result<Stored, WebError> {
     let dir = match app.catalogue.open(&f.game) {
         Ok(e) => e.dir,
         Err(e) if e.status == StatusCode::NOT_FOUND => return Err(WebError::bad(e.message)),
@@ -184,11 +221,26 @@ pub async fn store_upload(app: &App, user: &User, f: UploadFields) -> Result<Acc
         })?
         .map_err(|e| WebError::internal(e.to_string()))?;
     let s = Submission { name: &f.name, bytes: bytes.into(), label: &f.file_name, seed: 1 };
-    let r = arena_service::submit::submit(game, app.data(), s, Some(user)).await;
+    let r = if f.candidate {
+        let seed = arena_service::tournaments::seed_or_clock(None);
+        let judging = app.cfg.candidates;
+        arena_service::candidate::stored::submit(game.clone(), app.data(), s, user, (seed, judging))
+            .await
+            .map(|(c, o)| Stored::Candidate(c, o))
+    } else {
+        arena_service::submit::submit(game.clone(), app.data(), s, Some(user)).await.map(Stored::Version)
+    };
     drop(permit);
     app.metrics.upload("player", r.is_ok());
+    if let Ok(Stored::Candidate(c, _)) = &r {
+        super::candidates::judge(app, game, c);
+    }
     r.map_err(|e| match e {
         Refused::Store(arena_service::store::StoreError::NotOwner { .. }) => WebError::forbidden(e.to_string()),
+        Refused::Store(arena_service::store::StoreError::Conflict(_)) => {
+            WebError::new(StatusCode::CONFLICT, e.to_string())
+        }
+        Refused::Store(arena_service::store::StoreError::Invalid(_)) => WebError::bad(e.to_string()),
         Refused::Store(_) | Refused::Game(_) => WebError::internal(e.to_string()),
         _ => WebError::new(axum::http::StatusCode::UNPROCESSABLE_ENTITY, e.to_string()),
     })

@@ -3,6 +3,7 @@
 use super::flags::{DataArgs, LimitArgs};
 use super::game::{runtime, sandbox};
 use arena_core::DataDir;
+use arena_service::candidate::stored::Judging;
 use arena_service::engine::CompileLimits;
 use std::process::ExitCode;
 use std::sync::Arc;
@@ -17,7 +18,7 @@ pub struct Args {
     /// Largest upload accepted, in MiB.
     #[arg(long, default_value_t = 32)]
     pub max_upload_mb: usize,
-    /// Uploads (and scrimmages) one account may start in an hour.
+    /// Uploads (and scrimmages, forks and candidates' games) one account may start in an hour.
     #[arg(long, default_value_t = 30)]
     pub uploads_per_hour: usize,
     /// Uploads validated at once.
@@ -49,6 +50,15 @@ pub struct Args {
     /// of (and read from the disk cache when next needed).
     #[arg(long, default_value_t = arena_service::engine::CACHE_MEMORY_BYTES >> 20)]
     pub cache_memory_mb: u64,
+    /// Candidate uploads: H0 of their test, the candidate at most this many Elo stronger.
+    #[arg(long, default_value_t = Judging::default().bounds.elo0, allow_negative_numbers = true)]
+    pub candidate_elo0: f64,
+    /// Candidate uploads: H1 of their test, at least this many Elo stronger.
+    #[arg(long, default_value_t = Judging::default().bounds.elo1, allow_negative_numbers = true)]
+    pub candidate_elo1: f64,
+    /// Candidate uploads: the most games one plays before it is left undecided (not promoted).
+    #[arg(long, default_value_t = Judging::default().cap)]
+    pub candidate_games: u32,
     #[command(flatten)]
     pub limits: LimitArgs,
 }
@@ -100,7 +110,16 @@ pub fn execute(a: Args) -> anyhow::Result<ExitCode> {
             .secure_cookies
             .unwrap_or_else(|| a.public_url.as_deref().is_some_and(|u| u.starts_with("https://"))),
         public_url: a.public_url.clone(),
+        candidates: Judging {
+            bounds: arena_service::candidate::Bounds {
+                elo0: a.candidate_elo0,
+                elo1: a.candidate_elo1,
+                ..Default::default()
+            },
+            cap: a.candidate_games,
+        },
     };
+    cfg.candidates.bounds.check().map_err(|e| anyhow::anyhow!("--candidate-elo0/--candidate-elo1: {e}"))?;
     runtime()?.block_on(async move {
         let venue = arena_service::venue::Venue::connect(a.nats.as_deref()).await?;
         arena_web::serve(arena_web::App::new(cfg, sandbox, venue)).await

@@ -1,4 +1,5 @@
-//! The API's shapes of the bot author's workbench: forks of stored games and sparring partners.
+//! The API's shapes of the bot author's workbench: forks of stored games, sparring partners and
+//! candidates.
 
 use serde::Serialize;
 use utoipa::ToSchema;
@@ -64,4 +65,44 @@ pub struct SparringOut {
     pub game: String,
     pub name: String,
     pub versions: Vec<SparringVersion>,
+}
+
+/// A candidate version and its evidence: mirrored pairs of games against the version it would replace
+/// (`against`), until a sequential probability ratio test between two Elo bounds decides or `cap`
+/// games are played. `status`: `testing`, `accepted` (it became `version`), `rejected`, `undecided`
+/// (the cap came first) or `superseded` (a newer version was uploaded meanwhile).
+#[derive(Debug, Serialize, ToSchema)]
+pub struct CandidateOut {
+    pub id: i64,
+    pub game: String,
+    pub name: String,
+    pub against: u32,
+    pub hash: String,
+    pub size: u64,
+    pub submitted_at: String,
+    /// The seed of its pairs (`arena candidate --seed` with the two files plays the same games).
+    pub seed: String,
+    pub status: String,
+    pub decided_at: Option<String>,
+    pub version: Option<u32>,
+    /// Games played (void ones too) and the most it may play.
+    pub games: u32,
+    pub cap: u32,
+    pub wins: u32,
+    pub draws: u32,
+    pub losses: u32,
+    /// Games the referee failed: they count for nobody.
+    pub void: u32,
+    /// The log-likelihood ratio, and where it accepts (`upper`) and rejects (`lower`).
+    pub llr: f64,
+    pub lower: f64,
+    pub upper: f64,
+    /// The Elo bounds: H0 (`elo0`) against H1 (`elo1`), at error rates `alpha` and `beta`.
+    pub elo0: f64,
+    pub elo1: f64,
+    pub alpha: f64,
+    pub beta: f64,
+    /// Its validation game (in the answer to its upload only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub validation: Option<super::ValidationOut>,
 }
