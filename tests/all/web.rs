@@ -586,6 +586,16 @@ fn a_tied_round_robin_shares_first_place_and_says_tie() {
             })
             .collect();
         assert_eq!(places, ["1", "1"], "{table:.1500}");
+        // Their ratings by these games overlap: each could be first or second, on the page and in the API.
+        assert_eq!(table.matches("<td class=\"num rank-range\"").count(), 2, "{table:.1500}");
+        assert_eq!(table.matches(">1–2</td>").count(), 2, "{table:.1500}");
+        let v = get_json(&format!("{}/api/tournaments/1", s.url)).await;
+        let standings = v["standings"].as_array().unwrap_or_else(|| panic!("{v}"));
+        for st in standings {
+            assert_eq!(st["rank_range"], serde_json::json!([1, 2]), "{st}");
+            let i = st["interval"].as_array().unwrap();
+            assert!(i[0].as_f64() < i[1].as_f64(), "{st}");
+        }
         let matches = &page[page.find("class=\"matches\"").unwrap()..];
         assert!(matches.contains("<td>tie</td>"), "{matches:.1500}");
     });

@@ -518,6 +518,27 @@ fn a_leaderboard_gives_players_whose_intervals_overlap_a_shared_place() {
 }
 
 #[test]
+fn a_tournaments_standings_share_a_place_range_until_its_games_tell_the_players_apart() {
+    // Smart against random at Goofspiel: one game cannot tell them apart, eighty can. The standings of
+    // the command line say so; those of the API, from the same games, are checked in `web.rs`.
+    let by_the_games = |games: &str| {
+        let (smart, random) = (player("goofspiel-smart"), player("goofspiel-random"));
+        let args = ["tournament", "--game", "goofspiel", "--format", "round-robin", "--seed", "1"];
+        let out = run(&[&args[..], &["--games-per-match", games, &smart, &random]].concat());
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        let text = String::from_utf8_lossy(&out.stdout).to_string();
+        let section = text.split("By the games").nth(1).expect("a section by the games").to_string();
+        let row = |name: &str| {
+            let line = section.lines().find(|l| l.trim_start().starts_with(name)).unwrap_or_default();
+            line.split_whitespace().nth(1).unwrap_or_default().to_string()
+        };
+        (row("goofspiel-smart"), row("goofspiel-random"))
+    };
+    assert_eq!(by_the_games("1"), ("1–2".to_string(), "1–2".to_string()));
+    assert_eq!(by_the_games("80"), ("1".to_string(), "2".to_string()));
+}
+
+#[test]
 fn a_version_is_downloadable_as_a_sparring_partner_only_once_its_owner_offers_it() {
     use super::web::{client, page, rt, serve, sign_in, upload, user};
     let s = serve(&[]);

@@ -78,6 +78,29 @@ pub fn rank_ranges(ratings: &[Rating]) -> Vec<(u32, u32)> {
         .collect()
 }
 
+/// Each player's rating by `games` alone (`players`: their names, and whether each was banned outside
+/// any game), in that order: every player starts new, the games are rated in the order given (by
+/// Glicko-2 when none seats more than two, by Weng-Lin otherwise), a game the referee failed counts for
+/// nobody, and a player banned outside any game takes a forfeit. What a tournament's own games say of
+/// its players, for its final standings' intervals and rank ranges.
+pub fn by_games(players: &[(String, bool)], games: &[crate::GameRecord]) -> Vec<Rating> {
+    let seats = games.iter().map(|g| g.players.len()).max().unwrap_or(2);
+    let mut rated = Ratings::new(System::for_seats(seats..=seats));
+    let id = |name: &str| players.iter().position(|(p, _)| p == name).map(|i| i as i64);
+    for g in games.iter().filter(|g| g.game_fault.is_none()) {
+        let Some(ids) = g.players.iter().map(|p| id(p)).collect::<Option<Vec<i64>>>() else { continue };
+        let faulted: Vec<bool> = g.players.iter().map(|p| g.faults.iter().any(|f| f.player == *p)).collect();
+        let winners: Vec<usize> = (0..g.players.len()).filter(|&i| g.winners.contains(&g.players[i])).collect();
+        rated.update(&ids, &places(&g.scores, &winners, &faulted));
+    }
+    for (i, (_, forfeited)) in players.iter().enumerate() {
+        if *forfeited {
+            rated.forfeit(i as i64);
+        }
+    }
+    (0..players.len()).map(|i| rated.get(i as i64)).collect()
+}
+
 /// A range of places as a person reads it: `3`, or `3–5`.
 pub fn rank_text((best, worst): (u32, u32)) -> String {
     if best == worst { best.to_string() } else { format!("{best}–{worst}") }

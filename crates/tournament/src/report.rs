@@ -45,8 +45,38 @@ pub fn human(r: &TournamentResult) -> String {
             let _ = writeln!(s, "  {}. {}", i + 1, place.join(", "));
         }
     }
+    s.push_str(&by_the_games(r));
     s.push_str(&ban_table(&r.banned));
     s.push_str(&game_fault_table(&r.game, &r.game_faults));
+    s
+}
+
+/// What the tournament's games say of each player, best first: the places its rating by these games
+/// alone allows at about 95% confidence (`1–3`: they cannot tell it from the second and third), and
+/// the rating's interval. Nothing for a tournament of fewer than two players.
+fn by_the_games(r: &TournamentResult) -> String {
+    let mut s = String::new();
+    if r.players.len() < 2 {
+        return s;
+    }
+    let banned = |name: &str| r.banned.iter().any(|b| b.player == name && b.game.is_none());
+    let players: Vec<(String, bool)> = r.players.iter().map(|p| (p.name.clone(), banned(&p.name))).collect();
+    let rated = super::ratings::by_games(&players, &r.games);
+    // Banned players are not ranked (as in the ranking above).
+    let ranked: Vec<_> =
+        players.iter().zip(rated).filter(|((name, _), _)| !r.banned.iter().any(|b| b.player == *name)).collect();
+    let ranges = super::ratings::rank_ranges(&ranked.iter().map(|(_, rating)| *rating).collect::<Vec<_>>());
+    let mut rows: Vec<_> = ranked.into_iter().zip(ranges).map(|((p, rating), range)| ((p, rating), range)).collect();
+    rows.sort_by(|a, b| a.1.cmp(&b.1).then(b.0.1.rating.total_cmp(&a.0.1.rating)));
+    if rows.len() < 2 {
+        return s;
+    }
+    let width = name_width(r);
+    let _ = writeln!(s, "\nBy the games (the places each rating allows at 95%):");
+    for (((name, _), rating), range) in rows {
+        let (lo, hi) = rating.interval();
+        let _ = writeln!(s, "  {name:<width$}  {:>7}  rating {lo:.0} to {hi:.0}", super::ratings::rank_text(range));
+    }
     s
 }
 

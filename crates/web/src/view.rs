@@ -3,7 +3,7 @@
 //! text a player chose).
 
 use arena_service::store::TournamentRow;
-use arena_service::tournaments::{Format, GameRecord, MatchRecord};
+use arena_service::tournaments::{Format, GameRecord, MatchRecord, ratings};
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
@@ -25,6 +25,12 @@ pub struct Standing {
     /// ("illegal in keep: box ones is already used"; the reason cut to [`BAN_REASON`] characters);
     /// empty if not. Never the player's own output, which is its owner's.
     pub ban: String,
+    /// Where its strength lies by this tournament's games alone, at about 95% confidence: its rating's
+    /// interval (every player starts the tournament new; a game the referee failed counts for nobody),
+    /// and the range of places that interval allows against the others' (`[3, 5]`: third to fifth).
+    /// None in a ladder's standings (its leaderboard has them).
+    pub interval: Option<[f64; 2]>,
+    pub rank_range: Option<[u32; 2]>,
 }
 
 /// The most characters of a ban's reason a standings row shows.
@@ -161,6 +167,8 @@ pub fn tournament(
                 faults: 0,
                 banned: false,
                 ban: String::new(),
+                interval: None,
+                rank_range: None,
             };
             (n.as_str(), s)
         })
@@ -212,6 +220,17 @@ pub fn tournament(
         let shared = i > 0 && !a.banned && !b.banned && decides(a) == decides(b);
         standings[i].place = if shared { a.place } else { i + 1 };
     }
+    let names: Vec<(String, bool)> =
+        standings.iter().map(|s| (s.name.clone(), bans.iter().any(|(b, _)| *b == s.name))).collect();
+    let rated = ratings::by_games(&names, games);
+    // Banned players are not ranked: the ranges are among the others.
+    let ranked: Vec<usize> = (0..standings.len()).filter(|&i| !standings[i].banned).collect();
+    let ranges = ratings::rank_ranges(&ranked.iter().map(|&i| rated[i]).collect::<Vec<_>>());
+    for (&i, (best, worst)) in ranked.iter().zip(ranges) {
+        let (lo, hi) = rated[i].interval();
+        standings[i].interval = Some([lo, hi]);
+        standings[i].rank_range = Some([best, worst]);
+    }
     let mut rounds: BTreeMap<u32, RoundView> = BTreeMap::new();
     let empty = |n: u32| RoundView { number: n, matches: vec![], games: vec![] };
     for m in matches {
@@ -261,6 +280,8 @@ pub fn ladder_standings(records: Vec<arena_service::store::RecordIn>) -> Vec<Sta
             faults,
             banned: false,
             ban: String::new(),
+            interval: None,
+            rank_range: None,
         })
         .collect();
     let share = |s: &Standing| f64::from(s.points) / f64::from(s.played.max(1));
