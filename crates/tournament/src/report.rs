@@ -66,7 +66,7 @@ fn by_the_games(r: &TournamentResult) -> String {
     let ranked: Vec<_> =
         players.iter().zip(rated).filter(|((name, _), _)| !r.banned.iter().any(|b| b.player == *name)).collect();
     let ranges = super::ratings::rank_ranges(&ranked.iter().map(|(_, rating)| *rating).collect::<Vec<_>>());
-    let mut rows: Vec<_> = ranked.into_iter().zip(ranges).map(|((p, rating), range)| ((p, rating), range)).collect();
+    let mut rows: Vec<_> = ranked.into_iter().zip(ranges).collect();
     rows.sort_by(|a, b| a.1.cmp(&b.1).then(b.0.1.rating.total_cmp(&a.0.1.rating)));
     if rows.len() < 2 {
         return s;
