@@ -231,3 +231,81 @@ fn escaped(text: &str) -> String {
 async fn post(url: &str, session: &str, form: &[(&str, &str)]) -> reqwest::Response {
     client().post(format!("{url}/competitions")).header("cookie", session).form(form).send().await.unwrap()
 }
+
+/// Competition `id`'s page once `done` holds of it (polled for up to three minutes).
+async fn page_once(url: &str, id: u64, done: impl Fn(&str) -> bool) -> String {
+    for _ in 0..1800 {
+        let body = client().get(format!("{url}/competitions/{id}")).send().await.unwrap().text().await.unwrap();
+        if done(&body) {
+            return body;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
+    panic!("competition {id} never got there");
+}
+
+/// The text of the element with id `id` in `page`, tags dropped.
+fn text_of(page: &str, id: &str) -> String {
+    let start = page.find(&format!("id=\"{id}\"")).unwrap_or_else(|| panic!("no #{id}"));
+    let body = &page[start..];
+    let body = &body[body.find('>').unwrap() + 1..];
+    let (mut out, mut tag) = (String::new(), false);
+    for ch in body[..body.find("</p>").or(body.find("</table>")).unwrap()].chars() {
+        match ch {
+            '<' => tag = true,
+            '>' => tag = false,
+            c if !tag => out.push(c),
+            _ => {}
+        }
+    }
+    out
+}
+
+#[test]
+fn a_final_is_played_again_until_its_top_places_are_decided_or_its_game_cap_and_says_which_are() {
+    let s = serve(&[]);
+    let admin = user(s.data.path(), "root", true);
+    let d = s.data.path().display().to_string();
+    submit_all(&d, "goofspiel", &[("smart", "goofspiel-smart"), ("random", "goofspiel-random")]);
+    let url = s.url.clone();
+    rt().block_on(async {
+        let session = sign_in(&url, &admin).await;
+        let mut ids = vec![];
+        // The same final twice: until first place is decided (room for many legs of six games), and
+        // capped at twelve games (two legs).
+        for (title, cap) in [("decided", "400"), ("capped", "12")] {
+            let (_, csrf) = page(&format!("{url}/competitions"), &session).await;
+            let form = [
+                ("csrf", csrf.as_str()),
+                ("game", "goofspiel"),
+                ("title", title),
+                ("closes_in", "1s"),
+                ("format", "round-robin"),
+                ("games_per_match", "6"),
+                ("seed", "3"),
+                ("decide", "1"),
+                ("final_games", cap),
+            ];
+            let res = post(&url, &session, &form).await;
+            assert_eq!(res.status().as_u16(), 303, "{}", res.text().await.unwrap());
+            ids.push(res.headers()["location"].to_str().unwrap().trim_start_matches("/competitions/").parse().unwrap());
+        }
+        let settled = |b: &str| b.contains("id=\"decided-summary\"") && !b.contains("Playing on");
+        let decided = page_once(&url, ids[0], settled).await;
+        let summary = text_of(&decided, "decided-summary");
+        assert!(summary.contains("Places 1 to 1 are decided"), "{summary}");
+        let legs = decided.matches(">leg ").count();
+        assert!(legs >= 2, "one leg of six games does not tell them apart: {summary}");
+        let games: u32 = summary.split(" games in ").next().unwrap().trim().parse().unwrap();
+        assert_eq!(games, 6 * legs as u32, "{summary}");
+        let table = text_of(&decided, "decided-table");
+        assert!(table.contains("1smart") && table.contains("2random"), "{table}");
+
+        let capped = page_once(&url, ids[1], settled).await;
+        let summary = text_of(&capped, "decided-summary");
+        assert!(summary.starts_with("12 games in 2 leg(s) of at most 12"), "{summary}");
+        assert!(summary.contains("The cap is reached: no place is decided"), "{summary}");
+        let table = text_of(&capped, "decided-table");
+        assert!(table.contains("1–2smart") && table.contains("1–2random"), "{table}");
+    });
+}

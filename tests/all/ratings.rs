@@ -204,7 +204,8 @@ fn a_tournament_is_rated_in_its_own_order_however_its_games_were_recorded() {
             conn.execute_batch(
                 "DROP VIEW rateable; DROP TABLE rating_order; ALTER TABLE published_versions DROP COLUMN follows;
                  ALTER TABLE faults DROP COLUMN last_words; ALTER TABLE faults DROP COLUMN step;
-                 ALTER TABLE versions DROP COLUMN sparring; DROP TABLE candidates; PRAGMA user_version = 7;",
+                 ALTER TABLE versions DROP COLUMN sparring; DROP TABLE candidates; DROP TABLE final_legs;
+         ALTER TABLE competitions DROP COLUMN decide; ALTER TABLE competitions DROP COLUMN final_games; PRAGMA user_version = 7;",
             )
             .unwrap();
             drop(conn);

@@ -726,7 +726,8 @@ fn concurrent_publishes_of_one_package_make_one_version() {
     conn.execute_batch(&format!(
         "ALTER TABLE published_versions DROP COLUMN follows;
          ALTER TABLE faults DROP COLUMN last_words; ALTER TABLE faults DROP COLUMN step;
-         ALTER TABLE versions DROP COLUMN sparring; DROP TABLE candidates;
+         ALTER TABLE versions DROP COLUMN sparring; DROP TABLE candidates; DROP TABLE final_legs;
+         ALTER TABLE competitions DROP COLUMN decide; ALTER TABLE competitions DROP COLUMN final_games;
          INSERT INTO published_versions (game_id, version, referee, size, published_by) VALUES (1, 4, '{a}', 10, 1);
          PRAGMA user_version = 9;"
     ))
@@ -760,7 +761,8 @@ fn stored_games_faulted_after_their_outcome_lose_their_winner_when_the_store_ope
          UPDATE game_players SET result = 'won' WHERE seat = 0 AND game_id = (SELECT id FROM games WHERE key = '{key}');
          ALTER TABLE published_versions DROP COLUMN follows;
          ALTER TABLE faults DROP COLUMN last_words; ALTER TABLE faults DROP COLUMN step;
-         ALTER TABLE versions DROP COLUMN sparring; DROP TABLE candidates;
+         ALTER TABLE versions DROP COLUMN sparring; DROP TABLE candidates; DROP TABLE final_legs;
+         ALTER TABLE competitions DROP COLUMN decide; ALTER TABLE competitions DROP COLUMN final_games;
          PRAGMA user_version = 8;"
     ))
     .unwrap();

@@ -9,6 +9,7 @@ pub mod backup;
 pub mod candidate;
 pub mod check_game;
 pub mod compiled;
+pub mod decider;
 pub mod engine;
 pub mod fork;
 pub mod ladder;

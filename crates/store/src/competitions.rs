@@ -25,6 +25,10 @@ pub struct Competition {
     pub seed: u64,
     /// The final, once it was recorded.
     pub final_id: Option<i64>,
+    /// The top places the final is played on until they are decided (0: the final is played once).
+    pub decide: u32,
+    /// The most games the final's legs may play in all, when `decide` is set.
+    pub final_games: u32,
 }
 
 /// What a new competition is.
@@ -36,9 +40,13 @@ pub struct NewCompetition<'a> {
     pub format: Kind,
     pub games_per_match: u32,
     pub seed: u64,
+    /// See [`Competition::decide`] and [`Competition::final_games`].
+    pub decide: u32,
+    pub final_games: u32,
 }
 
-const COLUMNS: &str = "id, game, title, description, deadline, format, games_per_match, seed, final_id";
+const COLUMNS: &str =
+    "id, game, title, description, deadline, format, games_per_match, seed, final_id, decide, final_games";
 
 fn row(r: &rusqlite::Row<'_>) -> rusqlite::Result<Competition> {
     Ok(Competition {
@@ -51,6 +59,8 @@ fn row(r: &rusqlite::Row<'_>) -> rusqlite::Result<Competition> {
         games_per_match: r.get(6)?,
         seed: r.get::<_, i64>(7)? as u64,
         final_id: r.get(8)?,
+        decide: r.get(9)?,
+        final_games: r.get(10)?,
     })
 }
 
@@ -83,8 +93,8 @@ impl Store {
         }
         self.conn
             .execute(
-                "INSERT INTO competitions (game, title, description, deadline, format, games_per_match, seed, created_by)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+                "INSERT INTO competitions (game, title, description, deadline, format, games_per_match, seed, created_by,
+                 decide, final_games) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
                 params![
                     c.game,
                     c.title.trim(),
@@ -93,7 +103,9 @@ impl Store {
                     c.format.as_str(),
                     c.games_per_match,
                     c.seed as i64,
-                    by.id
+                    by.id,
+                    c.decide,
+                    c.final_games
                 ],
             )
             .map_err(|e| self.sql(e))?;
@@ -152,6 +164,29 @@ impl Store {
     /// Records competition `id`'s final of `entrants` and sets its `final_id`, in one transaction:
     /// `None` if a final was recorded already (by this process or another).
     pub fn create_final(&mut self, id: i64, settings: &StoredSettings, entrants: &[Version]) -> Result<Option<i64>> {
+        self.create_leg(id, 1, None, settings, entrants)
+    }
+
+    /// Records leg `leg` (from 2) of competition `id`'s final, from `seed`, with the first leg's
+    /// entrants and settings, in one transaction: `None` if that leg was recorded already.
+    pub fn create_final_leg(&mut self, id: i64, leg: u32, seed: u64) -> Result<Option<i64>> {
+        let first = self
+            .competition(id)?
+            .and_then(|c| c.final_id)
+            .ok_or_else(|| StoreError::Invalid(format!("competition {id} has no final to play on")))?;
+        let row = self.tournament(first)?.ok_or_else(|| StoreError::Invalid(format!("no tournament {first}")))?;
+        let entrants = self.entrants(first)?;
+        self.create_leg(id, leg, Some(seed), &row.settings, &entrants)
+    }
+
+    fn create_leg(
+        &mut self,
+        id: i64,
+        leg: u32,
+        seed: Option<u64>,
+        settings: &StoredSettings,
+        entrants: &[Version],
+    ) -> Result<Option<i64>> {
         let db = self.db.clone();
         let e = |source| super::sql_error(db.clone(), source);
         let settings = serde_json::to_string(settings).map_err(|x| StoreError::Invalid(x.to_string()))?;
@@ -161,7 +196,17 @@ impl Store {
             .optional()
             .map_err(e)?
             .ok_or_else(|| StoreError::Invalid(format!("there is no competition {id}")))?;
-        if c.final_id.is_some() {
+        let recorded = if leg == 1 {
+            c.final_id.is_some()
+        } else {
+            tx.query_row(
+                "SELECT EXISTS (SELECT 1 FROM final_legs WHERE competition_id = ?1 AND leg = ?2)",
+                params![id, leg],
+                |r| r.get(0),
+            )
+            .map_err(e)?
+        };
+        if recorded {
             return Ok(None);
         }
         let format = Kind::parse(&c.format).ok_or_else(|| StoreError::Invalid(format!("format {}", c.format)))?;
@@ -174,10 +219,29 @@ impl Store {
                 .map_err(e)?,
             None => None,
         };
-        let what = (format, c.games_per_match, c.seed);
-        let final_id = insert_tournament(&tx, &c.game, what, &settings, entrants, (true, by.as_ref())).map_err(e)?;
-        tx.execute("UPDATE competitions SET final_id = ?1 WHERE id = ?2", params![final_id, id]).map_err(e)?;
+        let what = (format, c.games_per_match, seed.unwrap_or(c.seed));
+        let t = insert_tournament(&tx, &c.game, what, &settings, entrants, (true, by.as_ref())).map_err(e)?;
+        if leg == 1 {
+            tx.execute("UPDATE competitions SET final_id = ?1 WHERE id = ?2", params![t, id]).map_err(e)?;
+        } else {
+            tx.execute(
+                "INSERT INTO final_legs (competition_id, leg, tournament_id) VALUES (?1, ?2, ?3)",
+                params![id, leg, t],
+            )
+            .map_err(e)?;
+        }
         tx.commit().map_err(e)?;
-        Ok(Some(final_id))
+        Ok(Some(t))
+    }
+
+    /// The tournaments of competition `id`'s final, leg by leg (none before its final is recorded).
+    pub fn final_legs(&self, id: i64) -> Result<Vec<i64>> {
+        let Some(first) = self.competition(id)?.and_then(|c| c.final_id) else { return Ok(vec![]) };
+        let mut q = self
+            .conn
+            .prepare("SELECT tournament_id FROM final_legs WHERE competition_id = ?1 ORDER BY leg")
+            .map_err(|e| self.sql(e))?;
+        let more: Vec<i64> = q.query_map([id], |r| r.get(0)).and_then(Iterator::collect).map_err(|e| self.sql(e))?;
+        Ok(std::iter::once(first).chain(more).collect())
     }
 }

@@ -283,6 +283,18 @@ const MIGRATIONS: &[&str] = &[
     );
     CREATE INDEX candidates_of_player ON candidates (player_id, id);
     ",
+    // 14: a competition's final played until its top places are decided: how many, the most games,
+    // and the legs played after the first (the first is `final_id`).
+    "
+    ALTER TABLE competitions ADD COLUMN decide INTEGER NOT NULL DEFAULT 0;
+    ALTER TABLE competitions ADD COLUMN final_games INTEGER NOT NULL DEFAULT 0;
+    CREATE TABLE final_legs (
+        competition_id INTEGER NOT NULL REFERENCES competitions (id),
+        leg            INTEGER NOT NULL,
+        tournament_id  INTEGER NOT NULL REFERENCES tournaments (id),
+        PRIMARY KEY (competition_id, leg)
+    );
+    ",
 ];
 
 /// The schema version this Arena writes.

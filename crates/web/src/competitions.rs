@@ -59,7 +59,16 @@ pub struct NewForm {
     games_per_match: String,
     #[serde(default)]
     seed: String,
+    /// The top places the final is played again until they are decided (empty or 0: played once).
+    #[serde(default)]
+    decide: String,
+    /// The most games its legs play in all (empty: [`FINAL_GAMES`]).
+    #[serde(default)]
+    final_games: String,
 }
+
+/// The most games a final played until its top places are decided plays, unless the form says.
+const FINAL_GAMES: u32 = 1000;
 
 /// `POST /competitions` (admins): records it and starts the game's ladder here.
 pub async fn create(
@@ -81,6 +90,16 @@ pub async fn create(
         "" => arena_service::tournaments::seed_or_clock(None),
         typed => arena_core::parse_seed(typed).map_err(WebError::bad)?,
     };
+    let number = |v: &str, default: u32, max: u32, what: &str| match v.trim() {
+        "" => Ok(default),
+        typed => typed
+            .parse::<u32>()
+            .ok()
+            .filter(|n| *n <= max)
+            .ok_or_else(|| WebError::bad(format!("{what}: a whole number from 0 to {max}"))),
+    };
+    let decide = number(&f.decide, 0, 64, "top places to decide")?;
+    let final_games = number(&f.final_games, FINAL_GAMES, 100_000, "games in all")?.max(1);
     if f.title.chars().count() > arena_service::store::TITLE_CHARS
         || f.description.chars().count() > arena_service::store::DESCRIPTION_CHARS
     {
@@ -101,6 +120,8 @@ pub async fn create(
                 format: Kind::from(format),
                 games_per_match: k,
                 seed,
+                decide,
+                final_games,
             };
             s.create_competition(&c, &by).map(Ok).or_else(|e| match e {
                 arena_service::store::StoreError::Invalid(m) => Ok(Err(WebError::bad(m))),
@@ -127,6 +148,8 @@ struct Page {
     leaders: Vec<(usize, String, String, u32)>,
     /// The final, once recorded: its status and rendered parts.
     final_parts: Option<(String, String, String)>,
+    /// A final played until its top places are decided: where it stands.
+    decision: Option<arena_service::decider::Decision>,
 }
 
 /// `GET /competitions/{id}`.
@@ -155,8 +178,15 @@ pub async fn page(State(app): State<Arc<App>>, viewer: Viewer, Path(id): Path<i6
         }
         None => None,
     };
+    let cc = c.clone();
+    let decision = match c.decide {
+        0 => None,
+        _ => app.read(move |s| arena_service::decider::decision(s, &cc)).await?,
+    };
     let closes = arena_service::store::stamp(c.deadline);
-    html(&Page { nav: Nav::of(&viewer), live: String::new(), c, closes, open, ladder, leaders, final_parts })
+    let page =
+        Page { nav: Nav::of(&viewer), live: String::new(), c, closes, open, ladder, leaders, final_parts, decision };
+    html(&page)
 }
 
 /// `GET /competitions/{id}/final.csv`: the final's standings.
@@ -216,19 +246,33 @@ async fn due(app: &Arc<App>, skipped: &mut std::collections::HashSet<i64>) -> Re
     let all = app.read(|s| s.competitions()).await?;
     let due: Vec<Competition> = all.into_iter().filter(|c| c.deadline <= t && !skipped.contains(&c.id)).collect();
     for c in due {
-        match c.final_id {
-            None => start_final(app, &c, skipped).await?,
-            Some(f) => {
-                let row = app.read(move |s| s.tournament(f)).await?;
-                match row.map(|r| r.status) {
-                    Some(Status::Interrupted) => super::tournaments::resume(app, f).await?,
-                    // Played to its end: nothing more to do for it.
-                    Some(Status::Finished) | None => {
-                        skipped.insert(c.id);
-                    }
-                    _ => {}
+        if c.final_id.is_none() {
+            start_final(app, &c, skipped).await?;
+            continue;
+        }
+        let (id, cc) = (c.id, c.clone());
+        let (last, decision) = app
+            .read(move |s| {
+                let last = match s.final_legs(id)?.last() {
+                    Some(&t) => s.tournament(t)?.map(|r| (t, r.status)),
+                    None => None,
+                };
+                Ok((last, arena_service::decider::decision(s, &cc)?))
+            })
+            .await?;
+        match last {
+            Some((t, Status::Interrupted)) => super::tournaments::resume(app, t).await?,
+            // Played to its end: another leg if its top places are not decided and the cap allows,
+            // which the next look resumes (a recorded leg nobody runs); otherwise settled.
+            Some((_, Status::Finished)) | None => match decision.and_then(|d| d.next) {
+                Some((leg, seed)) => {
+                    app.write(move |s| s.create_final_leg(id, leg, seed)).await?;
                 }
-            }
+                None => {
+                    skipped.insert(c.id);
+                }
+            },
+            _ => {}
         }
     }
     Ok(())
