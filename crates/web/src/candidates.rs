@@ -99,9 +99,13 @@ async fn turn(app: Arc<App>, owner: Option<i64>) -> Turn {
     Turn(app)
 }
 
-/// Judges candidate `c` with `game` in the background, pair by pair.
+/// Judges candidate `c` with `game` in the background, pair by pair (unless a task here judges it
+/// already: a server starting while it is uploaded finds it twice).
 pub(crate) fn judge(app: &Arc<App>, game: Arc<PackageGame>, c: &Candidate) {
     let (app, id, owner) = (app.clone(), c.id, c.submitted_by);
+    if !app.judging.lock().unwrap_or_else(|e| e.into_inner()).insert(id) {
+        return;
+    }
     tokio::spawn(async move {
         let a = app.clone();
         let pair = move |_: &Candidate| turn(a.clone(), owner);
@@ -111,6 +115,7 @@ pub(crate) fn judge(app: &Arc<App>, game: Arc<PackageGame>, c: &Candidate) {
             }
             Err(e) => tracing::error!("candidate {id}: {e:#}"),
         }
+        app.judging.lock().unwrap_or_else(|e| e.into_inner()).remove(&id);
     });
 }
 

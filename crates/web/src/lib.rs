@@ -102,6 +102,8 @@ pub struct App {
     uploads: tokio::sync::Semaphore,
     /// Recent uploads per account, for the rate limit.
     recent: Mutex<HashMap<i64, VecDeque<Instant>>>,
+    /// The candidates being judged here (each by one task).
+    judging: Mutex<std::collections::HashSet<i64>>,
     /// Replays re-run through a referee at once (each is a referee instance and some CPU).
     replays: tokio::sync::Semaphore,
     /// Live streams open, per client and in all (each polls the store a few times a second).
@@ -156,6 +158,7 @@ impl App {
             games: Mutex::new(caches::Lru::new(MAX_GAMES)),
             uploads: tokio::sync::Semaphore::new(workers),
             recent: Mutex::default(),
+            judging: Mutex::default(),
             replays: tokio::sync::Semaphore::new(4),
             live: conn::PerClient::new(LIVE_STREAMS),
             readers: Arc::default(),
