@@ -307,5 +307,27 @@ fn a_final_is_played_again_until_its_top_places_are_decided_or_its_game_cap_and_
         assert!(summary.contains("The cap is reached: no place is decided"), "{summary}");
         let table = text_of(&capped, "decided-table");
         assert!(table.contains("1–2smart") && table.contains("1–2random"), "{table}");
+
+        // The API says the same.
+        let a = get_json(&format!("{url}/api/competitions/{}", ids[0])).await;
+        let d = &a["decision"];
+        assert_eq!(
+            (a["decide"].as_u64(), d["settled"].as_bool(), d["over"].as_bool()),
+            (Some(1), Some(true), Some(true)),
+            "{a}"
+        );
+        assert_eq!((d["decided"][0].as_u64(), d["placed"][0]["name"].as_str()), (Some(1), Some("smart")), "{a}");
+        assert_eq!(d["legs"].as_array().map(Vec::len), Some(legs), "{a}");
+        assert_eq!(d["placed"][0]["rank_range"], serde_json::json!([1, 1]), "{a}");
+        let b = get_json(&format!("{url}/api/competitions/{}", ids[1])).await;
+        let d = &b["decision"];
+        assert_eq!(
+            (d["games"].as_u64(), d["cap"].as_u64(), d["settled"].as_bool(), d["over"].as_bool()),
+            (Some(12), Some(12), Some(false), Some(true)),
+            "{b}"
+        );
+        assert_eq!(d["decided"], serde_json::json!([]), "{b}");
+        let res = client().get(format!("{url}/api/competitions/999")).send().await.unwrap();
+        assert_eq!(res.status().as_u16(), 404);
     });
 }

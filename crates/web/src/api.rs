@@ -28,6 +28,7 @@ pub fn routes() -> (axum::Router<Arc<App>>, utoipa::openapi::OpenApi) {
     let r = super::forks::api(r);
     let r = super::sparring::api(r);
     let r = super::candidates::api(r);
+    let r = super::competitions::api(r);
     super::replays::api(r).split_for_parts()
 }
 

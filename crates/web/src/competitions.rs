@@ -6,8 +6,9 @@
 //! is resumed), and plays it; the page then shows its standings and rounds, and a CSV of them.
 
 use super::App;
+use super::api_types::{CompetitionOut, DecisionOut, ErrorBody, PlacedOut};
 use super::auth::Viewer;
-use super::error::WebError;
+use super::error::{ApiResult, WebError};
 use super::layout::{Nav, html};
 use arena_core::unix_now as now;
 use arena_service::store::{Competition, Kind, NewCompetition, Status};
@@ -304,6 +305,55 @@ async fn start_final(
     let settings = Settings::new(format, c.games_per_match, c.seed);
     super::tournaments::start_final(app, c.id, &entry.dir, versions, settings).await?;
     Ok(())
+}
+
+/// A competition: its deadline and final and, for a final played until its top places are decided,
+/// where that stands (its legs, each player's place range and interval, the places decided).
+#[utoipa::path(get, path = "/api/competitions/{id}", tag = "tournaments",
+    params(("id" = i64, Path, description = "a competition's id")),
+    responses((status = 200, body = CompetitionOut), (status = 404, body = ErrorBody)))]
+pub async fn competition(State(app): State<Arc<App>>, Path(id): Path<i64>) -> ApiResult<CompetitionOut> {
+    let (c, d) = app
+        .read(move |s| {
+            let Some(c) = s.competition(id)? else { return Ok(None) };
+            let d = if c.decide > 0 { arena_service::decider::decision(s, &c)? } else { None };
+            Ok(Some((c, d)))
+        })
+        .await?
+        .ok_or_else(|| WebError::not_found(format!("there is no competition {id}")))?;
+    let decision = d.map(|d| DecisionOut {
+        over: d.finished && d.next.is_none(),
+        legs: d.legs,
+        games: d.games,
+        cap: d.cap,
+        placed: d
+            .placed
+            .into_iter()
+            .map(|p| PlacedOut { name: p.name, rating: p.rating, interval: p.interval, rank_range: p.rank_range })
+            .collect(),
+        decided: d.decided,
+        settled: d.settled,
+    });
+    Ok(axum::Json(CompetitionOut {
+        id: c.id,
+        open: c.deadline > now(),
+        deadline: arena_service::store::stamp(c.deadline),
+        game: c.game,
+        title: c.title,
+        description: c.description,
+        format: c.format,
+        games_per_match: c.games_per_match,
+        seed: c.seed.to_string(),
+        final_tournament: c.final_id,
+        decide: c.decide,
+        final_games: c.final_games,
+        decision,
+    }))
+}
+
+/// This resource's API routes.
+pub(crate) fn api(r: utoipa_axum::router::OpenApiRouter<Arc<App>>) -> utoipa_axum::router::OpenApiRouter<Arc<App>> {
+    r.routes(utoipa_axum::routes!(competition))
 }
 
 /// This resource's pages and forms.

@@ -106,3 +106,50 @@ pub struct CandidateOut {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub validation: Option<super::ValidationOut>,
 }
+
+/// A competition: its game, its deadline, its final and, when the final is played until its top
+/// places are decided, where that stands.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct CompetitionOut {
+    pub id: i64,
+    pub game: String,
+    pub title: String,
+    pub description: String,
+    /// When submissions close (and the final starts).
+    pub deadline: String,
+    pub open: bool,
+    pub format: String,
+    pub games_per_match: u32,
+    pub seed: String,
+    /// The final's (first leg's) tournament, once recorded.
+    pub final_tournament: Option<i64>,
+    /// The top places its final is played until they are decided (0: played once), and the most games.
+    pub decide: u32,
+    pub final_games: u32,
+    pub decision: Option<DecisionOut>,
+}
+
+/// A final played until its top places are decided: its legs (tournaments), the games they played,
+/// every player not banned by all the legs' games (best first), and the places decided (only one
+/// player's 95% interval allows each).
+#[derive(Debug, Serialize, ToSchema)]
+pub struct DecisionOut {
+    pub legs: Vec<i64>,
+    pub games: u32,
+    pub cap: u32,
+    pub placed: Vec<PlacedOut>,
+    pub decided: Vec<u32>,
+    /// The top places asked for are all decided.
+    pub settled: bool,
+    /// Every leg is played and no other is due: the final is over.
+    pub over: bool,
+}
+
+/// A player of a final by all its legs' games.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct PlacedOut {
+    pub name: String,
+    pub rating: f64,
+    pub interval: [f64; 2],
+    pub rank_range: [u32; 2],
+}
