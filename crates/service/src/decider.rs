@@ -59,17 +59,16 @@ pub fn decision(store: &Store, c: &Competition) -> Result<Option<Decision>> {
     }
     let banned =
         |name: &str| bans.iter().any(|b| b == name) || games.iter().any(|g| g.faults.iter().any(|f| f.player == name));
-    let players: Vec<(String, bool)> = names.iter().map(|n| (n.clone(), bans.contains(n))).collect();
+    let players: Vec<ratings::Entrant<'_>> =
+        names.iter().map(|n| ratings::Entrant { name: n, forfeited: bans.contains(n), banned: banned(n) }).collect();
     let rated = ratings::by_games(&players, &games);
-    let ranked: Vec<(String, ratings::Rating)> =
-        names.iter().zip(rated).filter(|(n, _)| !banned(n)).map(|(n, r)| (n.clone(), r)).collect();
-    let ranges = ratings::rank_ranges(&ranked.iter().map(|(_, r)| *r).collect::<Vec<_>>());
-    let mut placed: Vec<Placed> = ranked
-        .into_iter()
-        .zip(ranges)
-        .map(|((name, r), (best, worst))| {
-            let (lo, hi) = r.interval();
-            Placed { name, rating: r.rating, interval: [lo, hi], rank_range: [best, worst] }
+    let mut placed: Vec<Placed> = names
+        .iter()
+        .zip(rated)
+        .filter_map(|(name, g)| {
+            let (best, worst) = g.rank_range?;
+            let (lo, hi) = g.rating.interval();
+            Some(Placed { name: name.clone(), rating: g.rating.rating, interval: [lo, hi], rank_range: [best, worst] })
         })
         .collect();
     placed.sort_by(|a, b| a.rank_range.cmp(&b.rank_range).then(b.rating.total_cmp(&a.rating)));

@@ -26,7 +26,7 @@ mod tournaments;
 
 pub use accounts::{Owner, Session, User, secret};
 pub use backup::NamedFiles;
-pub use candidates::{Candidate, NewCandidate, STATUSES as CANDIDATE_STATUSES};
+pub use candidates::{Candidate, NewCandidate};
 pub use competitions::{Competition, DESCRIPTION_CHARS, NewCompetition, TITLE_CHARS, stamp};
 pub use invites::{Invite, MAX_INVITE_SECS, MAX_USES};
 pub use journal::StoreJournal;

@@ -78,27 +78,50 @@ pub fn rank_ranges(ratings: &[Rating]) -> Vec<(u32, u32)> {
         .collect()
 }
 
-/// Each player's rating by `games` alone (`players`: their names, and whether each was banned outside
-/// any game), in that order: every player starts new, the games are rated in the order given (by
-/// Glicko-2 when none seats more than two, by Weng-Lin otherwise), a game the referee failed counts for
-/// nobody, and a player banned outside any game takes a forfeit. What a tournament's own games say of
-/// its players, for its final standings' intervals and rank ranges.
-pub fn by_games(players: &[(String, bool)], games: &[crate::GameRecord]) -> Vec<Rating> {
+/// A player as [`by_games`] takes it: its name, whether it was banned outside any game (a forfeit),
+/// and whether it was banned at all (then it is rated but not ranked).
+pub struct Entrant<'a> {
+    pub name: &'a str,
+    pub forfeited: bool,
+    pub banned: bool,
+}
+
+/// What one tournament's (or final's) games alone say of a player: its rating, and the range of places
+/// its interval allows among the players not banned (`None` for a banned one: it is not ranked).
+#[derive(Debug, Clone, Copy)]
+pub struct ByGames {
+    pub rating: Rating,
+    pub rank_range: Option<(u32, u32)>,
+}
+
+/// Each player's rating by `games` alone and its range of places among the unbanned, in the order of
+/// `players`: every player starts new, the games are rated in the order given (by Glicko-2 when none
+/// seats more than two, by Weng-Lin otherwise), a game the referee failed counts for nobody, and a
+/// player banned outside any game takes a forfeit. What a tournament's own games say of its players,
+/// for its standings' intervals and rank ranges (and a competition's final, over all its legs).
+pub fn by_games(players: &[Entrant<'_>], games: &[crate::GameRecord]) -> Vec<ByGames> {
     let seats = games.iter().map(|g| g.players.len()).max().unwrap_or(2);
     let mut rated = Ratings::new(System::for_seats(seats..=seats));
-    let id = |name: &str| players.iter().position(|(p, _)| p == name).map(|i| i as i64);
+    let id = |name: &str| players.iter().position(|p| p.name == name).map(|i| i as i64);
     for g in games.iter().filter(|g| g.game_fault.is_none()) {
         let Some(ids) = g.players.iter().map(|p| id(p)).collect::<Option<Vec<i64>>>() else { continue };
         let faulted: Vec<bool> = g.players.iter().map(|p| g.faults.iter().any(|f| f.player == *p)).collect();
         let winners: Vec<usize> = (0..g.players.len()).filter(|&i| g.winners.contains(&g.players[i])).collect();
         rated.update(&ids, &places(&g.scores, &winners, &faulted));
     }
-    for (i, (_, forfeited)) in players.iter().enumerate() {
-        if *forfeited {
+    for (i, p) in players.iter().enumerate() {
+        if p.forfeited {
             rated.forfeit(i as i64);
         }
     }
-    (0..players.len()).map(|i| rated.get(i as i64)).collect()
+    let mut out: Vec<ByGames> =
+        (0..players.len()).map(|i| ByGames { rating: rated.get(i as i64), rank_range: None }).collect();
+    let ranked: Vec<usize> = (0..players.len()).filter(|&i| !players[i].banned).collect();
+    let ranges = rank_ranges(&ranked.iter().map(|&i| out[i].rating).collect::<Vec<_>>());
+    for (&i, range) in ranked.iter().zip(ranges) {
+        out[i].rank_range = Some(range);
+    }
+    out
 }
 
 /// A range of places as a person reads it: `3`, or `3–5`.

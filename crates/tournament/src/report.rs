@@ -59,21 +59,26 @@ fn by_the_games(r: &TournamentResult) -> String {
     if r.players.len() < 2 {
         return s;
     }
-    let banned = |name: &str| r.banned.iter().any(|b| b.player == name && b.game.is_none());
-    let players: Vec<(String, bool)> = r.players.iter().map(|p| (p.name.clone(), banned(&p.name))).collect();
+    let players: Vec<super::ratings::Entrant<'_>> = r
+        .players
+        .iter()
+        .map(|p| super::ratings::Entrant {
+            name: &p.name,
+            forfeited: r.banned.iter().any(|b| b.player == p.name && b.game.is_none()),
+            // Banned players are not ranked (as in the ranking above).
+            banned: r.banned.iter().any(|b| b.player == p.name),
+        })
+        .collect();
     let rated = super::ratings::by_games(&players, &r.games);
-    // Banned players are not ranked (as in the ranking above).
-    let ranked: Vec<_> =
-        players.iter().zip(rated).filter(|((name, _), _)| !r.banned.iter().any(|b| b.player == *name)).collect();
-    let ranges = super::ratings::rank_ranges(&ranked.iter().map(|(_, rating)| *rating).collect::<Vec<_>>());
-    let mut rows: Vec<_> = ranked.into_iter().zip(ranges).collect();
-    rows.sort_by(|a, b| a.1.cmp(&b.1).then(b.0.1.rating.total_cmp(&a.0.1.rating)));
+    let mut rows: Vec<_> =
+        players.iter().zip(rated).filter_map(|(p, g)| Some((p.name, g.rating, g.rank_range?))).collect();
+    rows.sort_by(|a, b| a.2.cmp(&b.2).then(b.1.rating.total_cmp(&a.1.rating)));
     if rows.len() < 2 {
         return s;
     }
     let width = name_width(r);
     let _ = writeln!(s, "\nBy the games (the places each rating allows at 95%):");
-    for (((name, _), rating), range) in rows {
+    for (name, rating, range) in rows {
         let (lo, hi) = rating.interval();
         let _ = writeln!(s, "  {name:<width$}  {:>7}  rating {lo:.0} to {hi:.0}", super::ratings::rank_text(range));
     }

@@ -220,16 +220,22 @@ pub fn tournament(
         let shared = i > 0 && !a.banned && !b.banned && decides(a) == decides(b);
         standings[i].place = if shared { a.place } else { i + 1 };
     }
-    let names: Vec<(String, bool)> =
-        standings.iter().map(|s| (s.name.clone(), bans.iter().any(|(b, _)| *b == s.name))).collect();
-    let rated = ratings::by_games(&names, games);
+    let players: Vec<ratings::Entrant<'_>> = standings
+        .iter()
+        .map(|s| ratings::Entrant {
+            name: &s.name,
+            forfeited: bans.iter().any(|(b, _)| *b == s.name),
+            banned: s.banned,
+        })
+        .collect();
+    let rated = ratings::by_games(&players, games);
     // Banned players are not ranked: the ranges are among the others.
-    let ranked: Vec<usize> = (0..standings.len()).filter(|&i| !standings[i].banned).collect();
-    let ranges = ratings::rank_ranges(&ranked.iter().map(|&i| rated[i]).collect::<Vec<_>>());
-    for (&i, (best, worst)) in ranked.iter().zip(ranges) {
-        let (lo, hi) = rated[i].interval();
-        standings[i].interval = Some([lo, hi]);
-        standings[i].rank_range = Some([best, worst]);
+    for (s, r) in standings.iter_mut().zip(rated) {
+        if let Some((best, worst)) = r.rank_range {
+            let (lo, hi) = r.rating.interval();
+            s.interval = Some([lo, hi]);
+            s.rank_range = Some([best, worst]);
+        }
     }
     let mut rounds: BTreeMap<u32, RoundView> = BTreeMap::new();
     let empty = |n: u32| RoundView { number: n, matches: vec![], games: vec![] };
