@@ -5,6 +5,7 @@
 use super::{Result, Store, StoreError, User};
 use rusqlite::{OptionalExtension, params};
 use serde::Serialize;
+use std::path::Path;
 
 /// How a candidate's test stands.
 pub const STATUSES: [&str; 5] = ["testing", "accepted", "rejected", "undecided", "superseded"];
@@ -87,7 +88,52 @@ fn candidate_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<Candidate> {
     })
 }
 
+/// Why a candidate (of sha256 `hash`) of `name` of `game` is refused now, if it is: the player has no
+/// version to judge it against, the file is its latest version, or another candidate of it is being
+/// tested. Otherwise the version it is judged against and the player (their ids).
+fn admissible(conn: &rusqlite::Connection, db: &Path, (game, name, hash): (&str, &str, &str)) -> Result<(i64, i64)> {
+    let e = |source| super::sql_error(db.to_path_buf(), source);
+    let latest: Option<(i64, i64, String)> = conn
+        .query_row(
+            "SELECT v.id, p.id, v.hash FROM versions v JOIN players p ON p.id = v.player_id
+             WHERE p.game = ?1 AND p.name = ?2 ORDER BY v.version DESC LIMIT 1",
+            params![game, name],
+            |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
+        )
+        .optional()
+        .map_err(e)?;
+    let Some((against, player, latest_hash)) = latest else {
+        return Err(StoreError::Invalid(format!(
+            "`{name}` has no version of {game} to judge a candidate against: upload its first version as a plain \
+             upload; nothing was stored"
+        )));
+    };
+    if latest_hash == hash {
+        return Err(StoreError::Invalid(format!(
+            "the file is `{name}`'s latest version already: nothing to judge; nothing was stored"
+        )));
+    }
+    let testing: Option<i64> = conn
+        .query_row("SELECT id FROM candidates WHERE player_id = ?1 AND status = 'testing'", [player], |r| r.get(0))
+        .optional()
+        .map_err(e)?;
+    if let Some(other) = testing {
+        return Err(StoreError::Conflict(format!(
+            "candidate {other} of `{name}` is being tested: wait for its verdict before sending another; nothing \
+             was stored"
+        )));
+    }
+    Ok((against, player))
+}
+
 impl Store {
+    /// Refuses, before anything is played, a candidate (of sha256 `hash`) of `name` of `game` that
+    /// [`Store::add_candidate`] would refuse whatever its games: the player has no version yet, the file
+    /// is its latest version, or another candidate of it is being tested.
+    pub fn candidate_admissible(&self, game: &str, name: &str, hash: &str) -> Result<()> {
+        admissible(&self.conn, &self.db, (game, name, hash)).map(|_| ())
+    }
+
     /// Stores `c` as a candidate of `by`'s player, to be judged against its latest version: the file
     /// first (by content hash), then the row. Refused when the name is not `by`'s, when the player has
     /// no version to judge against, when another candidate of it is being tested, or when the file is
@@ -104,41 +150,7 @@ impl Store {
         let added = (|| {
             let tx = self.conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate).map_err(e)?;
             super::accounts::owner_of(&tx, c.name).map_err(e)?.admits(c.name, by)?;
-            let latest: Option<(i64, i64, String)> = tx
-                .query_row(
-                    "SELECT v.id, p.id, v.hash FROM versions v JOIN players p ON p.id = v.player_id
-                     WHERE p.game = ?1 AND p.name = ?2 ORDER BY v.version DESC LIMIT 1",
-                    params![c.game, c.name],
-                    |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)),
-                )
-                .optional()
-                .map_err(e)?;
-            let Some((against, player, latest_hash)) = latest else {
-                return Err(StoreError::Invalid(format!(
-                    "`{}` has no version of {} to judge a candidate against: upload its first version as a plain \
-                     upload; nothing was stored",
-                    c.name, c.game
-                )));
-            };
-            if latest_hash == c.hash {
-                return Err(StoreError::Invalid(format!(
-                    "the file is `{}`'s latest version already: nothing to judge; nothing was stored",
-                    c.name
-                )));
-            }
-            let testing: Option<i64> = tx
-                .query_row("SELECT id FROM candidates WHERE player_id = ?1 AND status = 'testing'", [player], |r| {
-                    r.get(0)
-                })
-                .optional()
-                .map_err(e)?;
-            if let Some(other) = testing {
-                return Err(StoreError::Conflict(format!(
-                    "candidate {other} of `{}` is being tested: wait for its verdict before sending another; nothing \
-                     was stored",
-                    c.name
-                )));
-            }
+            let (against, player) = admissible(&tx, &db, (c.game, c.name, c.hash))?;
             tx.execute(
                 "INSERT INTO candidates (player_id, against, hash, size, submitted_by, seed, elo0, elo1, alpha, beta,
                  cap) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)",

@@ -9,7 +9,7 @@ use super::{Bounds, Evidence, Verdict, play_pair};
 use crate::players::{Source, load};
 use crate::submit::{Refused, Submission, Validation, validate};
 use arena_play::LoadPlayers;
-use arena_store::{Candidate, NewCandidate, Store, StoreError, User, Version, check_name};
+use arena_store::{Candidate, NewCandidate, Store, User, Version, check_name};
 use std::future::Future;
 use std::path::Path;
 use std::sync::Arc;
@@ -54,23 +54,9 @@ pub async fn submit<G: LoadPlayers>(
     let mut store = Store::open(data)?;
     store.owner_of(s.name)?.admits(s.name, by)?;
     // What would refuse it after its validation game is refused before it: no game is played for nothing.
-    if store.latest_version(game.name(), s.name)?.is_none() {
-        return Err(StoreError::Invalid(format!(
-            "`{}` has no version of {} to judge a candidate against: upload its first version as a plain upload; \
-             nothing was stored",
-            s.name,
-            game.name()
-        ))
-        .into());
-    }
-    if let Some(c) = store.candidates_of(game.name(), s.name, 1)?.pop().filter(|c| c.status == "testing") {
-        return Err(StoreError::Conflict(format!(
-            "candidate {} of `{}` is being tested: wait for its verdict before sending another; nothing was stored",
-            c.id, s.name
-        ))
-        .into());
-    }
-    let kept = store.has_component(&arena_core::sha256_hex(&s.bytes)).unwrap_or(true);
+    let hash = arena_core::sha256_hex(&s.bytes);
+    store.candidate_admissible(game.name(), s.name, &hash)?;
+    let kept = store.has_component(&hash).unwrap_or(true);
     let v = validate(&game, kept, &s).await?;
     let new = NewCandidate {
         game: game.name(),
