@@ -270,6 +270,28 @@ fn a_final_is_played_again_until_its_top_places_are_decided_or_its_game_cap_and_
     let url = s.url.clone();
     rt().block_on(async {
         let session = sign_in(&url, &admin).await;
+        // Places or a cap past their range, or not numbers, are refused, saying the range; nothing is stored.
+        let long = "9".repeat(5000);
+        for (decide, cap) in [("65", "10"), ("1", "100001"), ("x", "10"), ("1", "-3"), (long.as_str(), "10")] {
+            let (_, csrf) = page(&format!("{url}/competitions"), &session).await;
+            let form = [
+                ("csrf", csrf.as_str()),
+                ("game", "goofspiel"),
+                ("title", "refused"),
+                ("closes_in", "1s"),
+                ("format", "round-robin"),
+                ("games_per_match", "6"),
+                ("decide", decide),
+                ("final_games", cap),
+            ];
+            let res = post(&url, &session, &form).await;
+            assert_eq!(res.status().as_u16(), 400, "decide {:.10}, cap {cap}", decide);
+            let body = res.text().await.unwrap();
+            assert!(body.contains("a whole number from 0 to"), "{body:.2000}");
+            assert!(!body.contains(&long), "the input is not echoed whole");
+        }
+        let listed = client().get(format!("{url}/competitions")).send().await.unwrap().text().await.unwrap();
+        assert!(!listed.contains("refused"), "a refused competition was stored");
         let mut ids = vec![];
         // The same final twice: until first place is decided (room for many legs of six games), and
         // capped at twelve games (two legs).
