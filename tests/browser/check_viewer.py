@@ -172,7 +172,7 @@ def board_image_on_the_svg_frame():
         prefix = "data:image/svg+xml;base64,"
         assert src.startswith(prefix), src[:60]
         assert base64.b64decode(src[len(prefix):]).decode("utf-8") == FIXTURE_DATA["frames"][1]["svg"]
-        page.wait_for_function("document.getElementById('board').complete")
+        page.wait_for_function("() => document.getElementById('board').complete")
         assert page.eval_on_selector("#board", "i => i.naturalWidth") == 120
         shot(page, "viewer-board")
         page.click("#next")  # no svg
@@ -244,9 +244,9 @@ def play_and_pause():
         page.select_option("#speed", "8")
         page.click("#play")
         assert page.text_content("#play") == "Pause"
-        page.wait_for_function("document.getElementById('step-label').textContent === 'Step 4 of 4'",
+        page.wait_for_function("() => document.getElementById('step-label').textContent === 'Step 4 of 4'",
                                timeout=5000)
-        page.wait_for_function("document.getElementById('play').textContent === 'Play'", timeout=2000)
+        page.wait_for_function("() => document.getElementById('play').textContent === 'Play'", timeout=2000)
         # Space plays (from the start again, being at the end) and pauses.
         page.locator("#view").click()
         page.select_option("#speed", "0.5")
@@ -388,7 +388,7 @@ def arena_js_sorts_confirms_and_updates():
             assert page.text_content("#live-status") in ("live", "finished")
             # Live: two updates, then done.
             page.wait_for_selector("#games #g2", timeout=5000)
-            page.wait_for_function("document.getElementById('live-status').textContent === 'finished'")
+            page.wait_for_function("() => document.getElementById('live-status').textContent === 'finished'")
             assert page.text_content("#games") == "all done"
             time.sleep(1.5)  # closed: no reconnection
             assert Handler.live_requests == 1, Handler.live_requests

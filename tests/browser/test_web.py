@@ -606,7 +606,7 @@ def spectators_never_see_private_events_and_owners_do():
         assert all(h.startswith("#step=") for h in hrefs), hrefs
         assert owner.locator("#fuel .costliest li").count() == rounds
         bars.nth(2).click()
-        owner.wait_for_function("document.getElementById('fork-step').value === location.hash.split('=')[1]")
+        owner.wait_for_function("() => document.getElementById('fork-step').value === location.hash.split('=')[1]")
         assert owner.input_value("#fork-step") == hrefs[2].split("=")[1], (owner.input_value("#fork-step"), hrefs[2])
         clean(owner)
         ctx.close()
