@@ -2,6 +2,8 @@
 # Both set up what is missing first (the guest toolchain, the sample players, the host).
 
 CARGO        ?= cargo
+# The Rust toolchain rust-toolchain.toml pins, installed with rustup if missing, before any cargo below.
+TOOLCHAIN    := $(shell scripts/toolchain.sh >&2)
 TARGET_DIR   ?= $(shell $(CARGO) metadata --format-version 1 --no-deps 2>/dev/null | python3 -c 'import json,sys; print(json.load(sys.stdin)["target_directory"])' 2>/dev/null || echo target)
 PLAYERS      := $(TARGET_DIR)/players
 # Every game's Rust components (its referee and Rust sample players) and hand-written WAT players, found

@@ -33,7 +33,7 @@ wasm_tools_ensure() {
 # The WASI preview-1 reactor adapter of the host's wasmtime version (its version from Cargo.lock), at
 # $ADAPTER: what turns a WASI module (the Rust fallback's, a C++ player's) into a component.
 ADAPTER_VERSION=$(awk '/^name = "wasmtime"$/ { getline; gsub(/[^0-9.]/, ""); print; exit }' Cargo.lock || true)
-ADAPTER_VERSION=${ADAPTER_VERSION:-48.0.8}
+ADAPTER_VERSION=${ADAPTER_VERSION:-50.0.1}
 ADAPTER=$TOOLS/wasi_snapshot_preview1.reactor-$ADAPTER_VERSION.wasm
 
 adapter_ensure() {

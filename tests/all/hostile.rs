@@ -134,6 +134,47 @@ fn a_rule_checker_loop_pays_fuel_and_is_banned_for_fuel_the_same_way_twice() {
     assert_eq!(first.stdout, second.stdout, "the same tournament twice gives the same JSON");
 }
 
+/// A call's fuel is its wasm's and its host calls' bill together, also when it answers: a `keep` that
+/// asks the rule checker once (a bill of at least 4,500 fuel) and then counts down `LOOPS` times (6 fuel a
+/// turn) is out of fuel under a budget its wasm alone fits in, while the same count without the check is
+/// not.
+#[test]
+fn the_bill_for_host_calls_counts_against_the_budget_of_a_call_that_answers() {
+    const LOOPS: u64 = 100_000;
+    let dir = tempfile::tempdir().unwrap();
+    let count = format!(
+        "      (local.set 0 (i32.const {LOOPS}))
+      (loop $count
+        (local.set 0 (i32.sub (local.get 0) (i32.const 1)))
+        (br_if $count (local.get 0)))
+      (i32.const 16)
+"
+    );
+    let check = "      (call 0 (i32.const 0) (i32.const 0) (i32.const 0) (i32.const 0) (i32.const 0)
+              (i32.const 0) (i32.const 0) (i32.const 0) (i32.const 32))
+";
+    let counter = write(dir.path(), "counter.wat", &yahtzee_wat(&count, ""));
+    let checker = write(dir.path(), "checker.wat", &yahtzee_wat(&format!("{check}{count}"), ""));
+    let budget = (6 * LOOPS + 2_000).to_string();
+    let play = |wat: &str, fuel: &str| {
+        let out = run(&["play", "--game", "yahtzee", "--seed", "3", "--json", "--fuel", fuel, wat, "builtin:random"]);
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        serde_json::from_slice::<serde_json::Value>(&out.stdout).unwrap()
+    };
+    // The template's `choose` takes chance every turn, so a player that answers every `keep` is out at
+    // its second `choose`, illegal: after four keeps, two of them under the budget.
+    let answers_every_keep = |v: &serde_json::Value, why: &str| {
+        let f = one_fault(v);
+        assert_eq!((f["kind"].as_str(), f["call"].as_str()), (Some("illegal"), Some("choose")), "{why}: {f}");
+    };
+    answers_every_keep(&play(&counter, &budget), "the count alone fits in the budget");
+    let v = play(&checker, &budget);
+    let f = one_fault(&v);
+    assert_eq!((f["kind"].as_str(), f["call"].as_str()), (Some("fuel"), Some("keep")), "{f}");
+    assert_eq!(f["reason"], format!("used up its {budget} fuel"));
+    answers_every_keep(&play(&checker, "200000000"), "with room, the checking player answers");
+}
+
 /// A core function of `n` additions in a row: 3 bytes of code each.
 fn long_function(n: usize) -> String {
     let mut f = String::with_capacity(n * 22 + 64);

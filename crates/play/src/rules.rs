@@ -96,7 +96,7 @@ async fn check(
     params: &[Val],
     results: &mut [Val],
 ) -> wasmtime::Result<()> {
-    let left = store.get_fuel()?;
+    let left = store.data().fuel_at_host_call(store.get_fuel()?);
     let taken = store.data_mut().extension.take().and_then(|e| e.downcast::<Checker>().ok());
     let mut checker = match taken {
         Some(c) => c,

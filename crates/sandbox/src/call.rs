@@ -60,6 +60,7 @@ impl<'n> Guard<'n> {
         // player is sampled from the next tick on.
         store.set_epoch_deadline(if store.data().profile.is_some() { 1 } else { SAMPLE_TICKS });
         let data = store.data_mut();
+        data.meter.open();
         data.limiter.refused = None;
         data.cpu.arm(deadline);
         if let Some(p) = data.profile.as_mut() {
@@ -113,13 +114,17 @@ impl<'n> Guard<'n> {
         store: &mut Store<PlayerState>,
         outcome: Result<wasmtime::Result<T>, Elapsed>,
     ) -> Called<T> {
-        let left = store.get_fuel().unwrap_or(0);
-        let used = self.fuel.saturating_sub(left);
+        // The fuel used: its wasm's, and the bill for its host calls (see `meter`).
+        let owed = store.data_mut().meter.close();
+        let used = self.fuel.saturating_sub(store.get_fuel().unwrap_or(0)).saturating_add(owed);
         if let Some(p) = store.data_mut().profile.as_mut() {
-            p.end(left);
+            p.end(self.fuel.saturating_sub(used));
         }
         let refused = store.data_mut().limiter.refused.take();
         match outcome {
+            Ok(Ok(_)) if used > self.fuel => {
+                Err(self.fault(FaultKind::Fuel, format!("used up its {} fuel", self.fuel)))
+            }
             Ok(Ok(v)) => Ok((v, used)),
             Err(Elapsed) => Err(self.fault(
                 FaultKind::Timeout,

@@ -142,7 +142,8 @@ fn precheck(bytes: &[u8], limits: &CompileLimits) -> Result<(), CompileError> {
         match payload {
             Ok(Payload::CodeSectionEntry(body)) => {
                 functions += 1;
-                let size = body.range().len() as u64;
+                let range = body.range();
+                let size = range.end - range.start;
                 if size > limits.function_bytes {
                     return Err(CompileError::TooCostly(format!(
                         "function {functions} has {size} bytes of code; the limit is {} a function",

@@ -66,7 +66,8 @@ pub enum Refused {
         label: String,
         opponent: String,
         seed: u64,
-        fault: Fault,
+        /// Boxed: a refusal travels by value through every `Result` of the submit path.
+        fault: Box<Fault>,
         /// Where it failed, what it was asked and its last output, one per line (for its uploader:
         /// whoever submits a file owns what it printed).
         details: String,
@@ -81,7 +82,7 @@ impl Refused {
     /// The fault that refused it, if a validation game did.
     pub fn fault(&self) -> Option<&Fault> {
         match self {
-            Refused::Validation { fault, .. } => Some(fault),
+            Refused::Validation { fault, .. } => Some(fault.as_ref()),
             _ => None,
         }
     }
@@ -149,7 +150,7 @@ pub(crate) async fn validate<G: LoadPlayers>(
     let (best, o) = against_strongest(&**game, s.seed, me).await.map_err(Refused::Game)?;
     if let Some(f) = o.faults.iter().find(|f| f.player == s.name) {
         forget();
-        let fault = Fault { kind: f.kind, call: f.call.clone(), reason: f.reason.clone() };
+        let fault = Box::new(Fault { kind: f.kind, call: f.call.clone(), reason: f.reason.clone() });
         let details = format!(
             "\n{}`arena check --game {} --seed {} FILE` plays the same game on your machine",
             fault_details(&o, 0, ""),

@@ -32,7 +32,7 @@ impl Flow {
 
     pub(super) fn take(&self, n: usize) {
         use std::sync::atomic::Ordering::Relaxed;
-        let _ = self.out.fetch_update(Relaxed, Relaxed, |out| Some(out.saturating_sub(n)));
+        let _ = self.out.try_update(Relaxed, Relaxed, |out| Some(out.saturating_sub(n)));
     }
 
     /// Few enough jobs out that a worker may be waiting for one.
