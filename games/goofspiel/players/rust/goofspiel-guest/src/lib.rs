@@ -39,21 +39,22 @@ pub fn random_u64() -> u64 {
     wasi_random::wasi::random::random::get_random_u64()
 }
 
-/// The bots' view of a WIT state (what native bots get, so strategies run unchanged).
-pub fn view(s: &wit::State) -> View {
+/// The bots' view of a WIT state (what native bots get, so strategies run unchanged), taking its lists
+/// as they are: nothing is copied, so a bid allocates no more than its arguments did.
+pub fn view(s: wit::State) -> View {
     View {
         you: s.you,
         seats: s.seats,
         round: s.round,
         prize: s.prize,
-        carried: s.carried.clone(),
-        hand: s.hand.clone(),
-        scores: s.scores.clone(),
-        playing: s.playing.clone(),
+        carried: s.carried,
+        hand: s.hand,
+        scores: s.scores,
+        playing: s.playing,
         history: s
             .history
-            .iter()
-            .map(|r| Round { prize: r.prize, carried: r.carried.clone(), bids: r.bids.clone(), winner: r.winner })
+            .into_iter()
+            .map(|r| Round { prize: r.prize, carried: r.carried, bids: r.bids, winner: r.winner })
             .collect(),
     }
 }
@@ -70,7 +71,7 @@ macro_rules! player {
         impl $crate::bindings::Guest for Player {
             fn bid(s: $crate::wit::State) -> u8 {
                 let hook: fn(&$crate::wit::State) -> Option<u8> = $hook;
-                hook(&s).unwrap_or_else(|| $bid(&$crate::view(&s)))
+                hook(&s).unwrap_or_else(|| $bid(&$crate::view(s)))
             }
         }
         $crate::bindings::export!(Player with_types_in $crate::bindings);
