@@ -34,8 +34,11 @@ pub const EPOCH_TICK: Duration = Duration::from_millis(2);
 /// Instances the pooling allocator keeps room for: enough for every game in flight on this machine.
 const POOL_INSTANCES: u32 = 512;
 /// Bytes of a freed linear memory kept resident for the next instance in its slot (see
-/// `engine_config`): at most this much a memory slot ever used stays in RAM between games.
-const KEEP_RESIDENT: usize = 1 << 20;
+/// `engine_config`). None: under wasmtime 50 resetting a kept megabyte in place costs more than
+/// giving the memory back with `madvise` (a round robin of 6,534 Nim games, 12 players: 2.9 s against
+/// 3.9–4.8 s; 16 KiB and 256 KiB kept: 2.9–3.4 s), where under wasmtime 48 keeping it saved 44% of an
+/// instantiation.
+const KEEP_RESIDENT: usize = 0;
 
 #[derive(Debug, thiserror::Error)]
 pub enum SandboxError {
@@ -80,10 +83,8 @@ pub(crate) fn engine_config(pooling: bool) -> Config {
             .max_tables_per_component(16)
             .max_component_instance_size(4 << 20)
             .max_core_instance_size(4 << 20)
-            // A freed slot is reset in place (only its dirty pages, found with PAGEMAP_SCAN where the
-            // kernel has it) and stays resident, rather than given back with `madvise` and faulted in
-            // again by the next game: that was 44% of an instantiation (`make bench`, under perf).
-            // Up to this much a memory (a Rust player's stack and heap fit), at most a table's worth.
+            // A freed memory is given back (see `KEEP_RESIDENT`); a freed table is reset in place, only
+            // its dirty pages (found with PAGEMAP_SCAN where the kernel has it), up to a table's worth.
             .linear_memory_keep_resident(KEEP_RESIDENT)
             .table_keep_resident(64 << 10)
             .pagemap_scan(wasmtime::Enabled::Auto);
