@@ -162,7 +162,7 @@ fn the_bill_for_host_calls_counts_against_the_budget_of_a_call_that_answers() {
         serde_json::from_slice::<serde_json::Value>(&out.stdout).unwrap()
     };
     // The template's `choose` takes chance every turn, so a player that answers every `keep` is out at
-    // its second `choose`, illegal: after four keeps, two of them under the budget.
+    // its second `choose`, illegal, after the keeps of two turns.
     let answers_every_keep = |v: &serde_json::Value, why: &str| {
         let f = one_fault(v);
         assert_eq!((f["kind"].as_str(), f["call"].as_str()), (Some("illegal"), Some("choose")), "{why}: {f}");

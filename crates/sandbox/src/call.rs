@@ -122,9 +122,7 @@ impl<'n> Guard<'n> {
         }
         let refused = store.data_mut().limiter.refused.take();
         match outcome {
-            Ok(Ok(_)) if used > self.fuel => {
-                Err(self.fault(FaultKind::Fuel, format!("used up its {} fuel", self.fuel)))
-            }
+            Ok(Ok(_)) if used > self.fuel => Err(self.out_of_fuel()),
             Ok(Ok(v)) => Ok((v, used)),
             Err(Elapsed) => Err(self.fault(
                 FaultKind::Timeout,
@@ -149,7 +147,7 @@ impl<'n> Guard<'n> {
 
     fn classify(&self, e: &wasmtime::Error) -> Fault {
         match e.downcast_ref::<Trap>() {
-            Some(Trap::OutOfFuel) => self.fault(FaultKind::Fuel, format!("used up its {} fuel", self.fuel)),
+            Some(Trap::OutOfFuel) => self.out_of_fuel(),
             Some(Trap::Interrupt) => self
                 .fault(FaultKind::Timeout, format!("still running after {} ms of CPU time", self.deadline.as_millis())),
             Some(Trap::StackOverflow) => self.fault(FaultKind::Crash, "stack overflow"),
@@ -182,6 +180,11 @@ impl<'n> Guard<'n> {
                 }
             }
         }
+    }
+
+    /// Out of fuel: the wasm's own ran out, or its wasm and its host calls' bill passed the budget.
+    fn out_of_fuel(&self) -> Fault {
+        self.fault(FaultKind::Fuel, format!("used up its {} fuel", self.fuel))
     }
 
     fn fault(&self, kind: FaultKind, reason: impl Into<String>) -> Fault {
