@@ -19,7 +19,60 @@ fn a_second_run_loads_the_compiled_component_from_the_cache() {
     // Another file is another entry (beside the game's referee, cached when the package first loads).
     assert!(check_line(dir.path(), &player("yahtzee-random")).contains("compiled in"));
     assert!(cached(dir.path(), &greedy) && cached(dir.path(), &player("yahtzee-random")));
-    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 3);
+    assert_eq!(compiled_files(dir.path()).len(), 3);
+    assert!(dir.path().join("functions").is_dir(), "the compiled functions are kept beside them");
+}
+
+/// The compiled components in `dir`, by name.
+fn compiled_files(dir: &std::path::Path) -> Vec<std::path::PathBuf> {
+    let entries = std::fs::read_dir(dir).unwrap().map(|e| e.unwrap().path());
+    entries.filter(|p| p.extension().is_some_and(|e| e == "cwasm")).collect()
+}
+
+/// The files of compiled functions under `dir`.
+fn function_files(dir: &std::path::Path) -> usize {
+    fn walk(d: &std::path::Path) -> usize {
+        let entries = std::fs::read_dir(d).into_iter().flatten().map(|e| e.unwrap().path());
+        entries.map(|p| if p.is_dir() { walk(&p) } else { 1 }).sum()
+    }
+    walk(&dir.join("functions"))
+}
+
+/// Compiles share their compiled functions: a player compiled after another that has many of the same
+/// functions (two Rust players: the same standard library) compiles fewer of its own, and what it
+/// compiles to is byte for byte what a compile from nothing gives, so it plays the same game with the
+/// same fuel.
+#[test]
+fn compiles_share_functions_and_compile_the_same_code() {
+    let (alone, after, other) =
+        (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    let (greedy, random) = (player("yahtzee-greedy"), player("yahtzee-random"));
+    let full = |dir: &std::path::Path, file: &str| {
+        let out =
+            arena().env("ARENA_CACHE_DIR", dir).args(["check", "--game", "yahtzee", "--seed", "5", file]).bounded();
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        String::from_utf8_lossy(&out.stdout)
+            .lines()
+            .filter(|l| l.contains("fuel") || l.contains("played"))
+            .collect::<Vec<_>>()
+            .join("\n")
+    };
+    let cold = full(alone.path(), &greedy);
+    full(after.path(), &random);
+    let warm = full(after.path(), &greedy);
+    full(other.path(), &random);
+    assert!(cold.contains("fuel: ") && cold == warm, "the same game, the same fuel:\n{cold}\n{warm}");
+    let (a, b, c) = (function_files(alone.path()), function_files(after.path()), function_files(other.path()));
+    assert!(a > 0 && c > 0 && b < a + c, "the second compile shares functions with the first ({b} against {a} + {c})");
+    let code = |dir: &std::path::Path| {
+        use sha2::Digest;
+        let hash: String =
+            sha2::Sha256::digest(std::fs::read(&greedy).unwrap()).iter().map(|b| format!("{b:02x}")).collect();
+        let file =
+            compiled_files(dir).into_iter().find(|p| p.file_name().unwrap().to_string_lossy().starts_with(&hash));
+        std::fs::read(file.expect("greedy is compiled")).unwrap()
+    };
+    assert!(code(alone.path()) == code(after.path()), "the same compiled code, from shared functions or not");
 }
 
 #[test]
@@ -27,9 +80,14 @@ fn a_damaged_cache_entry_is_compiled_again() {
     let dir = tempfile::tempdir().unwrap();
     let greedy = player("yahtzee-greedy");
     check_line(dir.path(), &greedy);
-    for entry in std::fs::read_dir(dir.path()).unwrap() {
-        std::fs::write(entry.unwrap().path(), b"not a compiled component").unwrap();
+    // Compiled components and compiled functions alike.
+    fn damage(d: &std::path::Path) {
+        for p in std::fs::read_dir(d).unwrap().map(|e| e.unwrap().path()) {
+            if p.is_dir() { damage(&p) } else { std::fs::write(p, b"not compiled code").unwrap() }
+        }
     }
+    assert!(function_files(dir.path()) > 0);
+    damage(dir.path());
     assert!(check_line(dir.path(), &greedy).contains("compiled in"));
     assert!(check_line(dir.path(), &greedy).contains("loaded from the compile cache"));
 }

@@ -455,7 +455,13 @@ fn the_command_line_uploads_to_and_reads_from_a_remote_arena() {
         &player("nim-optimal"),
     ]);
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    assert!(String::from_utf8_lossy(&out.stdout).contains("Submitted opt version 1 for nim"));
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("Submitted opt version 1 for nim"), "{text}");
+    // The validation game's figures, read from the API's strings: its fuel is not zero.
+    let game = text.lines().find(|l| l.contains("its validation game against")).unwrap_or_else(|| panic!("{text}"));
+    let fuel = game.split("; fuel ").nth(1).and_then(|f| f.split(' ').next()).unwrap_or_else(|| panic!("{game}"));
+    assert!(fuel.parse::<u64>().is_ok_and(|f| f > 0), "{game}");
+    assert!(text.contains("compiled in ") || text.contains("compiled already"), "{text}");
     let out = run(&[
         "submit",
         "--server",

@@ -315,12 +315,13 @@ def upload_a_good_player():
         shot(page, "upload-accepted")
         assert outcome == "accepted", message
         assert "alice-nim version 1 of nim is registered" in message, message
-        assert len(details) == 3, details
+        assert len(details) == 4, details
         size = (PLAYERS / "nim-optimal.wasm").stat().st_size
         assert re.fullmatch(rf"{size} bytes, sha256 [0-9a-f]{{64}}", details[0]), details[0]
         assert details[1].startswith("imports: "), details[1]
         assert re.search(r"validation game against \S+ \(seed \d+\): .* [\d,]+ fuel over \d+ calls", details[2]), \
             details[2]
+        assert re.fullmatch(r"compiled (in [\d.]+ s|already); its validation game took [\d.]+ s", details[3]), details[3]
         # The form keeps the game just used, and its result links to the player's page.
         assert page.eval_on_selector("#upload-form select[name=game]", "s => s.value") == "nim"
         assert page.get_attribute("#result-link", "href") == "/players/alice-nim"

@@ -11,7 +11,8 @@
 //! player's statistics, then the leaderboard's p99 under 50 clients while the ladder records games, and
 //! the ladder's speed then against alone. (5) 200 distinct uploads, each refused: the server's memory,
 //! descriptors and compiled files kept. (6) 100 versions of one game published to a running server:
-//! its memory and descriptors, which must level off at what its caches are bounded to.
+//! its memory and descriptors, which must level off at what its caches are bounded to. (7) The
+//! verdict on an uploaded Python player, with its parts (compile, validation game, upload).
 //! Server, clients and tournament share this machine's cores.
 
 use std::io::{BufRead, BufReader};
@@ -676,6 +677,9 @@ fn main() {
     if run("publishes") {
         publishes();
     }
+    if run("verdicts") {
+        verdicts();
+    }
     if !run("load") {
         return;
     }
@@ -757,6 +761,55 @@ fn uploads() {
         }
     }
     println!("  {refused} of 200 refused (422), as each should be");
+    let _ = server.kill();
+    let _ = server.wait();
+}
+
+/// (7) The verdict on a Python player: `POST /api/players` of a sample Python player (about 18 MB) to
+/// its answer, on a quiet server with a fresh store, with its parts: the compile and the validation
+/// game as the server counted them, the upload and the rest (reading the form, hashing, storing) as
+/// what is left. The first Python player the server ever sees compiles all of CPython; the next ones
+/// (another game's, here) compile only what is new (compiles share their functions).
+fn verdicts() {
+    let data = tempfile::tempdir().unwrap();
+    let d = data.path().display().to_string();
+    let out = ok(arena().args(["user", "add", "bench", "--data", &d]));
+    let token = out.split_whitespace().last().unwrap().to_string();
+    let (mut server, url) = serve_with(data.path(), None, &["--uploads-per-hour", "100000"]);
+    let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
+    let client = reqwest::Client::new();
+    println!("\nthe verdict on a Python player, POST /api/players to its answer (goal: at most 5 s):");
+    for (i, (game, file)) in
+        [("yahtzee", "yahtzee-py"), ("fish", "fish-py"), ("goofspiel", "goofspiel-py")].iter().enumerate()
+    {
+        let bytes = std::fs::read(players().join(format!("{file}.wasm"))).unwrap();
+        let size = bytes.len();
+        let form = reqwest::multipart::Form::new()
+            .text("game", game.to_string())
+            .text("name", format!("py{i}"))
+            .part("file", reqwest::multipart::Part::bytes(bytes).file_name(format!("{file}.wasm")));
+        let t = Instant::now();
+        let (status, body) = rt.block_on(async {
+            let r = client.post(format!("{url}/api/players")).bearer_auth(&token).multipart(form).send().await.unwrap();
+            (r.status().as_u16(), r.text().await.unwrap_or_default())
+        });
+        let total = t.elapsed();
+        let v: serde_json::Value = serde_json::from_str(&body).unwrap_or_default();
+        let n = |k: &str| v["validation"][k].as_u64().unwrap_or(0);
+        let (compile, game_ms) = (n("compile_ms"), n("game_ms"));
+        let rest = (total.as_millis() as u64).saturating_sub(compile + game_ms);
+        let which = if i == 0 { "the first Python player" } else { "a later Python player" };
+        println!(
+            "  {file} ({:.1} MB, {which}): {status} in {:.1} s: compile {:.1} s, validation game {:.2} s, \
+             upload and the rest {:.2} s ({})",
+            size as f64 / 1e6,
+            total.as_secs_f64(),
+            compile as f64 / 1000.0,
+            game_ms as f64 / 1000.0,
+            rest as f64 / 1000.0,
+            if total.as_secs_f64() <= 5.0 { "met" } else { "not met" }
+        );
+    }
     let _ = server.kill();
     let _ = server.wait();
 }

@@ -87,9 +87,16 @@ impl Cache {
     }
 
     /// Removes from the disk cache every compiled file whose component is not in `keep` (sha256s), and
-    /// every one of another engine; how many it removed.
+    /// every one of another engine (with the functions compiled for another engine); how many compiled
+    /// files it removed.
     pub(crate) fn sweep(&self, keep: &std::collections::HashSet<String>) -> usize {
         let Some(dir) = &self.dir else { return 0 };
+        // Functions compiled for another engine are of no use to this one.
+        for e in std::fs::read_dir(dir.join("functions")).into_iter().flatten().flatten() {
+            if e.file_name().to_str() != Some(&self.engine_key) {
+                let _ = std::fs::remove_dir_all(e.path());
+            }
+        }
         let Ok(entries) = std::fs::read_dir(dir) else { return 0 };
         let mut removed = 0;
         for e in entries.flatten() {
@@ -106,6 +113,12 @@ impl Cache {
 
     pub(crate) fn dir(&self) -> Option<&Path> {
         self.dir.as_deref()
+    }
+
+    /// Where compiles share their compiled functions (see `functions`): beside the components, for
+    /// this engine's configuration only.
+    pub(crate) fn functions_dir(&self) -> Option<PathBuf> {
+        self.dir.as_ref().map(|d| d.join("functions").join(&self.engine_key))
     }
 
     fn file(&self, hash: &str) -> Option<PathBuf> {

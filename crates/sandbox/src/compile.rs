@@ -113,6 +113,7 @@ pub(crate) fn compile(
     limits: &CompileLimits,
     compiler: &Compiler,
     slots: &Slots,
+    functions: Option<&Path>,
 ) -> Result<Compiled, CompileError> {
     precheck(bytes, limits)?;
     match compiler {
@@ -121,8 +122,12 @@ pub(crate) fn compile(
         }
         Compiler::Child(exe) => {
             let slot = slots.take();
-            let artifact = in_child(exe, bytes, limits)?;
+            let artifact = in_child(exe, bytes, limits, functions);
             drop(slot);
+            if let Some(dir) = functions {
+                super::functions::trim(dir, super::functions::FUNCTIONS_BYTES);
+            }
+            let artifact = artifact?;
             // SAFETY: the artifact was written by this very executable's compiler (the worker) for an
             // engine of the same configuration; `deserialize` checks its header and that configuration,
             // and fails cleanly on anything else.
@@ -159,12 +164,18 @@ fn precheck(bytes: &[u8], limits: &CompileLimits) -> Result<(), CompileError> {
 }
 
 /// Runs the worker on `bytes` and returns its artifact, or why it failed.
-fn in_child(exe: &Path, bytes: &[u8], limits: &CompileLimits) -> Result<Vec<u8>, CompileError> {
+fn in_child(
+    exe: &Path,
+    bytes: &[u8],
+    limits: &CompileLimits,
+    functions: Option<&Path>,
+) -> Result<Vec<u8>, CompileError> {
     let worker = |e: std::io::Error| CompileError::Worker(format!("{}: {e}", exe.display()));
     let mut child = Command::new(exe)
         .arg(WORKER_ARG)
         .arg(limits.cpu.as_secs().max(1).to_string())
         .arg(limits.memory_bytes.to_string())
+        .args(functions)
         // Address space, not memory in use, is what the limit counts: keep glibc from reserving an
         // arena of 64 MiB per compiling thread, and keep the threads few on a machine with many cores.
         .env("MALLOC_ARENA_MAX", "2")
@@ -257,13 +268,14 @@ fn block_sigpipe() {
     }
 }
 
-/// The compile worker: `arena __compile-worker CPU_SECONDS MEMORY_BYTES`, the component on stdin, the
-/// artifact on stdout. It limits itself before reading anything.
+/// The compile worker: `arena __compile-worker CPU_SECONDS MEMORY_BYTES [FUNCTIONS_DIR]`, the component
+/// on stdin, the artifact on stdout; the functions another compile already had are read from
+/// `FUNCTIONS_DIR`, and those it compiles written there. It limits itself before reading anything.
 pub fn compile_worker_main(args: &[String]) -> ExitCode {
     let (Some(cpu), Some(memory)) =
         (args.first().and_then(|a| a.parse::<u64>().ok()), args.get(1).and_then(|a| a.parse::<u64>().ok()))
     else {
-        eprintln!("usage: arena {WORKER_ARG} CPU_SECONDS MEMORY_BYTES < component.wasm > artifact");
+        eprintln!("usage: arena {WORKER_ARG} CPU_SECONDS MEMORY_BYTES [FUNCTIONS_DIR] < component.wasm > artifact");
         return ExitCode::from(2);
     };
     let limit = |resource, soft: u64, hard: u64| {
@@ -281,7 +293,15 @@ pub fn compile_worker_main(args: &[String]) -> ExitCode {
         eprintln!("cannot read the component: {e}");
         return ExitCode::from(2);
     }
-    let engine = match Engine::new(&super::engine_config(false)) {
+    let mut config = super::engine_config(false);
+    if let Some(dir) = args.get(2) {
+        let functions = std::sync::Arc::new(super::functions::Functions::new(PathBuf::from(dir)));
+        if let Err(e) = config.enable_incremental_compilation(functions) {
+            eprintln!("cannot share compiled functions: {e:#}");
+            return ExitCode::from(2);
+        }
+    }
+    let engine = match Engine::new(&config) {
         Ok(e) => e,
         Err(e) => {
             eprintln!("cannot set up the engine: {e:#}");

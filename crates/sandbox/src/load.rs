@@ -96,8 +96,10 @@ impl Sandbox {
             let ours = spec.package.split_once(':').map_or(&*spec.package, |(_, n)| n).to_string();
             return Err(LoadError::OtherGame { path: p(), import, theirs, ours });
         }
+        let functions = self.cache.functions_dir();
         let compile = || {
-            super::compile::compile(self.engine(), &bytes, &self.compile_limits, &self.compiler, &self.compile_slots)
+            let (limits, slots) = (&self.compile_limits, &self.compile_slots);
+            super::compile::compile(self.engine(), &bytes, limits, &self.compiler, slots, functions.as_deref())
         };
         let (component, compilation) = self.cache.get(self.engine(), &hash, compile).map_err(|e| match e {
             super::CompileError::Invalid(detail) => LoadError::Invalid { path: p(), detail },

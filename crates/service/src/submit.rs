@@ -48,6 +48,10 @@ pub struct Validation {
     pub calls: u32,
     /// The most fuel one call used.
     pub max_call_fuel: u64,
+    /// How long compiling it took, in milliseconds (0: it was compiled already).
+    pub compile_ms: u64,
+    /// How long its validation game took, in milliseconds.
+    pub game_ms: u64,
 }
 
 /// Why a submission was refused; nothing was stored.
@@ -147,7 +151,13 @@ pub(crate) async fn validate<G: LoadPlayers>(
     let (loaded, player) = loaded.inspect_err(|_| forget())?;
     let (label, hash) = (s.label.to_string(), loaded.hash.clone());
     let me = Arc::new(Entry { name: s.name.to_string(), source: label.clone(), hash: Some(hash.clone()), player });
+    let compile_ms = match loaded.compilation {
+        arena_sandbox::Compilation::Compiled(took) => took.as_millis() as u64,
+        _ => 0,
+    };
+    let started = std::time::Instant::now();
     let (best, o) = against_strongest(&**game, s.seed, me).await.map_err(Refused::Game)?;
+    let game_ms = started.elapsed().as_millis() as u64;
     if let Some(f) = o.faults.iter().find(|f| f.player == s.name) {
         forget();
         let fault = Box::new(Fault { kind: f.kind, call: f.call.clone(), reason: f.reason.clone() });
@@ -170,6 +180,8 @@ pub(crate) async fn validate<G: LoadPlayers>(
             fuel: o.fuel[0],
             calls: o.calls[0],
             max_call_fuel,
+            compile_ms,
+            game_ms,
         },
     })
 }

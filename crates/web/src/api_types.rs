@@ -403,6 +403,10 @@ pub struct ValidationOut {
     pub calls: u32,
     /// The most fuel one call used.
     pub max_call_fuel: String,
+    /// How long compiling it took, in milliseconds (0: the same component was compiled already).
+    pub compile_ms: u64,
+    /// How long its validation game took, in milliseconds.
+    pub game_ms: u64,
 }
 
 /// The multipart form of an upload.

@@ -128,9 +128,18 @@ fn accepted(a: &Accepted) -> UploadResult {
         format!("{} bytes, sha256 {}", v.size, v.hash),
         format!("imports: {}", if a.imports.is_empty() { "nothing".to_string() } else { a.imports.join(", ") }),
         format!("validation game against {} (seed {}): {}", o.opponent, o.seed, scores(o)),
+        format!("{}; its validation game took {:.1} s", compiled(o.compile_ms), o.game_ms as f64 / 1000.0),
     ];
     let link = Some((format!("/players/{}", v.name), format!("{}'s page: its games, ratings and scrimmages", v.name)));
     UploadResult { status: StatusCode::CREATED, outcome: "accepted", message, details, link }
+}
+
+/// How long its compile took, in words.
+fn compiled(ms: u64) -> String {
+    match ms {
+        0 => "compiled already".to_string(),
+        ms => format!("compiled in {:.1} s", ms as f64 / 1000.0),
+    }
 }
 
 /// How a validation game went, in words.
@@ -153,6 +162,8 @@ fn validation_out(o: Validation) -> ValidationOut {
         fuel: o.fuel.to_string(),
         calls: o.calls,
         max_call_fuel: o.max_call_fuel.to_string(),
+        compile_ms: o.compile_ms,
+        game_ms: o.game_ms,
     }
 }
 

@@ -89,7 +89,12 @@ pub async fn submit(server: &str, u: Upload<'_>) -> anyhow::Result<ExitCode> {
             &s("hash")[..12.min(s("hash").len())]
         );
         if let Some(val) = v.get("validation") {
-            let n = |k: &str| val.get(k).and_then(serde_json::Value::as_u64).unwrap_or(0);
+            // The API writes fuel and seeds as strings (they may pass what JSON numbers hold exactly).
+            let n = |k: &str| match val.get(k) {
+                Some(serde_json::Value::String(s)) => s.parse().unwrap_or(0),
+                Some(v) => v.as_u64().unwrap_or(0),
+                None => 0,
+            };
             let scores: Vec<String> = val
                 .get("scores")
                 .and_then(serde_json::Value::as_array)
@@ -104,6 +109,10 @@ pub async fn submit(server: &str, u: Upload<'_>) -> anyhow::Result<ExitCode> {
                 n("calls"),
                 n("max_call_fuel")
             );
+            match n("compile_ms") {
+                0 => println!("  compiled already; its validation game took {} ms", n("game_ms")),
+                ms => println!("  compiled in {ms} ms; its validation game took {} ms", n("game_ms")),
+            }
         }
     }
     Ok(ExitCode::SUCCESS)
