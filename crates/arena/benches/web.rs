@@ -473,7 +473,8 @@ fn ratings() {
     println!("ladder of {LADDER_PLAYERS} players, {stored} rated games written in {:.1} s", t.elapsed().as_secs_f64());
 
     let (mut server, url) = serve(data.path());
-    let board = format!("{url}/api/games/pennies/leaderboard");
+    let path = "/api/games/pennies/leaderboard";
+    let board = format!("{url}{path}");
     let rt = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build().unwrap();
     let client = reqwest::Client::builder().pool_max_idle_per_host(CLIENTS).build().unwrap();
     let first = rt.block_on(async {
@@ -490,14 +491,14 @@ fn ratings() {
         sample(&client, &one, 30).await
     });
     let greedy = greedy_reader(&rt, &client, &url, "/api/players/p07", [127, 0, 0, 9]);
-    let cheap = greedy_reader(&rt, &client, &url, "/api/games/pennies/leaderboard", [127, 0, 0, 10]);
+    let cheap = greedy_reader(&rt, &client, &url, path, [127, 0, 0, 10]);
     // Recording alone, then under the readers: the same number of games of the same ladder.
     ladder(data.path(), 50);
     let probe = ladder(data.path(), 400);
     let games = ((10.0 / probe.as_secs_f64() * 400.0) as u32).clamp(400, 20_000);
     let alone = ladder(data.path(), games);
-    let closed = readers(&rt, data.path(), games, &board, None);
-    let paced = readers(&rt, data.path(), games, &board, Some(Duration::from_millis(100)));
+    let closed = readers(&rt, data.path(), games, &url, path, None);
+    let paced = readers(&rt, data.path(), games, &url, path, Some(Duration::from_millis(100)));
     let _ = server.kill();
     let _ = server.wait();
     println!("its leaderboard: first answer {} (every stored game rated, done once when the server starts)", ms(first));
@@ -602,9 +603,9 @@ fn greedy_reader(
 
 /// The `i`th of the clients of a load, a visitor of its own: its own address (127.0.2.1 on), as the
 /// server counts clients (each has its own turns at the store), asking for pages of the server at
-/// `url` (`http://host:port`, and any path).
+/// `url` (`http://host:port`).
 fn visitor(i: usize, url: &str) -> Lean {
-    let addr = url.trim_start_matches("http://").split('/').next().unwrap_or_default().to_string();
+    let addr = url.trim_start_matches("http://").to_string();
     Lean { from: std::net::IpAddr::from([127, 0, 2, 1 + i as u8]), addr, conn: None, line: String::new() }
 }
 
@@ -670,37 +671,41 @@ impl Lean {
     }
 }
 
-/// A client's requests at a fixed rate (open loop, as wrk2 does): the `n`th is due `n` paces after the
-/// client's start, whatever became of the earlier ones, and its latency counts from when it was due,
-/// so a stall that holds up the requests behind it counts against each of them rather than slowing the
-/// load down. The clients' starts are spread over one pace.
+/// When a client's requests are due. With a pace, at a fixed rate (open loop, as wrk2 does): the
+/// `n`th is due `n` paces after the client's start, whatever became of the earlier ones, and its
+/// latency counts from when it was due, so a stall that holds up the requests behind it counts against
+/// each of them rather than slowing the load down; the clients' starts are spread over one pace.
+/// Without one, each is due at once (closed loop: as soon as the last was answered).
 struct Schedule {
     next: Instant,
-    pace: Duration,
+    pace: Option<Duration>,
 }
 
 impl Schedule {
-    fn new(pace: Duration, client: usize) -> Schedule {
-        Schedule { next: Instant::now() + pace * (client % CLIENTS) as u32 / CLIENTS as u32, pace }
+    fn new(pace: Option<Duration>, client: usize) -> Schedule {
+        let offset = pace.map_or(Duration::ZERO, |p| p * (client % CLIENTS) as u32 / CLIENTS as u32);
+        Schedule { next: Instant::now() + offset, pace }
     }
 
     /// Waits until the next request is due (not at all if it is late already), and says when it was.
     async fn due(&mut self) -> Instant {
+        let Some(pace) = self.pace else { return Instant::now() };
         let due = self.next;
-        self.next += self.pace;
+        self.next += pace;
         tokio::time::sleep_until(due.into()).await;
         due
     }
 }
 
-/// `arena ladder` for `games` games while 50 clients read the leaderboard at `board`, each asking again
+/// `arena ladder` for `games` games while 50 clients read the leaderboard at `path` of `url`, each asking again
 /// as soon as it is answered, or at the fixed rate of one request every `pace` (see [`Schedule`]); the
 /// ladder's time, the answers' latencies (sorted) and the errors.
 fn readers(
     rt: &tokio::runtime::Runtime,
     data: &Path,
     games: u32,
-    board: &str,
+    url: &str,
+    path: &str,
     pace: Option<Duration>,
 ) -> (Duration, Vec<Duration>, u32) {
     let data_path = data.to_path_buf();
@@ -714,16 +719,12 @@ fn readers(
     let (mut seen, errors) = rt.block_on(async {
         let tasks: Vec<_> = (0..CLIENTS)
             .map(|i| {
-                let (mut client, board, done) = (visitor(i, board), board.to_string(), done.clone());
-                let path = board.splitn(4, '/').nth(3).map(|p| format!("/{p}")).unwrap_or_default();
+                let (mut client, path, done) = (visitor(i, url), path.to_string(), done.clone());
                 tokio::spawn(async move {
                     let (mut seen, mut errors) = (vec![], 0u32);
-                    let mut schedule = pace.map(|p| Schedule::new(p, i));
+                    let mut schedule = Schedule::new(pace, i);
                     while !done.load(std::sync::atomic::Ordering::SeqCst) {
-                        let t = match schedule.as_mut() {
-                            Some(s) => s.due().await,
-                            None => Instant::now(),
-                        };
+                        let t = schedule.due().await;
                         match client.get(&path).await {
                             Some(200) => seen.push(t.elapsed()),
                             _ => errors += 1,
@@ -806,16 +807,10 @@ fn resident_mib(pid: u32) -> u64 {
 /// descriptors and the compiled files it keeps, after 20, 100 and 200 (#48: refused uploads once kept
 /// about 6 MB and a descriptor each, for ever).
 fn uploads() {
-    let data = tempfile::tempdir().unwrap();
-    let d = data.path().display().to_string();
-    let out = ok(arena().args(["user", "add", "bench", "--data", &d]));
-    let token = out.split_whitespace().last().unwrap().to_string();
-    let (mut server, url) = serve_with(data.path(), None, &["--uploads-per-hour", "100000"]);
+    let mut up = Uploader::start();
     let wat = std::fs::read_to_string(players().join("pennies-wat-panic.wat")).unwrap();
-    let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
-    let client = reqwest::Client::new();
-    let pid = server.id();
-    let compiled = data.path().join("compiled");
+    let (data, pid) = (up.data.path().to_path_buf(), up.server.id());
+    let compiled = data.join("compiled");
     println!(
         "\n200 distinct uploads, each refused by its validation game (arena serve's memory, descriptors, compiled files):"
     );
@@ -828,22 +823,12 @@ fn uploads() {
             &format!("(global $bump (mut i32) (i32.const {}))", 1024 + 8 * i),
             1,
         );
-        let form = reqwest::multipart::Form::new()
-            .text("game", "pennies")
-            .text("name", format!("u{i}"))
-            .part("file", reqwest::multipart::Part::bytes(body.into_bytes()).file_name("p.wat"));
-        let status = rt.block_on(async {
-            client
-                .post(format!("{url}/api/players"))
-                .bearer_auth(&token)
-                .multipart(form)
-                .send()
-                .await
-                .map(|r| r.status().as_u16())
-        });
+        let status = up.post("pennies", &format!("u{i}"), "p.wat", body.into_bytes()).map(|(status, _)| status);
         refused += usize::from(status.ok() == Some(422));
         if [1, 20, 100, 200].contains(&i) {
-            let files = std::fs::read_dir(&compiled).map(|d| d.count()).unwrap_or(0);
+            // Compiled components only (the functions compiles share are kept beside them, bounded).
+            let entries = std::fs::read_dir(&compiled).into_iter().flatten().flatten();
+            let files = entries.filter(|e| e.path().extension().is_some_and(|x| x == "cwasm")).count();
             println!(
                 "  after {i:>3}: {:>4} MiB resident, {:>3} descriptors, {files:>2} compiled files kept ({:.1?} so far)",
                 resident_mib(pid),
@@ -853,8 +838,49 @@ fn uploads() {
         }
     }
     println!("  {refused} of 200 refused (422), as each should be");
-    let _ = server.kill();
-    let _ = server.wait();
+}
+
+/// `arena serve` on a fresh store with an account allowed as many uploads as a bench makes, and a
+/// client that uploads as that account; the server is stopped when dropped.
+struct Uploader {
+    data: tempfile::TempDir,
+    server: std::process::Child,
+    url: String,
+    token: String,
+    rt: tokio::runtime::Runtime,
+    client: reqwest::Client,
+}
+
+impl Uploader {
+    fn start() -> Uploader {
+        let data = tempfile::tempdir().unwrap();
+        let d = data.path().display().to_string();
+        let out = ok(arena().args(["user", "add", "bench", "--data", &d]));
+        let token = out.split_whitespace().last().unwrap().to_string();
+        let (server, url) = serve_with(data.path(), None, &["--uploads-per-hour", "100000"]);
+        let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
+        Uploader { data, server, url, token, rt, client: reqwest::Client::new() }
+    }
+
+    /// `POST /api/players` of `bytes` as `file_name`, player `name` of `game`: the status and body.
+    fn post(&mut self, game: &str, name: &str, file_name: &str, bytes: Vec<u8>) -> reqwest::Result<(u16, String)> {
+        let form = reqwest::multipart::Form::new()
+            .text("game", game.to_string())
+            .text("name", name.to_string())
+            .part("file", reqwest::multipart::Part::bytes(bytes).file_name(file_name.to_string()));
+        let request = self.client.post(format!("{}/api/players", self.url)).bearer_auth(&self.token).multipart(form);
+        self.rt.block_on(async {
+            let r = request.send().await?;
+            Ok((r.status().as_u16(), r.text().await?))
+        })
+    }
+}
+
+impl Drop for Uploader {
+    fn drop(&mut self) {
+        let _ = self.server.kill();
+        let _ = self.server.wait();
+    }
 }
 
 /// (7) The verdict on a Python player: `POST /api/players` of a sample Python player (about 18 MB) to
@@ -863,28 +889,15 @@ fn uploads() {
 /// what is left. The first Python player the server ever sees compiles all of CPython; the next ones
 /// (another game's, here) compile only what is new (compiles share their functions).
 fn verdicts() {
-    let data = tempfile::tempdir().unwrap();
-    let d = data.path().display().to_string();
-    let out = ok(arena().args(["user", "add", "bench", "--data", &d]));
-    let token = out.split_whitespace().last().unwrap().to_string();
-    let (mut server, url) = serve_with(data.path(), None, &["--uploads-per-hour", "100000"]);
-    let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
-    let client = reqwest::Client::new();
+    let mut up = Uploader::start();
     println!("\nthe verdict on a Python player, POST /api/players to its answer (goal: at most 5 s):");
     for (i, (game, file)) in
         [("yahtzee", "yahtzee-py"), ("fish", "fish-py"), ("goofspiel", "goofspiel-py")].iter().enumerate()
     {
         let bytes = std::fs::read(players().join(format!("{file}.wasm"))).unwrap();
         let size = bytes.len();
-        let form = reqwest::multipart::Form::new()
-            .text("game", game.to_string())
-            .text("name", format!("py{i}"))
-            .part("file", reqwest::multipart::Part::bytes(bytes).file_name(format!("{file}.wasm")));
         let t = Instant::now();
-        let (status, body) = rt.block_on(async {
-            let r = client.post(format!("{url}/api/players")).bearer_auth(&token).multipart(form).send().await.unwrap();
-            (r.status().as_u16(), r.text().await.unwrap_or_default())
-        });
+        let (status, body) = up.post(game, &format!("py{i}"), &format!("{file}.wasm"), bytes).unwrap();
         let total = t.elapsed();
         let v: serde_json::Value = serde_json::from_str(&body).unwrap_or_default();
         let n = |k: &str| v["validation"][k].as_u64().unwrap_or(0);
@@ -902,8 +915,6 @@ fn verdicts() {
             if total.as_secs_f64() <= 5.0 { "met" } else { "not met" }
         );
     }
-    let _ = server.kill();
-    let _ = server.wait();
 }
 
 /// A WebAssembly custom section named `name` holding `payload`, to append to a component: another
@@ -994,14 +1005,11 @@ fn under_load(data: &Path, k: u32, alone: Duration, id: u32, pace: Option<Durati
                     let mut seen: [Vec<Duration>; 2] = [vec![], vec![]];
                     let mut errors = 0u32;
                     let mut j = i;
-                    let mut schedule = pace.map(|p| Schedule::new(p, i));
+                    let mut schedule = Schedule::new(pace, i);
                     while Instant::now() < until {
                         let which = j % 2;
                         j += 1;
-                        let t = match schedule.as_mut() {
-                            Some(s) => s.due().await,
-                            None => Instant::now(),
-                        };
+                        let t = schedule.due().await;
                         match client.get(&pages[which]).await {
                             Some(200 | 404) => seen[which].push(t.elapsed()),
                             _ => errors += 1,
