@@ -3,10 +3,16 @@
 
 use super::*;
 
-fn check_line(dir: &std::path::Path, file: &str) -> String {
-    let out = arena().env("ARENA_CACHE_DIR", dir).args(["check", "--game", "yahtzee", file]).bounded();
+/// What `arena check --game yahtzee ARGS` prints with its compile cache in `dir`; it must succeed.
+fn check(dir: &std::path::Path, args: &[&str]) -> String {
+    let out = arena().env("ARENA_CACHE_DIR", dir).args(["check", "--game", "yahtzee"]).args(args).bounded();
     let text = String::from_utf8_lossy(&out.stdout).to_string();
     assert!(out.status.success(), "{text}{}", String::from_utf8_lossy(&out.stderr));
+    text
+}
+
+fn check_line(dir: &std::path::Path, file: &str) -> String {
+    let text = check(dir, &[file]);
     text.lines().find(|l| l.contains("compile")).unwrap_or_else(|| panic!("no compile line in {text}")).to_string()
 }
 
@@ -48,14 +54,8 @@ fn compiles_share_functions_and_compile_the_same_code() {
         (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
     let (greedy, random) = (player("yahtzee-greedy"), player("yahtzee-random"));
     let full = |dir: &std::path::Path, file: &str| {
-        let out =
-            arena().env("ARENA_CACHE_DIR", dir).args(["check", "--game", "yahtzee", "--seed", "5", file]).bounded();
-        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-        String::from_utf8_lossy(&out.stdout)
-            .lines()
-            .filter(|l| l.contains("fuel") || l.contains("played"))
-            .collect::<Vec<_>>()
-            .join("\n")
+        let text = check(dir, &["--seed", "5", file]);
+        text.lines().filter(|l| l.contains("fuel") || l.contains("played")).collect::<Vec<_>>().join("\n")
     };
     let cold = full(alone.path(), &greedy);
     full(after.path(), &random);
@@ -65,9 +65,7 @@ fn compiles_share_functions_and_compile_the_same_code() {
     let (a, b, c) = (function_files(alone.path()), function_files(after.path()), function_files(other.path()));
     assert!(a > 0 && c > 0 && b < a + c, "the second compile shares functions with the first ({b} against {a} + {c})");
     let code = |dir: &std::path::Path| {
-        use sha2::Digest;
-        let hash: String =
-            sha2::Sha256::digest(std::fs::read(&greedy).unwrap()).iter().map(|b| format!("{b:02x}")).collect();
+        let hash = arena_core::sha256_hex(&std::fs::read(&greedy).unwrap());
         let file =
             compiled_files(dir).into_iter().find(|p| p.file_name().unwrap().to_string_lossy().starts_with(&hash));
         std::fs::read(file.expect("greedy is compiled")).unwrap()

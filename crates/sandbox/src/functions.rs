@@ -13,7 +13,7 @@ use std::time::{Duration, SystemTime};
 /// The most bytes of compiled functions kept on disk (a Python player's are 37 MB, a JavaScript
 /// player's 16 MB). Checked after every compile; until then each compile running may add at most
 /// [`COMPILE_BYTES`].
-pub const FUNCTIONS_BYTES: u64 = 256 << 20;
+pub(crate) const FUNCTIONS_BYTES: u64 = 256 << 20;
 
 /// The most bytes of compiled functions one compile writes: past it, it compiles the rest without
 /// keeping them.
