@@ -132,6 +132,13 @@ mod tests {
         assert!(f.insert(b"a", vec![1; 1000]));
         assert_eq!(f.get(b"a").unwrap().as_ref(), &[1; 1000][..]);
         assert!(!f.insert(b"huge", vec![0; ENTRY_BYTES as usize + 1]), "an entry over the limit is not kept");
+        // An entry at the limit is read; one past it is not, whoever put it there.
+        write_new(&f.file(b"at"), &vec![3; ENTRY_BYTES as usize]).unwrap();
+        assert_eq!(f.get(b"at").map(|v| v.len()), Some(ENTRY_BYTES as usize));
+        write_new(&f.file(b"past"), &vec![3; ENTRY_BYTES as usize + 1]).unwrap();
+        assert!(f.get(b"past").is_none(), "an entry over the limit is not read");
+        std::fs::remove_file(f.file(b"at")).unwrap();
+        std::fs::remove_file(f.file(b"past")).unwrap();
         let full = Functions::new(dir.path().to_path_buf());
         full.written.store(COMPILE_BYTES - 10, Ordering::Relaxed);
         assert!(!full.insert(b"over", vec![0; 11]), "a compile writes no more than its share");
