@@ -101,6 +101,9 @@ pub struct Package {
     players: Linker<PlayerState>,
     /// The options every game is played with: the manifest's defaults unless set.
     options: std::collections::BTreeMap<String, i64>,
+    /// Shelves of request values from finished games, for the next games' flat `next`s to refill
+    /// (see `referee::Shelves`).
+    shelves: referee::Shelves,
 }
 
 /// A player of a package, checked against the referee's requests.
@@ -178,6 +181,7 @@ impl Package {
             served,
             players,
             options,
+            shelves: referee::Shelves::default(),
         })
     }
 

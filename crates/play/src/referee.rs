@@ -70,10 +70,53 @@ pub(crate) struct Referee {
     pub(crate) bytes: Vec<u8>,
     /// The values of the requests of the last step, refilled in place with the next `next`'s.
     pub(crate) spare: Vec<Val>,
+    /// Values the requests' lists have lost, to fill the elements they gain (see [`crate::flat::Reader`]).
+    pub(crate) shelf: Vec<Val>,
+    /// The longest flat `next` so far, in bytes.
+    pub(crate) longest_next: usize,
     /// The seats of the game: every event, request and view names one of them.
     pub(crate) seats: usize,
     /// What the game has recorded so far, in bytes, towards its bound (`Limits::game_record_bytes`).
     pub(crate) recorded: u64,
+}
+
+/// Shelves of the request values of finished games (a package's): a game's referee takes one to refill
+/// its flat `next`s from, and gives its own back at the end, so that a package's games, one after
+/// another, allocate the values of their requests once. What one holds is bounded: a game whose flat
+/// `next`s were all within [`Shelves::NEXT_BYTES`] gives its values back, [`Shelves::KEPT`] at most
+/// are kept, and a shelf holds at most [`crate::flat::SHELF`] values.
+#[derive(Default)]
+pub(crate) struct Shelves(std::sync::Mutex<Vec<Vec<Val>>>);
+
+impl Shelves {
+    /// The longest flat `next` of a game whose values are kept.
+    const NEXT_BYTES: usize = 16 << 10;
+    /// Shelves kept: about as many as games in flight on one package.
+    const KEPT: usize = 4;
+
+    /// A shelf for a new game's referee (empty when none is kept).
+    pub(crate) fn take(&self) -> Vec<Val> {
+        self.0.lock().unwrap_or_else(|e| e.into_inner()).pop().unwrap_or_default()
+    }
+
+    /// Keeps what `referee` holds of its requests, for another game, when it is small.
+    pub(crate) fn give_back(&self, referee: &mut Referee) {
+        if referee.longest_next > Self::NEXT_BYTES {
+            return;
+        }
+        let mut shelf = std::mem::take(&mut referee.shelf);
+        for held in [&mut referee.spare, &mut referee.outstanding] {
+            let room = crate::flat::SHELF.saturating_sub(shelf.len());
+            shelf.extend(held.drain(..).take(room));
+        }
+        if shelf.is_empty() {
+            return;
+        }
+        let mut kept = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        if kept.len() < Self::KEPT {
+            kept.push(shelf);
+        }
+    }
 }
 
 /// What an event takes in a game's record besides its text, as the record bound counts.
@@ -162,12 +205,14 @@ impl Referee {
     /// values of the last step's requests in place.
     fn read_flat_next(&mut self, bytes: &[u8]) -> Result<Took, crate::flat::Error> {
         let Some((_, requests_shape)) = &self.flat else { return Err("no flat `step`".into()) };
-        let mut r = crate::flat::Reader::new(bytes);
+        self.longest_next = self.longest_next.max(bytes.len());
+        let mut r = crate::flat::Reader::shelved(bytes, std::mem::take(&mut self.shelf));
         let mut requests = Val::List(std::mem::take(&mut self.spare));
         r.value_into(requests_shape, &mut requests)?;
         let taken = r.u32()?;
         let refused = if r.tag()? { Some(quote(r.str()?)) } else { None };
         r.end()?;
+        self.shelf = r.into_shelf();
         let Val::List(requests) = requests else { unreachable!("a list was read") };
         self.outstanding = requests;
         Ok(Took { taken, refused })

@@ -2,7 +2,8 @@
 //! referee and the `next` it answers travel as bytes in postcard's wire format, written and read here
 //! against the referee's own types, so no dynamic value is lifted from or lowered into the referee. What
 //! is read is refilled into the values held from the last step in place (their names, boxes and buffers
-//! kept), and bytes a referee hands over are untrusted: every length is checked against what is left,
+//! kept; the elements a shorter list drops are shelved to fill a longer one later, in this game or, through
+//! the package, in the next), and bytes a referee hands over are untrusted: every length is checked against what is left,
 //! no value is read past the end, and nothing may follow the value.
 //!
 //! The wire format (postcard 1): `bool`, `u8` and `s8` one byte; other integers LEB128 varints (signed
@@ -47,6 +48,26 @@ pub(crate) enum Shape {
 }
 
 impl Shape {
+    /// Whether a value of this shape holds others or a buffer (worth keeping to refill).
+    fn is_compound(&self) -> bool {
+        !matches!(
+            self,
+            Shape::Bool
+                | Shape::U8
+                | Shape::S8
+                | Shape::U16
+                | Shape::S16
+                | Shape::U32
+                | Shape::S32
+                | Shape::U64
+                | Shape::S64
+                | Shape::F32
+                | Shape::F64
+                | Shape::Char
+                | Shape::Enum(_)
+        )
+    }
+
     /// The shape of `ty`, or `None` when some value of it has no flat form (flags, resources, async
     /// values).
     pub(crate) fn of(ty: &Type) -> Option<Shape> {
@@ -122,15 +143,28 @@ impl Shape {
 /// Why flat bytes could not be read or written.
 pub(crate) type Error = String;
 
+/// The most values a shelf keeps (see [`Reader::shelved`]).
+pub(crate) const SHELF: usize = 4096;
+
 /// A reader of one value's bytes.
 pub(crate) struct Reader<'b> {
     bytes: &'b [u8],
     at: usize,
+    /// Values a list no longer holds, to fill the elements a list gains: their buffers are reused.
+    shelf: Vec<Val>,
 }
 
 impl<'b> Reader<'b> {
-    pub(crate) fn new(bytes: &'b [u8]) -> Reader<'b> {
-        Reader { bytes, at: 0 }
+    /// A reader that fills the elements lists gain from `shelf` (values of earlier reads), and shelves
+    /// there, up to [`SHELF`] of them, the compound elements that lists lose: a game whose lists shrink
+    /// and grow again (a history at the start of the next game) allocates nothing new for them.
+    pub(crate) fn shelved(bytes: &'b [u8], shelf: Vec<Val>) -> Reader<'b> {
+        Reader { bytes, at: 0, shelf }
+    }
+
+    /// The shelf, for the next read.
+    pub(crate) fn into_shelf(self) -> Vec<Val> {
+        self.shelf
     }
 
     fn left(&self) -> usize {
@@ -251,10 +285,18 @@ impl<'b> Reader<'b> {
             Shape::List(elem) => {
                 let n = self.count()?;
                 let items = vec_of(slot, Val::List);
-                items.truncate(n);
+                if items.len() > n {
+                    if elem.is_compound() {
+                        let room = SHELF.saturating_sub(self.shelf.len());
+                        let keep = (items.len() - n).min(room);
+                        self.shelf.extend(items.drain(n..n + keep));
+                    }
+                    items.truncate(n);
+                }
                 for i in 0..n {
                     if i == items.len() {
-                        items.push(Val::Bool(false));
+                        items
+                            .push(if elem.is_compound() { self.shelf.pop() } else { None }.unwrap_or(Val::Bool(false)));
                     }
                     self.value_into(elem, &mut items[i])?;
                 }
@@ -445,9 +487,61 @@ mod tests {
     }
 
     fn read(ty: &Shape, bytes: &[u8], slot: &mut Val) -> Result<(), Error> {
-        let mut r = Reader::new(bytes);
+        let mut r = Reader::shelved(bytes, Vec::new());
         r.value_into(ty, slot)?;
         r.end()
+    }
+
+    /// A list of `n` (index, name) tuples in flat form, the names `prefix` and the index.
+    fn named(n: u32, prefix: &str) -> (Val, Vec<u8>) {
+        let ty = type_of(&["(tuple u32 string)"]);
+        let items: Vec<Val> =
+            (0..n).map(|i| Val::Tuple(vec![Val::U32(i), Val::String(format!("{prefix}{i}"))])).collect();
+        let mut bytes = Vec::new();
+        varint(&mut bytes, u64::from(n));
+        for v in &items {
+            write(v, &ty, &mut bytes).unwrap();
+        }
+        (Val::List(items), bytes)
+    }
+
+    #[test]
+    fn a_list_that_shrinks_and_grows_again_reads_the_same_values_and_reuses_what_it_lost() {
+        let ty = Shape::List(Box::new(type_of(&["(tuple u32 string)"])));
+        let mut shelf = Vec::new();
+        let mut slot = Val::Bool(false);
+        let mut read_shelved = |bytes: &[u8], slot: &mut Val| {
+            let mut r = Reader::shelved(bytes, std::mem::take(&mut shelf));
+            r.value_into(&ty, slot).unwrap();
+            r.end().unwrap();
+            shelf = r.into_shelf();
+            shelf.len()
+        };
+        let (long, bytes) = named(5, "a-rather-long-name-");
+        read_shelved(&bytes, &mut slot);
+        assert_eq!(slot, long);
+        let Val::List(items) = &slot else { panic!() };
+        let Val::Tuple(t) = &items[4] else { panic!() };
+        let Val::String(name) = &t[1] else { panic!() };
+        let last = name.as_ptr();
+        // Shorter: the four it lost are shelved, not dropped.
+        let (short, bytes) = named(1, "b");
+        assert_eq!(read_shelved(&bytes, &mut slot), 4);
+        assert_eq!(slot, short);
+        // Longer again: the same values as a read from nothing, in the buffers it lost.
+        let (other, bytes) = named(5, "c");
+        assert_eq!(read_shelved(&bytes, &mut slot), 0);
+        assert_eq!(slot, other);
+        let Val::List(items) = &slot else { panic!() };
+        let reused =
+            items.iter().any(|v| matches!(v, Val::Tuple(t) if matches!(&t[1], Val::String(s) if s.as_ptr() == last)));
+        assert!(reused, "the lost elements' buffers were not reused");
+        // The shelf is bounded.
+        let (many, bytes) = named(SHELF as u32 + 10, "");
+        read_shelved(&bytes, &mut slot);
+        assert_eq!(slot, many);
+        let (_, bytes) = named(0, "");
+        assert_eq!(read_shelved(&bytes, &mut slot), SHELF);
     }
 
     #[test]

@@ -210,6 +210,7 @@ impl Package {
                     fuel: referee.fuel,
                     cpu: referee.spent,
                 };
+                self.shelves.give_back(&mut referee);
             }
             Err(f) => out.game_fault = Some(f),
         }
@@ -299,6 +300,8 @@ impl Package {
             flat_step: None,
             bytes: Vec::new(),
             spare: Vec::new(),
+            shelf: self.shelves.take(),
+            longest_next: 0,
             seats,
             recorded: 0,
         })
