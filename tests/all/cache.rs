@@ -164,3 +164,61 @@ fn compiled_code_in_memory_is_bounded_in_count_too() {
     }
     assert_eq!(s.cached_in_memory().0, CACHE_MEMORY_ENTRIES);
 }
+
+#[test]
+fn a_server_warms_its_compile_cache_with_the_components_it_is_given() {
+    use std::io::BufRead;
+    let data = tempfile::tempdir().unwrap();
+    let d = data.path().display().to_string();
+    // A shipped game's sample player (referenced: kept compiled), and a player nothing references.
+    let greedy = player("yahtzee-greedy");
+    let looping = player("yahtzee-loop");
+    let not_wasm = data.path().join("notes.txt");
+    std::fs::write(&not_wasm, "not a component").unwrap();
+    let notes = not_wasm.display().to_string();
+    // A file that is not there is refused before the server starts, named.
+    let out = run(&["serve", "--data", &d, "--listen", "127.0.0.1:0", "--warm", "/no/such/player.wasm"]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success() && err.contains("--warm /no/such/player.wasm: no such file"), "{err}");
+    let mut server = arena()
+        .args(["serve", "--data", &d, "--listen", "127.0.0.1:0", "--warm", &looping, "--warm", &greedy])
+        .args(["--warm", &notes])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let (tx, rx) = std::sync::mpsc::channel();
+    let stderr = server.stderr.take().unwrap();
+    std::thread::spawn(move || {
+        for line in std::io::BufReader::new(stderr).lines().map_while(Result::ok) {
+            let _ = tx.send(line);
+        }
+    });
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(300);
+    let mut said = Vec::new();
+    while said.len() < 4 {
+        let left = deadline.saturating_duration_since(std::time::Instant::now());
+        match rx.recv_timeout(left) {
+            Ok(line) => said.push(line),
+            Err(_) => break,
+        }
+    }
+    let _ = server.kill();
+    let _ = server.wait();
+    let said = said.join("\n");
+    // It listens first, then says how each went: the component compiled, the other file refused.
+    assert!(said.starts_with("Arena serves"), "{said}");
+    for file in [&looping, &greedy] {
+        assert!(said.contains(&format!("warmed the compile cache with {file} in ")), "{said}");
+    }
+    assert!(
+        said.contains(&format!("--warm {notes}: not warmed: ")) && said.contains("not a WebAssembly file"),
+        "{said}"
+    );
+    // Their functions are kept for the uploads to come; a component itself only when something here
+    // references it.
+    let compiled = data.path().join("compiled");
+    assert!(function_files(&compiled) > 0, "no compiled functions were kept");
+    assert!(!cached(&compiled, &looping), "a warming component nothing references was kept");
+    assert!(cached(&compiled, &greedy), "a shipped sample player warmed was forgotten");
+}

@@ -99,6 +99,11 @@ fn serve_on(data: &Path, cpu: Option<usize>) -> (std::process::Child, String) {
 
 /// [`serve_on`] with more of `arena serve`'s flags.
 fn serve_with(data: &Path, cpu: Option<usize>, flags: &[&str]) -> (std::process::Child, String) {
+    serve_until(data, cpu, flags, None)
+}
+
+/// [`serve_with`], returning once the server has also said a line containing `until` (within 5 min).
+fn serve_until(data: &Path, cpu: Option<usize>, flags: &[&str], until: Option<&str>) -> (std::process::Child, String) {
     let d = data.display().to_string();
     let exe = env!("CARGO_BIN_EXE_arena");
     let mut c = match cpu {
@@ -119,7 +124,23 @@ fn serve_with(data: &Path, cpu: Option<usize>, flags: &[&str]) -> (std::process:
     let mut lines = BufReader::new(server.stderr.take().unwrap()).lines();
     let first = lines.next().unwrap().unwrap();
     let url = first.split_whitespace().find(|w| w.starts_with("http://")).unwrap().trim_end_matches('/').to_string();
-    std::thread::spawn(move || for _ in lines {});
+    let (said, heard) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        for line in lines.map_while(Result::ok) {
+            let _ = said.send(line);
+        }
+    });
+    if let Some(until) = until {
+        let deadline = Instant::now() + Duration::from_secs(300);
+        loop {
+            let line = heard.recv_timeout(deadline.saturating_duration_since(Instant::now()));
+            match line {
+                Ok(l) if l.contains(until) => break,
+                Ok(_) => {}
+                Err(_) => panic!("arena serve did not say `{until}` within 5 minutes"),
+            }
+        }
+    }
     (server, url)
 }
 
@@ -853,11 +874,21 @@ struct Uploader {
 
 impl Uploader {
     fn start() -> Uploader {
+        Uploader::warmed(None)
+    }
+
+    /// A server started with `--warm FILE` when given, once it has said the file is compiled.
+    fn warmed(warm: Option<&Path>) -> Uploader {
         let data = tempfile::tempdir().unwrap();
         let d = data.path().display().to_string();
         let out = ok(arena().args(["user", "add", "bench", "--data", &d]));
         let token = out.split_whitespace().last().unwrap().to_string();
-        let (server, url) = serve_with(data.path(), None, &["--uploads-per-hour", "100000"]);
+        let mut flags = vec!["--uploads-per-hour".to_string(), "100000".to_string()];
+        if let Some(file) = warm {
+            flags.extend(["--warm".to_string(), file.display().to_string()]);
+        }
+        let flags: Vec<&str> = flags.iter().map(String::as_str).collect();
+        let (server, url) = serve_until(data.path(), None, &flags, warm.map(|_| "warmed the compile cache"));
         let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
         Uploader { data, server, url, token, rt, client: reqwest::Client::new() }
     }
@@ -887,34 +918,50 @@ impl Drop for Uploader {
 /// its answer, on a quiet server with a fresh store, with its parts: the compile and the validation
 /// game as the server counted them, the upload and the rest (reading the form, hashing, storing) as
 /// what is left. The first Python player the server ever sees compiles all of CPython; the next ones
-/// (another game's, here) compile only what is new (compiles share their functions).
+/// (another game's, here) compile only what is new (compiles share their functions). Then the first
+/// Python player of a server started with `--warm` and another Python player, once it is warmed.
 fn verdicts() {
-    let mut up = Uploader::start();
     println!("\nthe verdict on a Python player, POST /api/players to its answer (goal: at most 5 s):");
-    for (i, (game, file)) in
-        [("yahtzee", "yahtzee-py"), ("fish", "fish-py"), ("goofspiel", "goofspiel-py")].iter().enumerate()
-    {
-        let bytes = std::fs::read(players().join(format!("{file}.wasm"))).unwrap();
-        let size = bytes.len();
-        let t = Instant::now();
-        let (status, body) = up.post(game, &format!("py{i}"), &format!("{file}.wasm"), bytes).unwrap();
-        let total = t.elapsed();
-        let v: serde_json::Value = serde_json::from_str(&body).unwrap_or_default();
-        let n = |k: &str| v["validation"][k].as_u64().unwrap_or(0);
-        let (compile, game_ms) = (n("compile_ms"), n("game_ms"));
-        let rest = (total.as_millis() as u64).saturating_sub(compile + game_ms);
+    let uploads = [("yahtzee", "yahtzee-py"), ("fish", "fish-py"), ("goofspiel", "goofspiel-py")];
+    let mut up = Uploader::start();
+    for (i, (game, file)) in uploads.iter().enumerate() {
         let which = if i == 0 { "the first Python player" } else { "a later Python player" };
-        println!(
-            "  {file} ({:.1} MB, {which}): {status} in {:.1} s: compile {:.1} s, validation game {:.2} s, \
-             upload and the rest {:.2} s ({})",
-            size as f64 / 1e6,
-            total.as_secs_f64(),
-            compile as f64 / 1000.0,
-            game_ms as f64 / 1000.0,
-            rest as f64 / 1000.0,
-            if total.as_secs_f64() <= 5.0 { "met" } else { "not met" }
-        );
+        verdict(&mut up, game, file, i, which);
     }
+    drop(up);
+    // A server started with `--warm` and another Python player (Santorini's): its first upload.
+    let warm = players().join("santorini-py.wasm");
+    let t = Instant::now();
+    let mut up = Uploader::warmed(Some(&warm));
+    println!(
+        "  a server started with --warm santorini-py.wasm, warmed {:.1} s after it started:",
+        t.elapsed().as_secs_f64()
+    );
+    verdict(&mut up, "yahtzee", "yahtzee-py", 0, "its first Python player");
+}
+
+/// Uploads the sample player `file` of `game` (as player `py{i}`) and prints its verdict's time, with
+/// its parts.
+fn verdict(up: &mut Uploader, game: &str, file: &str, i: usize, which: &str) {
+    let bytes = std::fs::read(players().join(format!("{file}.wasm"))).unwrap();
+    let size = bytes.len();
+    let t = Instant::now();
+    let (status, body) = up.post(game, &format!("py{i}"), &format!("{file}.wasm"), bytes).unwrap();
+    let total = t.elapsed();
+    let v: serde_json::Value = serde_json::from_str(&body).unwrap_or_default();
+    let n = |k: &str| v["validation"][k].as_u64().unwrap_or(0);
+    let (compile, game_ms) = (n("compile_ms"), n("game_ms"));
+    let rest = (total.as_millis() as u64).saturating_sub(compile + game_ms);
+    println!(
+        "  {file} ({:.1} MB, {which}): {status} in {:.1} s: compile {:.1} s, validation game {:.2} s, \
+         upload and the rest {:.2} s ({})",
+        size as f64 / 1e6,
+        total.as_secs_f64(),
+        compile as f64 / 1000.0,
+        game_ms as f64 / 1000.0,
+        rest as f64 / 1000.0,
+        if total.as_secs_f64() <= 5.0 { "met" } else { "not met" }
+    );
 }
 
 /// A WebAssembly custom section named `name` holding `payload`, to append to a component: another

@@ -1,6 +1,7 @@
 //! What a data directory keeps compiled: the components something here references (a stored version,
 //! a package's referee or sample player, shipped or published); the rest is swept from the compile
-//! cache, and what a refused publication compiled is forgotten.
+//! cache, and what a refused publication compiled is forgotten. A server may also warm its compile
+//! cache at start with components whose code its uploads will share (see [`warm`]).
 
 use arena_core::DataDir;
 use arena_sandbox::Sandbox;
@@ -21,6 +22,11 @@ pub fn components_in(dir: &Path) -> Vec<String> {
 /// Removes from `sandbox`'s disk cache every compiled component nothing in the store at `data` or in
 /// its packages (the shipped ones and those published there) references; how many it removed.
 pub fn sweep(sandbox: &Sandbox, data: &Path) -> Result<usize, StoreError> {
+    Ok(sandbox.sweep_cache(&referenced(data)?))
+}
+
+/// The sha256 of every component the store at `data` or its packages reference.
+fn referenced(data: &Path) -> Result<std::collections::HashSet<String>, StoreError> {
     let mut keep = Store::open(data)?.component_hashes()?;
     let published = std::fs::read_dir(DataDir::new(data).packages())
         .map(|entries| entries.flatten().map(|e| e.path()).filter(|p| p.is_dir()).collect())
@@ -28,5 +34,41 @@ pub fn sweep(sandbox: &Sandbox, data: &Path) -> Result<usize, StoreError> {
     for dir in arena_play::shipped().into_iter().map(|(_, dir)| dir).chain(published) {
         keep.extend(components_in(&dir));
     }
-    Ok(sandbox.sweep_cache(&keep))
+    Ok(keep)
+}
+
+/// Compiles the component `path` (any game's player or referee) so that the functions it shares with
+/// later uploads are in the compile cache: every Python player carries the same CPython and every
+/// JavaScript player the same engine, so after one of them a server's uploads compile only their own
+/// code (`arena serve --warm`). The component itself is not kept unless something at `data`
+/// references it. How long the compile took, or why it failed.
+pub fn warm(sandbox: &Sandbox, data: &Path, path: &Path) -> Result<std::time::Duration, String> {
+    // Any import of WASI or of an `arena:` package: it is compiled, never instantiated.
+    let spec = arena_sandbox::WorldSpec::new("any", "arena:", "any");
+    let t = std::time::Instant::now();
+    let loaded = sandbox.load(path, &spec).map_err(|e| e.to_string())?;
+    let took = t.elapsed();
+    if !referenced(data).map_err(|e| e.to_string())?.contains(&loaded.hash) {
+        sandbox.forget(&loaded.hash);
+    }
+    Ok(took)
+}
+
+/// [`warm`] with each of `files` in turn, on a thread of its own (each compile runs in the compile
+/// worker, within the compile limits), saying on standard error how each went.
+pub fn warm_in_background(sandbox: std::sync::Arc<Sandbox>, data: &Path, files: &[std::path::PathBuf]) {
+    if files.is_empty() {
+        return;
+    }
+    let (data, files) = (data.to_path_buf(), files.to_vec());
+    std::thread::spawn(move || {
+        for file in files {
+            match warm(&sandbox, &data, &file) {
+                Ok(took) => {
+                    eprintln!("warmed the compile cache with {} in {:.1} s", file.display(), took.as_secs_f64())
+                }
+                Err(e) => eprintln!("--warm {}: not warmed: {e}", file.display()),
+            }
+        }
+    });
 }

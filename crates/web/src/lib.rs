@@ -73,6 +73,8 @@ pub struct Config {
     pub secure_cookies: bool,
     /// How candidate uploads are judged: the test's Elo bounds and the most games one plays.
     pub candidates: arena_service::candidate::stored::Judging,
+    /// Components compiled once the server listens, for uploads to share their code (`--warm`).
+    pub warm: Vec<PathBuf>,
 }
 
 /// Who may publish a game to the arena (`arena serve --publishers`).
@@ -414,6 +416,7 @@ pub async fn serve(app: Arc<App>) -> anyhow::Result<()> {
     tokio::spawn(candidates::resume(app.clone()));
     let warm = app.clone();
     tokio::spawn(async move { warm.warm_boards().await });
+    arena_service::compiled::warm_in_background(app.sandbox.clone(), &app.cfg.data, &app.cfg.warm);
     conn::serve(listener, router(app), caps, per_address, shutdown).await.context("serving")
 }
 

@@ -59,6 +59,11 @@ pub struct Args {
     /// Candidate uploads: the most games one plays before it is left undecided (not promoted).
     #[arg(long, default_value_t = Judging::default().cap)]
     pub candidate_games: u32,
+    /// A component to compile at start, in the background, so that uploads sharing its code compile
+    /// only their own: a Python player (every one carries the same CPython) or a JavaScript one makes
+    /// the first such upload's verdict come in seconds. Repeatable.
+    #[arg(long, value_name = "FILE")]
+    pub warm: Vec<std::path::PathBuf>,
     #[command(flatten)]
     pub limits: LimitArgs,
 }
@@ -82,6 +87,11 @@ pub fn execute(a: Args) -> anyhow::Result<ExitCode> {
             limits.game_record_bytes >> 20,
             arena_core::bytes_text(most)
         );
+    }
+    for file in &a.warm {
+        if !file.is_file() {
+            anyhow::bail!("--warm {}: no such file", file.display());
+        }
     }
     let memory = a.cache_memory_mb.max(1).saturating_mul(1 << 20);
     let compiled = DataDir::new(&a.data.dir).compiled();
@@ -110,6 +120,7 @@ pub fn execute(a: Args) -> anyhow::Result<ExitCode> {
             .secure_cookies
             .unwrap_or_else(|| a.public_url.as_deref().is_some_and(|u| u.starts_with("https://"))),
         public_url: a.public_url.clone(),
+        warm: a.warm.clone(),
         candidates: Judging {
             bounds: arena_service::candidate::Bounds {
                 elo0: a.candidate_elo0,
