@@ -130,7 +130,7 @@ fn run_page(page: &Path, steps: &[Step]) {
     let exports = dir.path().join(".exports");
     std::fs::write(&exports, "").unwrap();
     let port = free_port().to_string();
-    let mut servers: Vec<std::process::Child> = vec![];
+    let mut servers = Servers(vec![]);
     let name = page.strip_prefix(repo()).unwrap_or(page).display().to_string();
     for step in steps {
         let command = step.command.replace("8080", &port);
@@ -157,7 +157,8 @@ fn run_page(page: &Path, steps: &[Step]) {
                 .unwrap_or_else(|| panic!("{name}:{}: a background command needs --listen ADDR", step.line))
                 .to_string();
             c.stdin(Stdio::null()).stdout(Stdio::null()).stderr(Stdio::null());
-            servers.push(c.spawn().unwrap());
+            std::os::unix::process::CommandExt::process_group(&mut c, 0);
+            servers.0.push(c.spawn().unwrap());
             let start = Instant::now();
             while std::net::TcpStream::connect(&listen).is_err() {
                 assert!(start.elapsed() < Duration::from_secs(60), "{name}:{}: nothing answers on {listen}", step.line);
@@ -179,10 +180,22 @@ fn run_page(page: &Path, steps: &[Step]) {
             }
         }
     }
-    for mut server in servers {
-        // `bash -c` execs its last command, so the child is the server itself.
-        let _ = server.kill();
-        let _ = server.wait();
+}
+
+/// A journey's background commands, each bash in a process group of its own with what it started:
+/// all of them stopped when the journey ends, passed or failed (killing bash alone would leave the
+/// server it runs behind).
+struct Servers(Vec<std::process::Child>);
+
+impl Drop for Servers {
+    fn drop(&mut self) {
+        for server in &mut self.0 {
+            if let Ok(group) = i32::try_from(server.id()) {
+                // SAFETY: a signal to the process group this journey made; no memory is involved.
+                unsafe { libc::kill(-group, libc::SIGKILL) };
+            }
+            let _ = server.wait();
+        }
     }
 }
 
