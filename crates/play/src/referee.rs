@@ -99,15 +99,27 @@ impl Shelves {
         self.0.lock().unwrap_or_else(|e| e.into_inner()).pop().unwrap_or_default()
     }
 
-    /// Keeps what `referee` holds of its requests, for another game, when it is small.
+    /// Keeps what `referee` holds of its requests, for another game, when it is small and it stepped
+    /// in flat form (its requests then hold no resource: every value has a flat form).
     pub(crate) fn give_back(&self, referee: &mut Referee) {
-        if referee.longest_next > Self::NEXT_BYTES {
+        if referee.flat.is_none() {
             return;
         }
-        let mut shelf = std::mem::take(&mut referee.shelf);
-        for held in [&mut referee.spare, &mut referee.outstanding] {
+        let held = [&mut referee.shelf, &mut referee.spare, &mut referee.outstanding];
+        self.keep(referee.longest_next, held);
+    }
+
+    /// Keeps the values `held` as one shelf (at most [`crate::flat::SHELF`] of them), unless the
+    /// game's longest flat `next` was `longest_next` bytes, more than [`Shelves::NEXT_BYTES`], or
+    /// [`Shelves::KEPT`] shelves are kept already.
+    fn keep(&self, longest_next: usize, held: [&mut Vec<Val>; 3]) {
+        if longest_next > Self::NEXT_BYTES {
+            return;
+        }
+        let mut shelf = Vec::new();
+        for values in held {
             let room = crate::flat::SHELF.saturating_sub(shelf.len());
-            shelf.extend(held.drain(..).take(room));
+            shelf.extend(values.drain(..).take(room));
         }
         if shelf.is_empty() {
             return;
@@ -369,5 +381,33 @@ pub(crate) fn text(v: &Option<Box<Val>>) -> String {
     match v.as_deref() {
         Some(Val::String(s)) => quote(s),
         _ => String::new(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn values(n: usize) -> Vec<Val> {
+        (0..n).map(|i| Val::String(format!("v{i}"))).collect()
+    }
+
+    #[test]
+    fn a_package_keeps_few_shelves_of_bounded_values_and_none_from_a_game_of_large_nexts() {
+        let shelves = Shelves::default();
+        // A game whose `next`s were large gives nothing back.
+        shelves.keep(Shelves::NEXT_BYTES + 1, [&mut values(3), &mut values(3), &mut vec![]]);
+        assert!(shelves.take().is_empty());
+        // A small game's values come back as one shelf, at most SHELF of them.
+        let many = crate::flat::SHELF;
+        shelves.keep(100, [&mut values(many), &mut values(2), &mut values(2)]);
+        assert_eq!(shelves.take().len(), many);
+        // At most KEPT shelves; a game with nothing to give keeps none.
+        for _ in 0..Shelves::KEPT + 3 {
+            shelves.keep(100, [&mut values(1), &mut vec![], &mut vec![]]);
+        }
+        shelves.keep(100, [&mut vec![], &mut vec![], &mut vec![]]);
+        let taken = std::iter::from_fn(|| Some(shelves.take())).take_while(|s| !s.is_empty()).count();
+        assert_eq!(taken, Shelves::KEPT);
     }
 }
