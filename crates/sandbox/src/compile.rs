@@ -125,7 +125,7 @@ pub(crate) fn compile(
             let artifact = in_child(exe, bytes, limits, functions);
             drop(slot);
             if let Some(dir) = functions {
-                super::functions::trim(dir, super::functions::FUNCTIONS_BYTES);
+                super::functions::trim_in_background(dir.to_path_buf());
             }
             let artifact = artifact?;
             // SAFETY: the artifact was written by this very executable's compiler (the worker) for an

@@ -92,6 +92,23 @@ fn write_new(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     })
 }
 
+/// [`trim`] of `dir` to [`FUNCTIONS_BYTES`] on a thread of its own, unless a trim is under way: it walks
+/// every entry (some 60 ms for the 15,000 of two Python players), which a compile's caller need not
+/// wait for (a compile adds at most [`COMPILE_BYTES`] before the next trim).
+pub(crate) fn trim_in_background(dir: PathBuf) {
+    static TRIMMING: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+    if TRIMMING.swap(true, Ordering::AcqRel) {
+        return;
+    }
+    let spawned = std::thread::Builder::new().name("arena-trim".into()).spawn(move || {
+        trim(&dir, FUNCTIONS_BYTES);
+        TRIMMING.store(false, Ordering::Release);
+    });
+    if spawned.is_err() {
+        TRIMMING.store(false, Ordering::Release);
+    }
+}
+
 /// Removes the entries of `dir` used least recently (and any file a killed compile left half written)
 /// until at most three quarters of `cap` bytes are left, if more than `cap` are there; the bytes kept.
 pub(crate) fn trim(dir: &Path, cap: u64) -> u64 {
