@@ -2,9 +2,9 @@
 //! referee and the `next` it answers travel as bytes in postcard's wire format, written and read here
 //! against the referee's own types, so no dynamic value is lifted from or lowered into the referee. What
 //! is read is refilled into the values held from the last step in place (their names, boxes and buffers
-//! kept; the elements a shorter list drops are shelved to fill a longer one later, in this game or, through
-//! the package, in the next), and bytes a referee hands over are untrusted: every length is checked against what is left,
-//! no value is read past the end, and nothing may follow the value.
+//! kept; the elements a shorter list drops are shelved to fill a longer one later, in this game or,
+//! through the package, in the next), and bytes a referee hands over are untrusted: every length is
+//! checked against what is left, no value is read past the end, and nothing may follow the value.
 //!
 //! The wire format (postcard 1): `bool`, `u8` and `s8` one byte; other integers LEB128 varints (signed
 //! ones zigzag-encoded first); floats little-endian; strings and `char`s a varint length and their
@@ -285,8 +285,9 @@ impl<'b> Reader<'b> {
             Shape::List(elem) => {
                 let n = self.count()?;
                 let items = vec_of(slot, Val::List);
+                let compound = elem.is_compound();
                 if items.len() > n {
-                    if elem.is_compound() {
+                    if compound {
                         let room = SHELF.saturating_sub(self.shelf.len());
                         let keep = (items.len() - n).min(room);
                         self.shelf.extend(items.drain(n..n + keep));
@@ -295,8 +296,7 @@ impl<'b> Reader<'b> {
                 }
                 for i in 0..n {
                     if i == items.len() {
-                        items
-                            .push(if elem.is_compound() { self.shelf.pop() } else { None }.unwrap_or(Val::Bool(false)));
+                        items.push(if compound { self.shelf.pop() } else { None }.unwrap_or(Val::Bool(false)));
                     }
                     self.value_into(elem, &mut items[i])?;
                 }
