@@ -40,30 +40,40 @@ fn referenced(data: &Path) -> Result<std::collections::HashSet<String>, StoreErr
 /// Compiles the component `path` (any game's player or referee) so that the functions it shares with
 /// later uploads are in the compile cache: every Python player carries the same CPython and every
 /// JavaScript player the same engine, so after one of them a server's uploads compile only their own
-/// code (`arena serve --warm`). The component itself is not kept unless something at `data`
-/// references it. How long the compile took, or why it failed.
-pub fn warm(sandbox: &Sandbox, data: &Path, path: &Path) -> Result<std::time::Duration, String> {
+/// code (`arena serve --warm`). The component itself is not kept unless it is in `keep` (what the
+/// server's store and packages reference). How long the compile took, or why it failed.
+fn warm(
+    sandbox: &Sandbox,
+    keep: &std::collections::HashSet<String>,
+    path: &Path,
+) -> Result<std::time::Duration, String> {
     // Any import of WASI or of an `arena:` package: it is compiled, never instantiated.
     let spec = arena_sandbox::WorldSpec::new("any", "arena:", "any");
     let t = std::time::Instant::now();
     let loaded = sandbox.load(path, &spec).map_err(|e| e.to_string())?;
     let took = t.elapsed();
-    if !referenced(data).map_err(|e| e.to_string())?.contains(&loaded.hash) {
+    if !keep.contains(&loaded.hash) {
         sandbox.forget(&loaded.hash);
     }
     Ok(took)
 }
 
 /// [`warm`] with each of `files` in turn, on a thread of its own (each compile runs in the compile
-/// worker, within the compile limits), saying on standard error how each went.
+/// worker, within the compile limits), saying on standard error how each went. What the store at
+/// `data` and its packages reference is read once, for them all.
 pub fn warm_in_background(sandbox: std::sync::Arc<Sandbox>, data: &Path, files: &[std::path::PathBuf]) {
     if files.is_empty() {
         return;
     }
     let (data, files) = (data.to_path_buf(), files.to_vec());
     std::thread::spawn(move || {
+        let keep = referenced(&data).map_err(|e| e.to_string());
         for file in files {
-            match warm(&sandbox, &data, &file) {
+            let warmed = match &keep {
+                Ok(keep) => warm(&sandbox, keep, &file),
+                Err(e) => Err(e.clone()),
+            };
+            match warmed {
                 Ok(took) => {
                     eprintln!("warmed the compile cache with {} in {:.1} s", file.display(), took.as_secs_f64())
                 }
