@@ -66,8 +66,30 @@ setup_fallback() {
 }
 
 # Debian's cargo and rustc (never rustup's, which come first on PATH), allowed unstable flags.
+# The workspace's own crates are written for the pinned Rust (rust-toolchain.toml), newer than Debian's:
+# cargo is told not to hold them to their rust-version, and rustc (through this wrapper) lets them use
+# what was stabilised since, as the unstable features Debian's rustc still calls them. Only crates
+# whose sources cargo names by a relative path (the workspace's) get the features: not the registry's
+# crates, nor the standard library built with -Zbuild-std.
+NEWER_FEATURES=let_chains
+write_rustc_wrapper() {
+  cat >"$TOOLS/rustc-newer" <<WRAPPER
+#!/usr/bin/env bash
+rustc=\$1; shift
+for a in "\$@"; do
+  if [[ \$a == *.rs && \$a != /* ]]; then
+    exec "\$rustc" -Zcrate-attr='feature($NEWER_FEATURES)' "\$@"
+  fi
+done
+exec "\$rustc" "\$@"
+WRAPPER
+  chmod +x "$TOOLS/rustc-newer"
+}
+
 debian_cargo() {
-  env RUSTC=/usr/bin/rustc RUSTC_BOOTSTRAP=1 CARGO_TARGET_DIR="$FALLBACK_TARGET_DIR" \
+  write_rustc_wrapper
+  env RUSTC=/usr/bin/rustc RUSTC_WRAPPER="$TOOLS/rustc-newer" RUSTC_BOOTSTRAP=1 \
+    CARGO_TARGET_DIR="$FALLBACK_TARGET_DIR" \
     RUSTFLAGS="-C linker=$WASM_LD -C link-self-contained=no -L native=$WASI_LIBC" \
     /usr/bin/cargo "$@"
 }
@@ -77,7 +99,8 @@ build_fallback() {
   [[ -d $FALLBACK_TARGET_DIR/wasm32-wasip1 ]] || say "first build with the Debian toolchain: about two minutes"
   local pkgs=() c
   for c in "$@"; do pkgs+=(-p "$c"); done
-  debian_cargo build --quiet --profile guest --target wasm32-wasip1 -Zbuild-std=std,panic_abort "${pkgs[@]}"
+  debian_cargo build --quiet --profile guest --target wasm32-wasip1 -Zbuild-std=std,panic_abort \
+    --ignore-rust-version "${pkgs[@]}"
   for c in "$@"; do
     "$WASM_TOOLS" component new "$FALLBACK_TARGET_DIR/wasm32-wasip1/guest/${c//-/_}.wasm" \
       --adapt "wasi_snapshot_preview1=$ADAPTER" -o "$out/$c.wasm"

@@ -36,6 +36,26 @@ fn every_shipped_package_passes_the_check() {
     }
 }
 
+/// A referee and a player built with Debian's Rust toolchain (the fallback for a machine where rustup
+/// cannot download the pinned one; `make test` builds Nim's two with it into target/fallback-players)
+/// pass the conformance run, as the ones rustup's toolchain built do.
+#[test]
+fn a_package_built_with_the_debian_fallback_passes_the_check() {
+    let built = players_dir().with_file_name("fallback-players");
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path().join("nim");
+    copy_dir(&players_dir().with_file_name("packages").join("nim"), &root);
+    for (file, to) in [("nim-referee", "referee.wasm"), ("nim-optimal", "players/nim-optimal.wasm")] {
+        let from = built.join(format!("{file}.wasm"));
+        let bytes = std::fs::read(&from)
+            .unwrap_or_else(|e| panic!("{}: {e} (`make test` builds it with ARENA_GUEST_FALLBACK=1)", from.display()));
+        assert_ne!(bytes, std::fs::read(player(file)).unwrap(), "{file}: the fallback built what rustup's target did");
+        std::fs::write(root.join(to), bytes).unwrap();
+    }
+    let (ok, out) = check_game(&[root.to_str().unwrap()]);
+    assert!(ok && out.contains("ok: nim passes the check"), "{out}");
+}
+
 /// Nim's package with the broken referee in `trusting` mode (see its source) as its referee.
 fn trusting_package(dir: &Path) -> std::path::PathBuf {
     let root = assemble("nim", dir, &["nim-optimal"]);

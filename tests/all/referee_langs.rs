@@ -83,20 +83,6 @@ fn referees_in_python_and_javascript_pass_the_check() {
     }
 }
 
-/// `from` copied into `to`, following links (a game's wit/deps/game is a link to wit/game).
-fn copy_dir(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for e in std::fs::read_dir(from).unwrap() {
-        let path = e.unwrap().path();
-        let target = to.join(path.file_name().unwrap());
-        if path.is_dir() {
-            copy_dir(&path, &target);
-        } else {
-            std::fs::copy(&path, &target).unwrap();
-        }
-    }
-}
-
 /// One referee call a step: a round of matching pennies hands both seats' answers to `step` at once,
 /// through the Rust referee (on the kit) and the JavaScript one alike; Nim's Python referee takes its one
 /// answer a step.

@@ -606,24 +606,11 @@ fn ctrl_c_keeps_what_finished_and_resume_ends_it() {
     assert_eq!(in_store_json(dir, &["tournaments", "--json"])[0]["winner"], "greedy");
 }
 
-/// Copies a directory tree (a package), following symbolic links.
-fn copy_tree(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for e in std::fs::read_dir(from).unwrap() {
-        let e = e.unwrap();
-        if e.path().is_dir() {
-            copy_tree(&e.path(), &to.join(e.file_name()));
-        } else {
-            std::fs::copy(e.path(), to.join(e.file_name())).unwrap();
-        }
-    }
-}
-
 #[test]
 fn a_registered_tournament_keeps_its_package_so_resume_and_replay_use_the_same_referee() {
     let tmp = tempfile::tempdir().unwrap();
     let (dir, pkg) = (tmp.path().join("data"), tmp.path().join("santorini"));
-    copy_tree(&players_dir().parent().unwrap().join("packages/santorini"), &pkg);
+    copy_dir(&players_dir().parent().unwrap().join("packages/santorini"), &pkg);
     let game = pkg.to_str().unwrap();
     submit(&dir, game, "minimax", &player("santorini-minimax"));
     submit(&dir, game, "random", &player("santorini-random"));
