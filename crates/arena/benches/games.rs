@@ -33,6 +33,9 @@
 //!
 //! Each figure is the median of several rounds; run it on a quiet machine.
 
+#[path = "games/floor.rs"]
+mod floor;
+
 use arena_core::{Entry, Finals, Game, GameOutcome, Limits, MatchSoFar};
 use arena_play::{LoadPlayers, Package, PackageGame, PackagePlayer, values};
 use arena_sandbox::Sandbox;
@@ -161,8 +164,8 @@ async fn main() {
     // Per-call overhead: a component whose keep returns an empty list at once, called with a dynamic
     // turn state built once.
     println!();
-    let noop = player(&yahtzee, "noop", "yahtzee-wat-badenum.wat");
-    let (store, instance, keep, params) = ready_keep(&sandbox, &noop).await;
+    let noop_player = player(&yahtzee, "noop", "yahtzee-wat-badenum.wat");
+    let (store, instance, keep, params) = ready_keep(&sandbox, &noop_player).await;
     let mut noop = Ready { store, instance, export: "keep", params, results: vec![Val::Bool(false)] };
     let (mut bare, mut guarded) = (vec![], vec![]);
     for _ in 0..5 {
@@ -190,6 +193,23 @@ async fn main() {
         "  a bot process over pipes (the architecture of most arenas: JSON lines on stdin and stdout, the same \
          turn state, answered at once): {trip:.2?} a round trip, a guarded call {:.1}x faster (goal >= 50x)",
         trip.as_secs_f64() / guarded.as_secs_f64()
+    );
+    // What the engine lets a call cost at best, in the same run: 50x the pipe round trip needs a guarded
+    // call of at most a fiftieth of it.
+    let best = floor::measure(&sandbox, noop_player.pre()).await;
+    println!(
+        "  the same call with the turn state lowered by wasmtime's typed API (Rust types written for Yahtzee: \
+         a host that knows no game cannot have them): bare {:.2?}, guarded {:.2?}, the pipe {:.1}x it",
+        best.typed_bare,
+        best.typed_guarded,
+        trip.as_secs_f64() / best.typed_guarded.as_secs_f64()
+    );
+    println!(
+        "  a guarded call with nothing to lower (a u32 in and out): {:.2?}, the pipe {:.1}x it; 50x the pipe \
+         would be {:.2?} a call",
+        best.echo_guarded,
+        trip.as_secs_f64() / best.echo_guarded.as_secs_f64(),
+        trip / 50
     );
 
     // Native strategy cost of one decision, for scale.
