@@ -35,6 +35,8 @@
 
 #[path = "games/floor.rs"]
 mod floor;
+#[path = "games/probe.rs"]
+mod probe;
 
 use arena_core::{Entry, Finals, Game, GameOutcome, Limits, MatchSoFar};
 use arena_play::{LoadPlayers, Package, PackageGame, PackagePlayer, values};
@@ -141,8 +143,8 @@ async fn main() {
         return store_overhead(&sandbox, &dir).await;
     }
     if only.as_deref() == Ok("games") {
-        let floor = metering(&dir.join("yahtzee-greedy.wasm"), &first_keep()).await;
-        return games_per_second(&sandbox, &yahtzee, &santorini, &fish, greedy, floor).await;
+        metering(&dir.join("yahtzee-greedy.wasm"), &first_keep()).await;
+        return games_per_second(&sandbox, &dir, &yahtzee, &santorini, &fish, greedy).await;
     }
     let calls_only = only.as_deref() == Ok("calls");
     if !calls_only {
@@ -220,7 +222,9 @@ async fn main() {
         std::hint::black_box(yahtzee_bots::greedy::keep(std::hint::black_box(&view)));
     }
     println!("native greedy keep decision:                     {:>10.2?}", t.elapsed() / n);
-    let floor = if calls_only { 1.0 } else { metering(&dir.join("yahtzee-greedy.wasm"), &view).await };
+    if !calls_only {
+        metering(&dir.join("yahtzee-greedy.wasm"), &view).await;
+    }
 
     println!();
     decisions_all_in(&sandbox, &dir, &mut noop).await;
@@ -229,7 +233,7 @@ async fn main() {
     }
     referees_in_other_languages(&sandbox).await;
 
-    games_per_second(&sandbox, &yahtzee, &santorini, &fish, greedy, floor).await;
+    games_per_second(&sandbox, &dir, &yahtzee, &santorini, &fish, greedy).await;
     fuel_prices(&sandbox, &yahtzee, &dir).await;
     compile_in_child(&dir);
     store_overhead(&sandbox, &dir).await;
@@ -298,23 +302,25 @@ fn hostile_referee() {
 const GAMES: [&str; 4] = ["yahtzee", "santorini", "fish", "goofspiel"];
 
 /// Games per second, the strong sample player against itself, through the package and natively, each
-/// game's ratio against the metering floor `floor` (what metering alone costs a compute-bound decision,
-/// native time to wasm time), and the host's own cost of a decision.
+/// game's ratio against the metering floor read beside it (what metering alone costs a compute-bound
+/// decision, native time to wasm time: see `probe`), and the host's own cost of a decision.
 async fn games_per_second(
     sandbox: &Arc<Sandbox>,
+    dir: &Path,
     yahtzee: &Package,
     santorini: &Package,
     fish: &Package,
     greedy: Arc<PackagePlayer>,
-    floor: f64,
 ) {
+    let probe = &mut probe::FloorProbe::new(&dir.join("yahtzee-greedy.wasm"), first_keep(), &turn_state()).await;
     println!();
     println!(
-        "{:<10} {:>12} {:>14} {:>7} {:>8} {:>12} {:>9} {:>11} {:>11}",
+        "{:<10} {:>12} {:>14} {:>7} {:>7} {:>8} {:>12} {:>9} {:>11} {:>11}",
         "game",
         "wasm games/s",
         "native games/s",
         "ratio",
+        "floor",
         "÷ floor",
         "fuel a game",
         "decisions",
@@ -327,29 +333,31 @@ async fn games_per_second(
     let wanted = |game: &str| profiled.as_deref().is_none_or(|p| p == game || !GAMES.contains(&p));
     if wanted("yahtzee") {
         let players = [greedy, player(yahtzee, "b", "yahtzee-greedy.wasm")];
-        compare(yahtzee, &players, &yahtzee_native, 20, floor).await;
+        compare(yahtzee, &players, &yahtzee_native, 20, probe).await;
     }
     if wanted("santorini") {
         let players =
             [player(santorini, "a", "santorini-minimax.wasm"), player(santorini, "b", "santorini-minimax.wasm")];
-        compare(santorini, &players, &santorini_native, 10, floor).await;
+        compare(santorini, &players, &santorini_native, 10, probe).await;
     }
     if wanted("fish") {
         let players = [player(fish, "a", "fish-greedy.wasm"), player(fish, "b", "fish-greedy.wasm")];
         let options: Vec<(String, String)> = fish.options().iter().map(|(k, v)| (k.clone(), v.to_string())).collect();
-        compare(fish, &players, &|seed| fish_native(seed, &options), 20, floor).await;
+        compare(fish, &players, &|seed| fish_native(seed, &options), 20, probe).await;
     }
     if wanted("goofspiel") {
         let (goofspiel, _) = package(sandbox, "goofspiel");
         let players =
             [player(&goofspiel, "a", "goofspiel-smart.wasm"), player(&goofspiel, "b", "goofspiel-smart.wasm")];
-        compare(&goofspiel, &players, &goofspiel_native, 50, floor).await;
+        compare(&goofspiel, &players, &goofspiel_native, 50, probe).await;
     }
     println!(
-        "(ratio: native games/s over wasm games/s, goal at most 1.1x the metering floor of {floor:.2}x (÷ floor) \
-         and at most 3x; a decision: the wasm game's time over its calls; host's part: what the host adds a \
-         decision, the wasm game's time less the native game's time at the floor, over its calls; the native \
-         games score as the packaged ones, seed for seed)"
+        "(ratio: native games/s over wasm games/s, goal at most 1.1x the metering floor (÷ floor) and at most \
+         3x; floor: the metering floor read after each of the game's five rounds (greedy's first keep, nine \
+         pairs of 40 decisions natively and in wasm), each round judged against its own; a decision: the wasm \
+         game's time over its calls; host's part: what the host adds a decision, the wasm game's time less \
+         the native game's time at the floor, over its calls; the native games score as the packaged ones, \
+         seed for seed; each figure the median of the five rounds)"
     );
 }
 
@@ -443,9 +451,9 @@ async fn ready_keep(
 
 /// What the sandbox's metering costs a compute-bound decision: the greedy player's first `keep`,
 /// natively and in wasm compiled without fuel or epochs, with fuel only, with epochs only, and with
-/// both as Arena runs every guest (its own engine each; the imports the keep never calls trap). Returns
-/// the last, the metering floor: wasm's time over native's.
-async fn metering(greedy: &Path, view: &yahtzee_rules::PlayerView) -> f64 {
+/// both as Arena runs every guest (its own engine each; the imports the keep never calls trap). The last
+/// is the metering floor, which the games are judged against (read again beside each: see `probe`).
+async fn metering(greedy: &Path, view: &yahtzee_rules::PlayerView) {
     // The fastest of 15 rounds of 200 decisions: what each costs undisturbed (the median of a few
     // rounds read 1.24x to 1.74x for the same build on this shared machine).
     let time = |f: &mut dyn FnMut()| {
@@ -463,23 +471,9 @@ async fn metering(greedy: &Path, view: &yahtzee_rules::PlayerView) -> f64 {
     let native = time(&mut || {
         std::hint::black_box(yahtzee_bots::greedy::keep(std::hint::black_box(view)));
     });
-    let (mut cells, mut floor) = (vec![], 1.0);
+    let mut cells = vec![];
     for (fuel, epochs) in [(false, false), (true, false), (false, true), (true, true)] {
-        let mut config = wasmtime::Config::new();
-        config.wasm_component_model(true).consume_fuel(fuel).epoch_interruption(epochs);
-        let engine = wasmtime::Engine::new(&config).expect("engine");
-        let component = wasmtime::component::Component::from_file(&engine, greedy).expect("the greedy player");
-        let mut linker = wasmtime::component::Linker::<()>::new(&engine);
-        linker.define_unknown_imports_as_traps(&component).expect("imports");
-        let mut store = wasmtime::Store::new(&engine, ());
-        if fuel {
-            store.set_fuel(u64::MAX / 2).expect("fuel");
-        }
-        store.set_epoch_deadline(u64::MAX / 2);
-        let instance = linker.instantiate_async(&mut store, &component).await.expect("instantiate");
-        let keep = instance.get_func(&mut store, "keep").expect("keep");
-        let (_, ty) = keep.ty(&store).params().next().expect("keep takes a turn state");
-        let params = [values::from_json(&turn_state(), &ty).expect("a turn state")];
+        let (mut store, keep, params) = probe::greedy_keep(greedy, &turn_state(), fuel, epochs).await;
         let mut results = [Val::Bool(false)];
         let mut rounds = vec![];
         for _ in 0..15 {
@@ -491,15 +485,13 @@ async fn metering(greedy: &Path, view: &yahtzee_rules::PlayerView) -> f64 {
             rounds.push(t.elapsed() / n);
         }
         let took = rounds.into_iter().min().unwrap_or_default();
-        floor = took.as_secs_f64() / native.as_secs_f64();
-        cells.push(format!("{took:.2?} ({floor:.2}x)"));
+        cells.push(format!("{took:.2?} ({:.2}x)", took.as_secs_f64() / native.as_secs_f64()));
     }
     println!("what metering costs a compute-bound decision (greedy's first keep; against native, {native:.2?}):");
     println!("  wasm without fuel or epochs                    {}", cells[0]);
     println!("  fuel only                                      {}", cells[1]);
     println!("  epochs only                                    {}", cells[2]);
     println!("  fuel and epochs (as Arena runs every guest)    {}", cells[3]);
-    floor
 }
 
 /// A player's export with its arguments, ready to be called again and again (the no-op `keep` of the
@@ -700,7 +692,7 @@ async fn compare(
     players: &[Arc<PackagePlayer>],
     native: &dyn Fn(u64) -> Vec<i64>,
     games: u64,
-    floor: f64,
+    probe: &mut probe::FloorProbe,
 ) {
     let name = &pkg.manifest.name;
     if std::env::var("ARENA_BENCH_PROFILE").as_deref() == Ok(name.as_str()) {
@@ -711,8 +703,9 @@ async fn compare(
         }
         return println!("{name}: {played} games in 20 s");
     }
-    let (mut w, mut n, mut fuel, mut calls) = (vec![], vec![], 0, 0);
-    for round in 0..3 {
+    // Per round: the wasm games, the native games, the floor.
+    let (mut rounds, mut fuel, mut calls) = (vec![], 0, 0);
+    for round in 0..5 {
         let (mut scores, t) = (vec![], Instant::now());
         (fuel, calls) = (0, 0);
         for seed in 0..games {
@@ -722,7 +715,7 @@ async fn compare(
             calls += o.calls().len() as u64;
             scores.push(o.scores);
         }
-        w.push(t.elapsed());
+        let w = t.elapsed();
         let t = Instant::now();
         for seed in 0..games {
             let s = std::hint::black_box(native(std::hint::black_box(seed)));
@@ -730,22 +723,27 @@ async fn compare(
                 assert_eq!(s, scores[seed as usize], "{name}, seed {seed}: the native game is not the packaged one");
             }
         }
-        n.push(t.elapsed());
+        let n = t.elapsed();
+        rounds.push((w.as_secs_f64(), n.as_secs_f64(), probe.floor().await));
     }
-    let (w, n) = (median(w), median(n));
-    let rate = |d: Duration| games as f64 / d.as_secs_f64();
-    let ratio = rate(n) / rate(w);
-    // The players' and referee's own compute, taken as the native game's at the metering floor.
-    let host = (w.as_secs_f64() - n.as_secs_f64() * floor).max(0.0) / calls.max(1) as f64;
+    let middle = |mut v: Vec<f64>| {
+        v.sort_by(f64::total_cmp);
+        v[v.len() / 2]
+    };
+    let per_round = |f: &dyn Fn(f64, f64, f64) -> f64| middle(rounds.iter().map(|&(w, n, fl)| f(w, n, fl)).collect());
+    let rate = |secs: f64| games as f64 / secs;
+    // The players' and referee's own compute, taken as the native game's at the round's floor.
+    let host = per_round(&|w, n, fl| (w - n * fl).max(0.0) / calls.max(1) as f64);
     println!(
-        "{name:<10} {:>12.1} {:>14.1} {:>6.2}x {:>7.2}x {:>12} {:>9} {:>11.2?} {:>11.2?}",
-        rate(w),
-        rate(n),
-        ratio,
-        ratio / floor,
+        "{name:<10} {:>12.1} {:>14.1} {:>6.2}x {:>6.2}x {:>7.2}x {:>12} {:>9} {:>11.2?} {:>11.2?}",
+        rate(per_round(&|w, _, _| w)),
+        rate(per_round(&|_, n, _| n)),
+        per_round(&|w, n, _| w / n),
+        per_round(&|_, _, fl| fl),
+        per_round(&|w, n, fl| w / n / fl),
         fuel / games,
         calls / games,
-        w / (calls as u32).max(1),
+        Duration::from_secs_f64(per_round(&|w, _, _| w) / calls.max(1) as f64),
         Duration::from_secs_f64(host)
     );
 }
