@@ -207,6 +207,13 @@ async fn main() {
         trip.as_secs_f64() / best.typed_guarded.as_secs_f64()
     );
     println!(
+        "  the same request handed over as its {} postcard bytes (what a per-game adapter inside the sandbox \
+         would be handed), guarded: {:.2?}, the pipe {:.1}x it",
+        floor::TURN_STATE_BYTES,
+        best.bytes_guarded,
+        trip.as_secs_f64() / best.bytes_guarded.as_secs_f64()
+    );
+    println!(
         "  a guarded call with nothing to lower (a u32 in and out): {:.2?}, the pipe {:.1}x it; 50x the pipe \
          would be {:.2?} a call",
         best.echo_guarded,
