@@ -216,7 +216,11 @@ fn a_compile_over_its_cpu_or_memory_limit_is_stopped_and_nothing_is_cached() {
     let dir = tempfile::tempdir().unwrap();
     let py = player("yahtzee-py");
     for (flag, value, why) in [
-        ("--compile-cpu-s", "1", "more than 1 s of CPU time"),
+        (
+            "--compile-cpu-s",
+            "1",
+            "more than 1 s of CPU time; the functions compiled so far are kept, so a second try carries on from there",
+        ),
         ("--compile-memory-mb", "300", "more than 300 MiB of memory"),
     ] {
         let out = arena()
@@ -227,6 +231,43 @@ fn a_compile_over_its_cpu_or_memory_limit_is_stopped_and_nothing_is_cached() {
         assert!(err.contains(&format!("{py}: too costly to compile ({why})")), "{err}");
         assert!(!cached(dir.path(), &py), "nothing cached");
     }
+}
+
+/// A compile stopped at its CPU limit keeps the functions it compiled in the shared cache, so a second
+/// try of the same component carries on from there: what a legitimate Python player refused on a busy
+/// machine gets when its owner submits it again.
+#[test]
+fn a_compile_stopped_at_its_cpu_limit_keeps_its_progress_for_the_next_try() {
+    let dir = tempfile::tempdir().unwrap();
+    let py = player("yahtzee-py");
+    // The shared cache's entries: the files under functions/ (by engine, then by a key's first digits).
+    fn files(p: &std::path::Path) -> usize {
+        match std::fs::read_dir(p) {
+            Ok(d) => d.filter_map(Result::ok).map(|e| if e.path().is_dir() { files(&e.path()) } else { 1 }).sum(),
+            Err(_) => 0,
+        }
+    }
+    let kept = || files(&dir.path().join("functions"));
+    let mut counts = vec![];
+    for _ in 0..2 {
+        let out = arena()
+            .args([
+                "check",
+                "--game",
+                "yahtzee",
+                "--cache-dir",
+                dir.path().to_str().unwrap(),
+                "--compile-cpu-s",
+                "4",
+                &py,
+            ])
+            .bounded();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{err}");
+        assert!(err.contains("more than 4 s of CPU time; the functions compiled so far are kept"), "{err}");
+        counts.push(kept());
+    }
+    assert!(counts[0] > 0 && counts[1] > counts[0], "functions kept after each try: {counts:?}");
 }
 
 #[test]

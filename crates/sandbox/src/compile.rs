@@ -247,7 +247,15 @@ fn in_child(
         .any(|m| err.contains(m));
     match (status.signal(), status.code()) {
         (Some(libc::SIGXCPU | libc::SIGKILL), _) => {
-            Err(CompileError::TooCostly(format!("more than {} s of CPU time", limits.cpu.as_secs().max(1))))
+            let over = format!("more than {} s of CPU time", limits.cpu.as_secs().max(1));
+            // The functions it compiled went to the shared cache as each was done, and stay there: the
+            // next compile of it (a busy machine's legitimate player, submitted again) compiles the rest.
+            Err(CompileError::TooCostly(match functions {
+                Some(_) => {
+                    format!("{over}; the functions compiled so far are kept, so a second try carries on from there")
+                }
+                None => over,
+            }))
         }
         _ if out_of_memory => {
             Err(CompileError::TooCostly(format!("more than {} of memory", bytes_text(limits.memory_bytes))))
