@@ -36,7 +36,7 @@ fn compiled_files(dir: &std::path::Path) -> Vec<std::path::PathBuf> {
 }
 
 /// The files of compiled functions under `dir`.
-fn function_files(dir: &std::path::Path) -> usize {
+pub(crate) fn function_files(dir: &std::path::Path) -> usize {
     fn walk(d: &std::path::Path) -> usize {
         let entries = std::fs::read_dir(d).into_iter().flatten().map(|e| e.unwrap().path());
         entries.map(|p| if p.is_dir() { walk(&p) } else { 1 }).sum()

@@ -240,14 +240,7 @@ fn a_compile_over_its_cpu_or_memory_limit_is_stopped_and_nothing_is_cached() {
 fn a_compile_stopped_at_its_cpu_limit_keeps_its_progress_for_the_next_try() {
     let dir = tempfile::tempdir().unwrap();
     let py = player("yahtzee-py");
-    // The shared cache's entries: the files under functions/ (by engine, then by a key's first digits).
-    fn files(p: &std::path::Path) -> usize {
-        match std::fs::read_dir(p) {
-            Ok(d) => d.filter_map(Result::ok).map(|e| if e.path().is_dir() { files(&e.path()) } else { 1 }).sum(),
-            Err(_) => 0,
-        }
-    }
-    let kept = || files(&dir.path().join("functions"));
+    let kept = || super::cache::function_files(dir.path());
     let mut counts = vec![];
     for _ in 0..2 {
         let out = arena()

@@ -79,16 +79,14 @@ fn player(pkg: &Package, name: &str, file: &str) -> Arc<PackagePlayer> {
 
 /// The no-op player of the per-call figures: the Yahtzee WAT sample whose `keep` answers at once, its
 /// bump allocator reset after each call (in `keep`'s post-return), as a player that frees its request
-/// does. The sample itself never frees: called 200,000 times it grew its memory by some 50 MB, and the
-/// figures with it, paying for fresh pages and `memory.grow`, read 1.3 µs in some runs and 2.5 µs in
-/// others.
+/// does. The sample itself never frees: called 200,000 times it grew its memory by some 50 MB, within
+/// 5 MiB of the 64 MiB cap.
 fn noop_player(pkg: &Package) -> Arc<PackagePlayer> {
-    let sample =
-        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../games/yahtzee/players/wat/yahtzee-wat-badenum.wat");
-    let src = std::fs::read_to_string(&sample).expect("the WAT sample player");
-    let post = "    (func (;6;) (type 5) (param i32))\n";
-    assert!(src.contains(post), "yahtzee-wat-badenum.wat's keep_post has changed");
-    let src = src.replacen(post, "    (func (;6;) (type 5) (param i32) (global.set $bump (i32.const 1024)))\n", 1);
+    let src = wat_sample(
+        "yahtzee-wat-badenum.wat",
+        "    (func (;6;) (type 5) (param i32))\n",
+        "    (func (;6;) (type 5) (param i32) (global.set $bump (i32.const 1024)))\n",
+    );
     let file = std::env::temp_dir().join(format!("arena-bench-noop-{}.wat", std::process::id()));
     std::fs::write(&file, src).expect("write the no-op player");
     let noop = pkg.load_player("noop", &file).unwrap_or_else(|e| panic!("{e}"));
@@ -96,8 +94,23 @@ fn noop_player(pkg: &Package) -> Arc<PackagePlayer> {
     noop
 }
 
+/// The Yahtzee WAT sample player `file` (games/yahtzee/players/wat) with its text `from` replaced by
+/// `to`; `from` must be there.
+fn wat_sample(file: &str, from: &str, to: &str) -> String {
+    let sample = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../games/yahtzee/players/wat").join(file);
+    let src = std::fs::read_to_string(&sample).expect("the WAT sample player");
+    assert!(src.contains(from), "{file} has changed: it no longer holds {from:?}");
+    src.replacen(from, to, 1)
+}
+
 fn median(mut v: Vec<Duration>) -> Duration {
     v.sort();
+    v[v.len() / 2]
+}
+
+/// The median of ratios or times in seconds.
+fn median_f64(mut v: Vec<f64>) -> f64 {
+    v.sort_by(f64::total_cmp);
     v[v.len() / 2]
 }
 
@@ -752,24 +765,22 @@ async fn compare(
         let n = t.elapsed();
         rounds.push((w.as_secs_f64(), n.as_secs_f64(), probe.floor().await));
     }
-    let middle = |mut v: Vec<f64>| {
-        v.sort_by(f64::total_cmp);
-        v[v.len() / 2]
-    };
-    let per_round = |f: &dyn Fn(f64, f64, f64) -> f64| middle(rounds.iter().map(|&(w, n, fl)| f(w, n, fl)).collect());
+    let per_round =
+        |f: &dyn Fn(f64, f64, f64) -> f64| median_f64(rounds.iter().map(|&(w, n, fl)| f(w, n, fl)).collect());
     let rate = |secs: f64| games as f64 / secs;
+    let wasm = per_round(&|w, _, _| w);
     // The players' and referee's own compute, taken as the native game's at the round's floor.
     let host = per_round(&|w, n, fl| (w - n * fl).max(0.0) / calls.max(1) as f64);
     println!(
         "{name:<10} {:>12.1} {:>14.1} {:>6.2}x {:>6.2}x {:>7.2}x {:>12} {:>9} {:>11.2?} {:>11.2?}",
-        rate(per_round(&|w, _, _| w)),
+        rate(wasm),
         rate(per_round(&|_, n, _| n)),
         per_round(&|w, n, _| w / n),
         per_round(&|_, _, fl| fl),
         per_round(&|w, n, fl| w / n / fl),
         fuel / games,
         calls / games,
-        Duration::from_secs_f64(per_round(&|w, _, _| w) / calls.max(1) as f64),
+        Duration::from_secs_f64(wasm / calls.max(1) as f64),
         Duration::from_secs_f64(host)
     );
 }
@@ -903,11 +914,8 @@ fn goofspiel_native(seed: u64) -> Vec<i64> {
 
 /// The Yahtzee WAT sample player with `keep`'s body replaced.
 fn yahtzee_wat(keep_body: &str) -> String {
-    let sample = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../games/yahtzee/players/wat/yahtzee-wat-loop.wat");
-    let src = std::fs::read_to_string(&sample).expect("the WAT sample player");
     let body = "      ;; never returns\n      (loop $forever (br $forever))\n      unreachable\n";
-    assert!(src.contains(body), "yahtzee-wat-loop.wat's keep has changed");
-    src.replacen(body, keep_body, 1)
+    wat_sample("yahtzee-wat-loop.wat", body, keep_body)
 }
 
 /// Nanoseconds per 1,000 fuel: for a wasm loop, and for a loop of calls to the rule checker `score`

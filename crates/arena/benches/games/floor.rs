@@ -113,10 +113,18 @@ async fn instance_of(sandbox: &Sandbox, wat: &str) -> (wasmtime::Store<PlayerSta
     (store, instance)
 }
 
-/// Measures the floor on the no-op player's `keep` (a fresh instance a round: the player never frees
-/// what its requests take), and on the bytes and echo components of its own.
+/// Measures the floor on the no-op player's `keep` (one that frees its request after each call), and on
+/// the bytes and echo components of its own.
 pub async fn measure(sandbox: &Sandbox, noop: &InstancePre<PlayerState>) -> Floor {
     let state = turn_state();
+    let mut store = sandbox.store(1);
+    store.set_fuel(1_000_000).unwrap();
+    store.set_epoch_deadline(1_000_000);
+    let instance = noop.instantiate_async(&mut store).await.expect("instantiate the no-op player");
+    let typed = instance
+        .get_typed_func::<(&TurnState,), (Vec<u8>,)>(&mut store, "keep")
+        .expect("keep takes a turn state, answers a list<u8>");
+    let store = &mut store;
     let (mut echo_store, instance) = instance_of(sandbox, ECHO).await;
     let echo = instance.get_typed_func::<(u32,), (u32,)>(&mut echo_store, "echo").expect("echo");
     let (mut bytes_store, instance) = instance_of(sandbox, BYTES).await;
@@ -125,14 +133,6 @@ pub async fn measure(sandbox: &Sandbox, noop: &InstancePre<PlayerState>) -> Floo
     let (mut bare, mut guarded, mut echoed, mut bytes) = (vec![], vec![], vec![], vec![]);
     let n = 20_000u32;
     for _ in 0..5 {
-        let mut store = sandbox.store(1);
-        store.set_fuel(1_000_000).unwrap();
-        store.set_epoch_deadline(1_000_000);
-        let instance = noop.instantiate_async(&mut store).await.expect("instantiate the no-op player");
-        let typed = instance
-            .get_typed_func::<(&TurnState,), (Vec<u8>,)>(&mut store, "keep")
-            .expect("keep takes a turn state, answers a list<u8>");
-        let store = &mut store;
         let t = Instant::now();
         for _ in 0..n {
             store.set_fuel(1_000_000).unwrap();

@@ -45,8 +45,7 @@ impl FloorProbe {
         for _ in 0..9 {
             pairs.push(self.pair().await);
         }
-        pairs.sort_by(f64::total_cmp);
-        pairs[pairs.len() / 2]
+        super::median_f64(pairs)
     }
 }
 
