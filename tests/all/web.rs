@@ -461,7 +461,10 @@ fn the_command_line_uploads_to_and_reads_from_a_remote_arena() {
     let game = text.lines().find(|l| l.contains("its validation game against")).unwrap_or_else(|| panic!("{text}"));
     let fuel = game.split("; fuel ").nth(1).and_then(|f| f.split(' ').next()).unwrap_or_else(|| panic!("{game}"));
     assert!(fuel.parse::<u64>().is_ok_and(|f| f > 0), "{game}");
-    assert!(text.contains("compiled in ") || text.contains("compiled already"), "{text}");
+    assert!(
+        ["compiled in ", "compiled already", "compiled as quick code in "].iter().any(|w| text.contains(w)),
+        "{text}"
+    );
     let out = run(&[
         "submit",
         "--server",
@@ -486,6 +489,20 @@ fn the_command_line_uploads_to_and_reads_from_a_remote_arena() {
     assert_eq!(v, serde_json::from_slice::<serde_json::Value>(&local.stdout).unwrap());
     let out = run(&["leaderboard", "--server", &s.url, "--game", "nosuch"]);
     assert_eq!(out.status.code(), Some(2));
+    // A component the server has not compiled yet plays its validation game as quick code, and the
+    // server compiles its code for games at once, in the background.
+    let checker = player("pennies-loud");
+    let compiled = s.data.path().join("compiled");
+    assert!(!cached(&compiled, &checker));
+    let out = run(&["submit", "--server", &s.url, "--token", &alice, "--game", "pennies", "--name", "loud", &checker]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("compiled as quick code in "), "{text}");
+    let until = std::time::Instant::now() + std::time::Duration::from_secs(60);
+    while !cached(&compiled, &checker) {
+        assert!(std::time::Instant::now() < until, "its code for games is compiled and kept");
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
 }
 
 #[test]

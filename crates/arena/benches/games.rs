@@ -23,7 +23,8 @@
 //!   served from a referee instance of the player's own and charged a fee, the fuel it burns and the
 //!   bytes it moves; the ratio says whether spamming it costs the host more time per unit of fuel than
 //!   running wasm does), and what one such call costs;
-//! - compiling in a child process under limits (what every submission gets) against in-process;
+//! - compiling in a child process under limits (what every submission gets) against in-process; quick
+//!   code (what a validation game plays) against optimised code: its compile, its games, its fuel;
 //! - a round-robin tournament with every game recorded in the results store (journal, writer thread,
 //!   SQLite) against the same tournament unrecorded: the store's cost per game;
 //! - one game whose referee floods what the game records within every per-call limit: the host's peak
@@ -37,6 +38,8 @@
 mod floor;
 #[path = "games/probe.rs"]
 mod probe;
+#[path = "games/quick.rs"]
+mod quick;
 
 use arena_core::{Entry, Finals, Game, GameOutcome, Limits, MatchSoFar};
 use arena_play::{LoadPlayers, Package, PackageGame, PackagePlayer, values};
@@ -174,6 +177,9 @@ async fn main() {
     if only.as_deref() == Ok("store") {
         return store_overhead(&sandbox, &dir).await;
     }
+    if only.as_deref() == Ok("quick") {
+        return quick::compare().await;
+    }
     if only.as_deref() == Ok("games") {
         metering(&dir.join("yahtzee-greedy.wasm"), &first_keep()).await;
         return games_per_second(&sandbox, &dir, &yahtzee, &santorini, &fish, greedy).await;
@@ -275,6 +281,7 @@ async fn main() {
     games_per_second(&sandbox, &dir, &yahtzee, &santorini, &fish, greedy).await;
     fuel_prices(&sandbox, &yahtzee, &dir).await;
     compile_in_child(&dir);
+    quick::compare().await;
     store_overhead(&sandbox, &dir).await;
     hostile_referee();
 }

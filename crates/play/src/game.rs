@@ -61,6 +61,12 @@ pub trait LoadPlayers: Game {
     fn load(&self, path: &Path) -> Result<(Loaded, Self::Player), LoadError>;
     /// [`LoadPlayers::load`] of a file's bytes already read (an upload); `path` names it in errors.
     fn load_bytes(&self, path: &Path, bytes: &[u8]) -> Result<(Loaded, Self::Player), LoadError>;
+    /// [`LoadPlayers::load_bytes`] for a validation game, whose verdict somebody waits for: where games
+    /// are played here, a component not compiled yet is compiled as quick code and kept nowhere (see
+    /// [`arena_sandbox::Tier::Quick`]); its optimised code is compiled by its first load after.
+    fn load_to_validate(&self, path: &Path, bytes: &[u8]) -> Result<(Loaded, Self::Player), LoadError> {
+        self.load_bytes(path, bytes)
+    }
     /// Lets go of what loading the component whose sha256 is `hash` compiled, in memory and on disk (a
     /// refused upload leaves nothing compiled behind).
     fn forget(&self, hash: &str);
@@ -83,6 +89,12 @@ impl LoadPlayers for PackageGame {
     fn load_bytes(&self, path: &Path, bytes: &[u8]) -> Result<(Loaded, Self::Player), LoadError> {
         let name = path.file_stem().and_then(|s| s.to_str()).unwrap_or("player");
         self.pkg.load_player_bytes(name, path, bytes).map_err(|e| self.load_error(path, e))
+    }
+
+    fn load_to_validate(&self, path: &Path, bytes: &[u8]) -> Result<(Loaded, Self::Player), LoadError> {
+        let name = path.file_stem().and_then(|s| s.to_str()).unwrap_or("player");
+        let quick = arena_sandbox::Tier::Quick;
+        self.pkg.load_player_bytes_as(name, path, bytes, quick).map_err(|e| self.load_error(path, e))
     }
 
     fn forget(&self, hash: &str) {

@@ -113,6 +113,8 @@ pub struct PackagePlayer {
     pre: InstancePre<PlayerState>,
     /// Where its seats add their samples, when it is profiled.
     profile: Option<arena_sandbox::ProfileSink>,
+    /// Quick code (see [`arena_sandbox::Tier::Quick`]): its seats' deadlines are longer.
+    pub quick: bool,
 }
 
 impl PackagePlayer {
@@ -125,6 +127,7 @@ impl PackagePlayer {
             hash: self.hash.clone(),
             pre: self.pre.clone(),
             profile: Some(sink.clone()),
+            quick: self.quick,
         };
         (Arc::new(p), sink)
     }
@@ -217,7 +220,19 @@ impl Package {
         path: &Path,
         bytes: &[u8],
     ) -> Result<(arena_sandbox::Loaded, Arc<PackagePlayer>), PackageError> {
-        let loaded = self.sandbox.load_bytes(path, bytes, &self.player_spec())?;
+        self.load_player_bytes_as(name, path, bytes, arena_sandbox::Tier::Optimized)
+    }
+
+    /// [`Package::load_player_bytes`] compiled at `tier` when the optimised code is not kept already:
+    /// quick code, for a validation game (see [`arena_sandbox::Tier::Quick`]).
+    pub fn load_player_bytes_as(
+        &self,
+        name: &str,
+        path: &Path,
+        bytes: &[u8],
+        tier: arena_sandbox::Tier,
+    ) -> Result<(arena_sandbox::Loaded, Arc<PackagePlayer>), PackageError> {
+        let loaded = self.sandbox.load_bytes_as(path, bytes, &self.player_spec(), tier)?;
         self.check_player(name, path, loaded)
     }
 
@@ -248,7 +263,9 @@ impl Package {
             }
         }
         let pre = self.players.instantiate_pre(&loaded.component).map_err(|e| wrong(format!("{e:#}")))?;
-        let player = Arc::new(PackagePlayer { name: name.to_string(), hash: loaded.hash.clone(), pre, profile: None });
+        let quick = matches!(loaded.compilation, arena_sandbox::Compilation::Quick(_));
+        let player =
+            Arc::new(PackagePlayer { name: name.to_string(), hash: loaded.hash.clone(), pre, profile: None, quick });
         Ok((loaded, player))
     }
 

@@ -37,7 +37,7 @@ impl Package {
         let Ok(Val::Option(Some(request))) = referee.call("tournament", &[event]).await else { return None };
         let Val::Variant(case, arg) = *request else { return None };
         let c = self.cases.iter().find(|c| c.name == case)?;
-        let mut seat = Seat::new(self.sandbox.clone(), player.pre.clone(), seed);
+        let mut seat = Seat::new(self.sandbox.clone(), player.pre.clone(), seed).quick(player.quick);
         let fault = seat.call(&c.name, arg.as_deref(), c.spread(), c.result.is_some()).await.err()?;
         // The game's rule checker failed during the call: the package's failure, not the player's.
         if let Some(why) = seat.host_failed.take() {

@@ -31,6 +31,8 @@ pub(super) struct Seat {
     pub(super) host_failed: Option<String>,
     /// Where its samples go when its player is profiled.
     profile: Option<arena_sandbox::ProfileSink>,
+    /// Its limits, when not the sandbox's: quick code's longer deadlines.
+    limits: Option<arena_core::Limits>,
 }
 
 impl Seat {
@@ -49,7 +51,24 @@ impl Seat {
             fuzzer: None,
             host_failed: None,
             profile: None,
+            limits: None,
         }
+    }
+
+    /// The seat, its deadlines [`arena_sandbox::QUICK_DEADLINES`] times the sandbox's when its player
+    /// is quick code (fuel, memory and everything else as for any seat).
+    pub(super) fn quick(mut self, quick: bool) -> Seat {
+        if quick {
+            let mut l = *self.sandbox.limits();
+            (l.timeout, l.first_timeout) =
+                (l.timeout * arena_sandbox::QUICK_DEADLINES, l.first_timeout * arena_sandbox::QUICK_DEADLINES);
+            self.limits = Some(l);
+        }
+        self
+    }
+
+    fn limits(&self) -> &arena_core::Limits {
+        self.limits.as_ref().unwrap_or_else(|| self.sandbox.limits())
     }
 
     /// The seat, its player profiled into `sink` (when there is one).
@@ -115,7 +134,7 @@ impl Seat {
         if self.profile.is_some() {
             store.data_mut().profile();
         }
-        let guard = Guard::arm(&self.sandbox, &mut store, true, "instantiate");
+        let guard = Guard::arm_with(self.limits(), &mut store, true, "instantiate");
         let out = guard.run(Box::pin(self.pre.instantiate_async(&mut store))).await;
         self.count(guard.spent(&store));
         let (instance, fuel) = guard.finish(&mut store, out)?;
@@ -165,7 +184,8 @@ impl Seat {
         let Some(func) = instance.get_func(&mut *store, name) else {
             return Err(Fault::new(FaultKind::Crash, name, format!("exports no `{name}`")));
         };
-        let guard = Guard::arm(&self.sandbox, store, first, name);
+        let limits = self.limits.as_ref().unwrap_or_else(|| self.sandbox.limits());
+        let guard = Guard::arm_with(limits, store, first, name);
         let params: &[Val] = match arg {
             Some(Val::Tuple(items)) if spread => items,
             Some(arg) => std::slice::from_ref(arg),

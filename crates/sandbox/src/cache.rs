@@ -2,11 +2,11 @@
 //! keyed by the sha256 of the file and the engine's compatibility hash (a different wasmtime or engine
 //! configuration never reads another's artifacts). Only artifacts this cache wrote are ever loaded.
 
-use super::compile::{CompileError, Compiled};
-use std::collections::HashMap;
+use super::compile::{CompileError, Compiled, Tier};
+use std::collections::{HashMap, HashSet};
 use std::hash::{Hash, Hasher};
 use std::path::{Path, PathBuf};
-use std::sync::Mutex;
+use std::sync::{Condvar, Mutex};
 use std::time::{Duration, Instant};
 use wasmtime::Engine;
 use wasmtime::component::Component;
@@ -16,6 +16,8 @@ use wasmtime::component::Component;
 pub enum Compilation {
     /// Compiled now, taking this long.
     Compiled(Duration),
+    /// Compiled now as quick code, taking this long, and not kept (see [`super::Tier::Quick`]).
+    Quick(Duration),
     /// Already compiled in this run.
     InMemory,
     /// Loaded from the disk cache, taking this long.
@@ -54,13 +56,34 @@ pub(crate) struct Cache {
     memory_cap: u64,
     dir: Option<PathBuf>,
     engine_key: String,
+    /// The components being compiled (optimised) now: a second load of one waits for the first's
+    /// compile rather than compiling it again beside it.
+    compiling: Mutex<HashSet<String>>,
+    compiled: Condvar,
+}
+
+/// A component's compile claimed by one load; let go of (and the waiting loads woken) when dropped.
+struct Claim<'a>(&'a Cache, &'a str);
+
+impl Drop for Claim<'_> {
+    fn drop(&mut self) {
+        self.0.compiling.lock().unwrap_or_else(|e| e.into_inner()).remove(self.1);
+        self.0.compiled.notify_all();
+    }
 }
 
 impl Cache {
     pub(crate) fn new(engine: &Engine, dir: Option<PathBuf>, memory_cap: u64) -> Cache {
         let mut h = std::collections::hash_map::DefaultHasher::new();
         engine.precompile_compatibility_hash().hash(&mut h);
-        Cache { memory: Mutex::default(), memory_cap, dir, engine_key: format!("{:016x}", h.finish()) }
+        Cache {
+            memory: Mutex::default(),
+            memory_cap,
+            dir,
+            engine_key: format!("{:016x}", h.finish()),
+            compiling: Mutex::default(),
+            compiled: Condvar::new(),
+        }
     }
 
     pub(crate) fn memory_cap(&self) -> u64 {
@@ -127,22 +150,37 @@ impl Cache {
 
     /// The component whose sha256 is `hash`, from memory, from disk, or compiled now by `compile` (and
     /// then kept in both; a failed compile keeps nothing). Disk trouble never fails a load: it only
-    /// costs a compilation.
+    /// costs a compilation. Asked for `Tier::Quick`, the optimised code is still taken where it is
+    /// kept; quick code compiled now is handed out and kept nowhere.
     pub(crate) fn get(
         &self,
         engine: &Engine,
         hash: &str,
+        tier: Tier,
         compile: impl FnOnce() -> Result<Compiled, CompileError>,
     ) -> Result<(Component, Compilation), CompileError> {
-        {
-            let mut kept = self.memory.lock().unwrap_or_else(|e| e.into_inner());
-            kept.tick += 1;
-            let tick = kept.tick;
-            if let Some(e) = kept.by_hash.get_mut(hash) {
-                e.used = tick;
-                return Ok((e.component.clone(), Compilation::InMemory));
+        let claim = loop {
+            {
+                let mut kept = self.memory.lock().unwrap_or_else(|e| e.into_inner());
+                kept.tick += 1;
+                let tick = kept.tick;
+                if let Some(e) = kept.by_hash.get_mut(hash) {
+                    e.used = tick;
+                    return Ok((e.component.clone(), Compilation::InMemory));
+                }
             }
-        }
+            if tier == Tier::Quick {
+                break None;
+            }
+            let mut compiling = self.compiling.lock().unwrap_or_else(|e| e.into_inner());
+            if compiling.insert(hash.to_string()) {
+                break Some(Claim(self, hash));
+            }
+            // Another load is compiling it: wait for it, then look again (its compile may have failed).
+            while compiling.contains(hash) {
+                compiling = self.compiled.wait(compiling).unwrap_or_else(|e| e.into_inner());
+            }
+        };
         let file = self.file(hash);
         if let Some(f) = file.as_ref().filter(|f| f.is_file()) {
             let t = Instant::now();
@@ -160,6 +198,9 @@ impl Cache {
         let t = Instant::now();
         let (c, artifact) = compile()?;
         let took = t.elapsed();
+        if tier == Tier::Quick {
+            return Ok((c, Compilation::Quick(took)));
+        }
         self.remember(hash, &c);
         if let Some(f) = file {
             let artifact = match artifact {
@@ -170,6 +211,7 @@ impl Cache {
                 tracing::warn!("{}: cannot write the compile cache: {e}", f.display());
             }
         }
+        drop(claim);
         Ok((c, Compilation::Compiled(took)))
     }
 

@@ -48,6 +48,34 @@ impl Default for CompileLimits {
     }
 }
 
+/// How much work the compiler puts into a component's code. Fuel is counted as the wasm is translated,
+/// before any optimisation, so a component spends exactly the same fuel, call for call, whichever
+/// tier compiled it (a test plays the same games both ways): only its time differs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Tier {
+    /// Optimised: the code games are played with.
+    #[default]
+    Optimized,
+    /// Unoptimised, its registers allocated in a single pass: compiles in about half the time and
+    /// CPU (the 18 MB Python players: 5 s and 9 s of CPU against 11 s and 20 s), runs up to about three
+    /// times slower. For a validation game, whose verdict somebody is waiting for; never kept.
+    Quick,
+}
+
+/// A seat of quick code has its deadlines multiplied by this: the same player, compiled optimised,
+/// within its deadlines is then within them as quick code too (quick code runs at most about three
+/// times slower; a loop burns its fuel in a tenth of its deadline either way).
+pub const QUICK_DEADLINES: u32 = 4;
+
+impl Tier {
+    fn arg(self) -> &'static str {
+        match self {
+            Tier::Optimized => "optimized",
+            Tier::Quick => "quick",
+        }
+    }
+}
+
 /// Where components are compiled.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Compiler {
@@ -114,15 +142,28 @@ pub(crate) fn compile(
     compiler: &Compiler,
     slots: &Slots,
     functions: Option<&Path>,
+    tier: Tier,
 ) -> Result<Compiled, CompileError> {
     precheck(bytes, limits)?;
+    let invalid = |e: wasmtime::Error| CompileError::Invalid(format!("{e:#}"));
     match compiler {
+        Compiler::InProcess if tier == Tier::Optimized => {
+            Component::new(engine, bytes).map(|c| (c, None)).map_err(invalid)
+        }
+        // Compiled by an engine of its own, and loaded into this one.
         Compiler::InProcess => {
-            Component::new(engine, bytes).map(|c| (c, None)).map_err(|e| CompileError::Invalid(format!("{e:#}")))
+            let quick =
+                Engine::new(&super::engine_config(false, tier)).map_err(|e| CompileError::Worker(format!("{e:#}")))?;
+            let artifact = quick.precompile_component(bytes).map_err(invalid)?;
+            // SAFETY: compiled just now by this process for an engine of the same configuration but its
+            // tier, which is not part of a compiled component's compatibility.
+            let c = unsafe { Component::deserialize(engine, &artifact) }
+                .map_err(|e| CompileError::Worker(format!("quick code does not load: {e:#}")))?;
+            Ok((c, Some(artifact)))
         }
         Compiler::Child(exe) => {
             let slot = slots.take();
-            let artifact = in_child(exe, bytes, limits, functions);
+            let artifact = in_child(exe, bytes, limits, functions, tier);
             drop(slot);
             if let Some(dir) = functions {
                 super::functions::trim_in_background(dir.to_path_buf());
@@ -169,12 +210,14 @@ fn in_child(
     bytes: &[u8],
     limits: &CompileLimits,
     functions: Option<&Path>,
+    tier: Tier,
 ) -> Result<Vec<u8>, CompileError> {
     let worker = |e: std::io::Error| CompileError::Worker(format!("{}: {e}", exe.display()));
     let mut child = Command::new(exe)
         .arg(WORKER_ARG)
         .arg(limits.cpu.as_secs().max(1).to_string())
         .arg(limits.memory_bytes.to_string())
+        .arg(tier.arg())
         .args(functions)
         // Address space, not memory in use, is what the limit counts: keep glibc from reserving an
         // arena of 64 MiB per compiling thread, and keep the threads few on a machine with many cores.
@@ -276,14 +319,21 @@ fn block_sigpipe() {
     }
 }
 
-/// The compile worker: `arena __compile-worker CPU_SECONDS MEMORY_BYTES [FUNCTIONS_DIR]`, the component
-/// on stdin, the artifact on stdout; the functions another compile already had are read from
-/// `FUNCTIONS_DIR`, and those it compiles written there. It limits itself before reading anything.
+/// The compile worker: `arena __compile-worker CPU_SECONDS MEMORY_BYTES optimized|quick [FUNCTIONS_DIR]`,
+/// the component on stdin, the artifact on stdout; the functions another compile already had are read
+/// from `FUNCTIONS_DIR`, and those it compiles written there. It limits itself before reading anything.
 pub fn compile_worker_main(args: &[String]) -> ExitCode {
-    let (Some(cpu), Some(memory)) =
-        (args.first().and_then(|a| a.parse::<u64>().ok()), args.get(1).and_then(|a| a.parse::<u64>().ok()))
+    let tier = match args.get(2).map(String::as_str) {
+        Some("optimized") => Some(Tier::Optimized),
+        Some("quick") => Some(Tier::Quick),
+        _ => None,
+    };
+    let (Some(cpu), Some(memory), Some(tier)) =
+        (args.first().and_then(|a| a.parse::<u64>().ok()), args.get(1).and_then(|a| a.parse::<u64>().ok()), tier)
     else {
-        eprintln!("usage: arena {WORKER_ARG} CPU_SECONDS MEMORY_BYTES [FUNCTIONS_DIR] < component.wasm > artifact");
+        eprintln!(
+            "usage: arena {WORKER_ARG} CPU_SECONDS MEMORY_BYTES optimized|quick [FUNCTIONS_DIR] < component.wasm > artifact"
+        );
         return ExitCode::from(2);
     };
     let limit = |resource, soft: u64, hard: u64| {
@@ -301,8 +351,8 @@ pub fn compile_worker_main(args: &[String]) -> ExitCode {
         eprintln!("cannot read the component: {e}");
         return ExitCode::from(2);
     }
-    let mut config = super::engine_config(false);
-    if let Some(dir) = args.get(2) {
+    let mut config = super::engine_config(false, tier);
+    if let Some(dir) = args.get(3) {
         let functions = std::sync::Arc::new(super::functions::Functions::new(PathBuf::from(dir)));
         if let Err(e) = config.enable_incremental_compilation(functions) {
             eprintln!("cannot share compiled functions: {e:#}");

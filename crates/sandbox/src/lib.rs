@@ -14,7 +14,7 @@ mod state;
 
 pub use cache::{Compilation, MEMORY_BYTES as CACHE_MEMORY_BYTES, MEMORY_ENTRIES as CACHE_MEMORY_ENTRIES};
 pub use call::{Guard, HostRefusal, refuse};
-pub use compile::{CompileError, CompileLimits, Compiler, WORKER_ARG, compile_worker_main};
+pub use compile::{CompileError, CompileLimits, Compiler, QUICK_DEADLINES, Tier, WORKER_ARG, compile_worker_main};
 pub use load::{LoadError, Loaded, WorldSpec};
 pub use meter::{BYTE_FUEL, CHECK_CALL_FUEL, HOST_CALL_FUEL};
 pub use profile::{FunctionFuel, Profile, ProfileSink};
@@ -65,10 +65,17 @@ pub struct Sandbox {
 }
 
 /// The engine's configuration: the component model, fuel, epochs, and (for a sandbox that runs
-/// players, not for a compile worker) the pooling allocator. Both compile the same code.
-pub(crate) fn engine_config(pooling: bool) -> Config {
+/// players, not for a compile worker) the pooling allocator. Both compile the same code for a tier;
+/// what either compiles at any tier loads in the other (the optimisation level and the register
+/// allocator are not part of a compiled component's compatibility).
+pub(crate) fn engine_config(pooling: bool, tier: Tier) -> Config {
     let mut config = Config::new();
     config.wasm_component_model(true).consume_fuel(true).epoch_interruption(true);
+    if tier == Tier::Quick {
+        config
+            .cranelift_opt_level(wasmtime::OptLevel::None)
+            .cranelift_regalloc_algorithm(wasmtime::RegallocAlgorithm::SinglePass);
+    }
     // `ARENA_PERFMAP=1` names the guests' compiled functions for `perf` (in /tmp/perf-PID.map).
     if std::env::var_os("ARENA_PERFMAP").is_some() {
         config.profiler(wasmtime::ProfilingStrategy::PerfMap);
@@ -97,7 +104,7 @@ pub(crate) fn engine_config(pooling: bool) -> Config {
 impl Sandbox {
     /// A sandbox that compiles in-process (see [`Sandbox::with_compiler`]).
     pub fn new(limits: Limits) -> Result<Sandbox, SandboxError> {
-        let engine = Engine::new(&engine_config(true)).map_err(SandboxError::Engine)?;
+        let engine = Engine::new(&engine_config(true, Tier::Optimized)).map_err(SandboxError::Engine)?;
         let ticker_stop = Arc::new(AtomicBool::new(false));
         let tick = Arc::new(std::sync::atomic::AtomicU64::new(EPOCH_TICK.as_nanos() as u64));
         let (e, stop, t) = (engine.clone(), ticker_stop.clone(), tick.clone());

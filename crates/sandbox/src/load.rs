@@ -78,6 +78,18 @@ impl Sandbox {
     /// [`Sandbox::load`] of a file's bytes already read (an upload): `path` names it in errors, and its
     /// hash is the hash of exactly these bytes.
     pub fn load_bytes(&self, path: &Path, raw: &[u8], spec: &WorldSpec) -> Result<Loaded, LoadError> {
+        self.load_bytes_as(path, raw, spec, super::Tier::Optimized)
+    }
+
+    /// [`Sandbox::load_bytes`], compiling at `tier` when the optimised code is not kept already (see
+    /// [`super::Tier::Quick`]: quick code is for one validation game, and kept nowhere).
+    pub fn load_bytes_as(
+        &self,
+        path: &Path,
+        raw: &[u8],
+        spec: &WorldSpec,
+        tier: super::Tier,
+    ) -> Result<Loaded, LoadError> {
         let p = || path.to_path_buf();
         if raw.is_empty() {
             return Err(LoadError::Empty { path: p() });
@@ -99,9 +111,9 @@ impl Sandbox {
         let functions = self.cache.functions_dir();
         let compile = || {
             let (limits, slots) = (&self.compile_limits, &self.compile_slots);
-            super::compile::compile(self.engine(), &bytes, limits, &self.compiler, slots, functions.as_deref())
+            super::compile::compile(self.engine(), &bytes, limits, &self.compiler, slots, functions.as_deref(), tier)
         };
-        let (component, compilation) = self.cache.get(self.engine(), &hash, compile).map_err(|e| match e {
+        let (component, compilation) = self.cache.get(self.engine(), &hash, tier, compile).map_err(|e| match e {
             super::CompileError::Invalid(detail) => LoadError::Invalid { path: p(), detail },
             error => LoadError::Compile { path: p(), error },
         })?;

@@ -37,8 +37,8 @@ fn referenced(data: &Path) -> Result<std::collections::HashSet<String>, StoreErr
     Ok(keep)
 }
 
-/// Compiles the component `path` (any game's player or referee) so that the functions it shares with
-/// later uploads are in the compile cache: every Python player carries the same CPython and every
+/// Compiles the component `path` (any game's player or referee), as quick code and optimised, so that
+/// the functions it shares with later uploads are in the compile cache: every Python player carries the same CPython and every
 /// JavaScript player the same engine, so after one of them a server's uploads compile only their own
 /// code (`arena serve --warm`). The component itself is not kept unless it is in `keep` (what the
 /// server's store and packages reference). How long the compile took, or why it failed.
@@ -50,7 +50,10 @@ fn warm(
     // Any import of WASI or of an `arena:` package: it is compiled, never instantiated.
     let spec = arena_sandbox::WorldSpec::new("any", "arena:", "any");
     let t = std::time::Instant::now();
-    let loaded = sandbox.load(path, &spec).map_err(|e| e.to_string())?;
+    // Quick code first (what validation games play; it is kept nowhere), then the optimised code.
+    let raw = std::fs::read(path).map_err(|e| format!("{}: cannot read: {e}", path.display()))?;
+    sandbox.load_bytes_as(path, &raw, &spec, arena_sandbox::Tier::Quick).map_err(|e| e.to_string())?;
+    let loaded = sandbox.load_bytes(path, &raw, &spec).map_err(|e| e.to_string())?;
     let took = t.elapsed();
     if !keep.contains(&loaded.hash) {
         sandbox.forget(&loaded.hash);
@@ -80,5 +83,22 @@ pub fn warm_in_background(sandbox: std::sync::Arc<Sandbox>, data: &Path, files: 
                 Err(e) => eprintln!("--warm {}: not warmed: {e}", file.display()),
             }
         }
+    });
+}
+
+/// Compiles the optimised code of the stored component `path` of `game` on the blocking pool, holding
+/// `permit` until done: a version validated as quick code (see [`arena_sandbox::Tier::Quick`]), so
+/// that its first game does not wait for the compile. A failure is only logged: its first game's load
+/// compiles it again, and reports it.
+pub fn compile_for_play<G: arena_play::LoadPlayers + 'static>(
+    game: std::sync::Arc<G>,
+    path: std::path::PathBuf,
+    permit: tokio::sync::OwnedSemaphorePermit,
+) {
+    tokio::task::spawn_blocking(move || {
+        if let Err(e) = game.load(&path) {
+            tracing::warn!("{}: its code for play did not compile: {e}", path.display());
+        }
+        drop(permit);
     });
 }

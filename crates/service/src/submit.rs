@@ -52,6 +52,10 @@ pub struct Validation {
     pub compile_ms: u64,
     /// How long its validation game took, in milliseconds.
     pub game_ms: u64,
+    /// The validation game played quick code, compiled for it in about half the time and spending the
+    /// same fuel (see [`arena_sandbox::Tier::Quick`]); the code games are played with is compiled
+    /// next (`arena serve` compiles it at once, in the background; otherwise its first game does).
+    pub quick: bool,
 }
 
 /// Why a submission was refused; nothing was stored.
@@ -144,15 +148,16 @@ pub(crate) async fn validate<G: LoadPlayers>(
         }
     };
     let (g, bytes, label) = (game.clone(), s.bytes.clone(), s.label.to_string());
-    let loaded = tokio::task::spawn_blocking(move || g.load_bytes(Path::new(&label), &bytes))
+    let loaded = tokio::task::spawn_blocking(move || g.load_to_validate(Path::new(&label), &bytes))
         .await
         .map_err(|e| Refused::Load { label: s.label.to_string(), error: e.to_string() })?
         .map_err(|e| Refused::Load { label: s.label.to_string(), error: strip_label(&e.to_string(), s.label) });
     let (loaded, player) = loaded.inspect_err(|_| forget())?;
     let (label, hash) = (s.label.to_string(), loaded.hash.clone());
     let me = Arc::new(Entry { name: s.name.to_string(), source: label.clone(), hash: Some(hash.clone()), player });
+    let quick = matches!(loaded.compilation, arena_sandbox::Compilation::Quick(_));
     let compile_ms = match loaded.compilation {
-        arena_sandbox::Compilation::Compiled(took) => took.as_millis() as u64,
+        arena_sandbox::Compilation::Compiled(took) | arena_sandbox::Compilation::Quick(took) => took.as_millis() as u64,
         _ => 0,
     };
     let started = std::time::Instant::now();
@@ -182,6 +187,7 @@ pub(crate) async fn validate<G: LoadPlayers>(
             max_call_fuel,
             compile_ms,
             game_ms,
+            quick,
         },
     })
 }

@@ -407,6 +407,9 @@ pub struct ValidationOut {
     pub compile_ms: u64,
     /// How long its validation game took, in milliseconds.
     pub game_ms: u64,
+    /// Compiled as quick code for its validation game: about half the compile, the same fuel; the
+    /// code games are played with is compiled next, in the background.
+    pub quick: bool,
 }
 
 /// The multipart form of an upload.

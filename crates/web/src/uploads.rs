@@ -128,16 +128,21 @@ fn accepted(a: &Accepted) -> UploadResult {
         format!("{} bytes, sha256 {}", v.size, v.hash),
         format!("imports: {}", if a.imports.is_empty() { "nothing".to_string() } else { a.imports.join(", ") }),
         format!("validation game against {} (seed {}): {}", o.opponent, o.seed, scores(o)),
-        format!("{}; its validation game took {:.1} s", compiled(o.compile_ms), o.game_ms as f64 / 1000.0),
+        format!("{}; its validation game took {:.1} s", compiled(o), o.game_ms as f64 / 1000.0),
     ];
     let link = Some((format!("/players/{}", v.name), format!("{}'s page: its games, ratings and scrimmages", v.name)));
     UploadResult { status: StatusCode::CREATED, outcome: "accepted", message, details, link }
 }
 
 /// How long its compile took, in words.
-fn compiled(ms: u64) -> String {
-    match ms {
+fn compiled(o: &Validation) -> String {
+    match o.compile_ms {
         0 => "compiled already".to_string(),
+        ms if o.quick => format!(
+            "compiled as quick code for its validation game in {:.1} s (the same fuel; its code for games is \
+             being compiled now)",
+            ms as f64 / 1000.0
+        ),
         ms => format!("compiled in {:.1} s", ms as f64 / 1000.0),
     }
 }
@@ -164,6 +169,7 @@ fn validation_out(o: Validation) -> ValidationOut {
         max_call_fuel: o.max_call_fuel.to_string(),
         compile_ms: o.compile_ms,
         game_ms: o.game_ms,
+        quick: o.quick,
     }
 }
 
@@ -243,8 +249,16 @@ pub async fn store_upload(app: &Arc<App>, user: &User, f: UploadFields) -> Resul
     };
     drop(permit);
     app.metrics.upload("player", r.is_ok());
-    if let Ok(Stored::Candidate(c, _)) = &r {
-        super::candidates::judge(app, game, c);
+    match &r {
+        Ok(Stored::Candidate(c, _)) => super::candidates::judge(app, game, c),
+        // Validated as quick code: its code for play is compiled now, for its first game not to wait.
+        Ok(Stored::Version(a)) if a.validation.quick => {
+            if let Ok(permit) = app.play_compiles.clone().try_acquire_owned() {
+                let path = arena_core::DataDir::new(app.data()).component(&a.version.hash);
+                arena_service::compiled::compile_for_play(game, path, permit);
+            }
+        }
+        _ => {}
     }
     r.map_err(|e| match e {
         Refused::Store(arena_service::store::StoreError::NotOwner { .. }) => WebError::forbidden(e.to_string()),

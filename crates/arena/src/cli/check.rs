@@ -66,7 +66,7 @@ async fn check<G: LoadPlayers>(
     println!("  size {} bytes, sha256 {}", loaded.size, loaded.hash);
     let kept = cache_dir.map(|d| format!(" (kept in {})", d.display())).unwrap_or_default();
     match loaded.compilation {
-        Compilation::Compiled(t) => println!("  compiled in {} ms{kept}", t.as_millis()),
+        Compilation::Compiled(t) | Compilation::Quick(t) => println!("  compiled in {} ms{kept}", t.as_millis()),
         Compilation::FromDisk(t) => println!("  loaded from the compile cache in {} ms{kept}", t.as_millis()),
         Compilation::InMemory => println!("  already compiled in this run"),
     }

@@ -109,8 +109,14 @@ pub async fn submit(server: &str, u: Upload<'_>) -> anyhow::Result<ExitCode> {
                 n("calls"),
                 n("max_call_fuel")
             );
+            let quick = val.get("quick").and_then(serde_json::Value::as_bool) == Some(true);
             match n("compile_ms") {
                 0 => println!("  compiled already; its validation game took {} ms", n("game_ms")),
+                ms if quick => println!(
+                    "  compiled as quick code in {ms} ms (the same fuel; its code for games is being compiled now); \
+                     its validation game took {} ms",
+                    n("game_ms")
+                ),
                 ms => println!("  compiled in {ms} ms; its validation game took {} ms", n("game_ms")),
             }
         }

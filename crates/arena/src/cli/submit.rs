@@ -135,6 +135,13 @@ async fn submit<G: LoadPlayers>(game: Arc<G>, s: SubmitArgs<'_>) -> anyhow::Resu
             "  validation game against {} (seed {}): {} to {}, {} fuel over {} calls",
             o.opponent, o.seed, o.scores[0], o.scores[1], o.fuel, o.calls
         );
+        if o.quick {
+            println!(
+                "  played as quick code, compiled for it in {:.1} s (the same fuel); the code games are played \
+                 with is compiled by its first game",
+                o.compile_ms as f64 / 1000.0
+            );
+        }
     }
     Ok(ExitCode::SUCCESS)
 }

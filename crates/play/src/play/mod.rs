@@ -143,6 +143,7 @@ impl Package {
             .map(|(i, p)| {
                 Seat::new(self.sandbox.clone(), p.pre.clone(), arena_core::seed::derive(seed, &[i as u64]))
                     .profiled(p.profile.clone())
+                    .quick(p.quick)
             })
             .collect();
         if let Some(f) = fuzz
@@ -241,6 +242,7 @@ impl Package {
             .map(|i| {
                 Seat::new(self.sandbox.clone(), player.pre.clone(), arena_core::seed::derive(seed, &[i as u64]))
                     .profiled(player.profile.clone())
+                    .quick(player.quick)
             })
             .collect();
         let mut diverged = None;
