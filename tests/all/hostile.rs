@@ -263,6 +263,31 @@ fn a_compile_stopped_at_its_cpu_limit_keeps_its_progress_for_the_next_try() {
     assert!(counts[0] > 0 && counts[1] > counts[0], "functions kept after each try: {counts:?}");
 }
 
+/// A compile worker dies with the process that started it: a server stopped (or killed) mid-compile
+/// leaves no compile running on. Here its parent, a shell, ends as soon as it has started it, while it
+/// has seconds of compiling ahead (the Python player).
+#[test]
+fn a_compile_worker_whose_parent_ends_stops_at_once() {
+    let exe = env!("CARGO_BIN_EXE_arena");
+    let script = format!(
+        "ARENA_COMPILE_PARENT=$$ {exe} __compile-worker 60 4294967296 quick < {} > /dev/null 2>&1 & echo $!",
+        player("yahtzee-py")
+    );
+    let out = std::process::Command::new("sh").args(["-c", &script]).output().unwrap();
+    let pid = String::from_utf8_lossy(&out.stdout).trim().to_string();
+    assert!(pid.parse::<u32>().is_ok(), "{pid}");
+    // Gone, or a zombie waiting to be reaped, well before its compile could end.
+    let until = std::time::Instant::now() + std::time::Duration::from_secs(2);
+    let running = || {
+        std::fs::read_to_string(format!("/proc/{pid}/stat"))
+            .is_ok_and(|s| s.rsplit_once(')').is_some_and(|(_, rest)| !rest.trim_start().starts_with('Z')))
+    };
+    while running() {
+        assert!(std::time::Instant::now() < until, "the worker {pid} outlived its parent");
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+}
+
 #[test]
 fn bans_are_decided_by_fuel_the_same_way_on_a_saturated_machine() {
     let players = YAHTZEE_LINEUP.map(player);

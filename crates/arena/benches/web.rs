@@ -889,6 +889,8 @@ impl Uploader {
         }
         let flags: Vec<&str> = flags.iter().map(String::as_str).collect();
         let (server, url) = serve_until(data.path(), None, &flags, warm.map(|_| "warmed the compile cache"));
+        // Quiet: a fresh server compiles its packages' referees and sample players as it starts.
+        wait_idle(server.id());
         let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
         Uploader { data, server, url, token, rt, client: reqwest::Client::new() }
     }
@@ -904,6 +906,28 @@ impl Uploader {
             let r = request.send().await?;
             Ok((r.status().as_u16(), r.text().await?))
         })
+    }
+}
+
+/// Waits until the process `pid` (its compile workers included) has used under 5% of a core for half a
+/// second.
+fn wait_idle(pid: u32) {
+    let cpu = || -> u64 {
+        let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
+        let after = stat.rsplit_once(')').map_or("", |(_, a)| a);
+        // utime, stime, cutime, cstime: the 12th to 15th fields after the command's name.
+        after.split_whitespace().skip(11).take(4).filter_map(|f| f.parse::<u64>().ok()).sum()
+    };
+    let until = Instant::now() + Duration::from_secs(120);
+    let mut before = cpu();
+    while Instant::now() < until {
+        std::thread::sleep(Duration::from_millis(500));
+        let now = cpu();
+        // Clock ticks are 100 a second: 5% of half a second is 2.5 ticks.
+        if now.saturating_sub(before) <= 2 {
+            return;
+        }
+        before = now;
     }
 }
 
@@ -952,8 +976,9 @@ fn verdict(up: &mut Uploader, game: &str, file: &str, i: usize, which: &str) {
     let n = |k: &str| v["validation"][k].as_u64().unwrap_or(0);
     let (compile, game_ms) = (n("compile_ms"), n("game_ms"));
     let rest = (total.as_millis() as u64).saturating_sub(compile + game_ms);
+    let quick = if v["validation"]["quick"].as_bool() == Some(true) { " as quick code" } else { "" };
     println!(
-        "  {file} ({:.1} MB, {which}): {status} in {:.1} s: compile {:.1} s, validation game {:.2} s, \
+        "  {file} ({:.1} MB, {which}): {status} in {:.1} s: compile{quick} {:.1} s, validation game {:.2} s, \
          upload and the rest {:.2} s ({})",
         size as f64 / 1e6,
         total.as_secs_f64(),

@@ -18,6 +18,12 @@ use wasmtime::component::Component;
 /// The first argument that makes the `arena` binary a compile worker.
 pub const WORKER_ARG: &str = "__compile-worker";
 
+/// The environment variable that tells a compile worker its niceness (see [`in_background`]).
+const NICE_ENV: &str = "ARENA_COMPILE_NICE";
+
+/// The environment variable that tells a compile worker the process that started it, to die with.
+const PARENT_ENV: &str = "ARENA_COMPILE_PARENT";
+
 /// Exit code of a worker whose input is not a valid component.
 const INVALID: i32 = 3;
 
@@ -74,6 +80,26 @@ impl Tier {
             Tier::Quick => "quick",
         }
     }
+}
+
+std::thread_local! {
+    static BACKGROUND: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// Runs `f` with every compile it starts in a child process at the lowest priority (`nice` 19): a
+/// compile nobody waits for (the optimised code of a version validated as quick code) then takes only
+/// the CPU that the compiles and games somebody waits for leave.
+pub fn in_background<T>(f: impl FnOnce() -> T) -> T {
+    /// Sets the thread's mark back however `f` ends.
+    struct Reset;
+    impl Drop for Reset {
+        fn drop(&mut self) {
+            BACKGROUND.with(|b| b.set(false));
+        }
+    }
+    BACKGROUND.with(|b| b.set(true));
+    let _reset = Reset;
+    f()
 }
 
 /// Where components are compiled.
@@ -223,6 +249,8 @@ fn in_child(
         // arena of 64 MiB per compiling thread, and keep the threads few on a machine with many cores.
         .env("MALLOC_ARENA_MAX", "2")
         .env("RAYON_NUM_THREADS", COMPILE_THREADS.min(cores()).to_string())
+        .env(NICE_ENV, if BACKGROUND.with(|b| b.get()) { "19" } else { "0" })
+        .env(PARENT_ENV, std::process::id().to_string())
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -341,6 +369,21 @@ pub fn compile_worker_main(args: &[String]) -> ExitCode {
         // SAFETY: setrlimit reads a valid rlimit struct; it only lowers this process's own limits.
         unsafe { libc::setrlimit(resource, &l) == 0 }
     };
+    // It dies with the process that started it (a server stopped mid-compile leaves no compile running):
+    // killed when its parent ends, and gone at once if that happened before it could ask.
+    // SAFETY: prctl(PR_SET_PDEATHSIG) and getppid only read and set this process's own attributes.
+    unsafe { libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL) };
+    let parent = std::env::var(PARENT_ENV).ok().and_then(|p| p.parse::<i32>().ok());
+    // SAFETY: as above.
+    if parent.is_some_and(|p| p != unsafe { libc::getppid() }) {
+        eprintln!("the process that started this compile has ended");
+        return ExitCode::from(2);
+    }
+    // A compile in the background lowers its own priority (see `in_background`).
+    if let Some(n) = std::env::var(NICE_ENV).ok().and_then(|n| n.parse::<i32>().ok()).filter(|n| *n > 0) {
+        // SAFETY: setpriority only changes this process's own scheduling priority.
+        unsafe { libc::setpriority(libc::PRIO_PROCESS, 0, n) };
+    }
     // SIGXCPU at the soft limit, SIGKILL a second later if it is ignored.
     if !limit(libc::RLIMIT_CPU, cpu, cpu + 1) || !limit(libc::RLIMIT_AS, memory, memory) {
         eprintln!("cannot set the compile limits: {}", std::io::Error::last_os_error());

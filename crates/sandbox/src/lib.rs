@@ -14,7 +14,9 @@ mod state;
 
 pub use cache::{Compilation, MEMORY_BYTES as CACHE_MEMORY_BYTES, MEMORY_ENTRIES as CACHE_MEMORY_ENTRIES};
 pub use call::{Guard, HostRefusal, refuse};
-pub use compile::{CompileError, CompileLimits, Compiler, QUICK_DEADLINES, Tier, WORKER_ARG, compile_worker_main};
+pub use compile::{
+    CompileError, CompileLimits, Compiler, QUICK_DEADLINES, Tier, WORKER_ARG, compile_worker_main, in_background,
+};
 pub use load::{LoadError, Loaded, WorldSpec};
 pub use meter::{BYTE_FUEL, CHECK_CALL_FUEL, HOST_CALL_FUEL};
 pub use profile::{FunctionFuel, Profile, ProfileSink};

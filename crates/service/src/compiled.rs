@@ -86,8 +86,8 @@ pub fn warm_in_background(sandbox: std::sync::Arc<Sandbox>, data: &Path, files: 
     });
 }
 
-/// Compiles the optimised code of the stored component `path` of `game` on the blocking pool, holding
-/// `permit` until done: a version validated as quick code (see [`arena_sandbox::Tier::Quick`]), so
+/// Compiles the optimised code of the stored component `path` of `game` on the blocking pool, at the
+/// lowest priority, holding `permit` until done: a version validated as quick code (see [`arena_sandbox::Tier::Quick`]), so
 /// that its first game does not wait for the compile. A failure is only logged: its first game's load
 /// compiles it again, and reports it.
 pub fn compile_for_play<G: arena_play::LoadPlayers + 'static>(
@@ -96,7 +96,8 @@ pub fn compile_for_play<G: arena_play::LoadPlayers + 'static>(
     permit: tokio::sync::OwnedSemaphorePermit,
 ) {
     tokio::task::spawn_blocking(move || {
-        if let Err(e) = game.load(&path) {
+        // At the lowest priority: the verdicts and games somebody waits for come first.
+        if let Err(e) = arena_sandbox::in_background(|| game.load(&path)) {
             tracing::warn!("{}: its code for play did not compile: {e}", path.display());
         }
         drop(permit);

@@ -102,8 +102,8 @@ pub struct App {
     games: Mutex<caches::Lru<PathBuf, Arc<PackageGame>>>,
     /// The bounded validation pool.
     uploads: tokio::sync::Semaphore,
-    /// The optimised compiles of versions validated as quick code, running in the background: as many
-    /// at most as validations; past that an accepted version's first game compiles it.
+    /// The optimised compile of a version validated as quick code, running in the background: one at a
+    /// time; past that an accepted version's first game compiles it.
     play_compiles: Arc<tokio::sync::Semaphore>,
     /// Recent uploads per account, for the rate limit.
     recent: Mutex<HashMap<i64, VecDeque<Instant>>>,
@@ -162,7 +162,7 @@ impl App {
             sandbox,
             games: Mutex::new(caches::Lru::new(MAX_GAMES)),
             uploads: tokio::sync::Semaphore::new(workers),
-            play_compiles: Arc::new(tokio::sync::Semaphore::new(workers)),
+            play_compiles: Arc::new(tokio::sync::Semaphore::new(1)),
             recent: Mutex::default(),
             judging: Mutex::default(),
             replays: tokio::sync::Semaphore::new(4),
