@@ -90,6 +90,27 @@ impl Sandbox {
         spec: &WorldSpec,
         tier: super::Tier,
     ) -> Result<Loaded, LoadError> {
+        let shares = tier == super::Tier::Optimized || self.quick_shares.load(std::sync::atomic::Ordering::Relaxed);
+        self.load_sharing(path, raw, spec, tier, shares)
+    }
+
+    /// Compiles `raw` as quick code sharing its functions (whatever [`Sandbox::share_quick_functions`]
+    /// says), then has later quick compiles share them: for a server warming its compile cache with a
+    /// player of the language its uploads are in.
+    pub fn warm_quick(&self, path: &Path, raw: &[u8], spec: &WorldSpec) -> Result<Loaded, LoadError> {
+        let loaded = self.load_sharing(path, raw, spec, super::Tier::Quick, true)?;
+        self.share_quick_functions();
+        Ok(loaded)
+    }
+
+    fn load_sharing(
+        &self,
+        path: &Path,
+        raw: &[u8],
+        spec: &WorldSpec,
+        tier: super::Tier,
+        shares: bool,
+    ) -> Result<Loaded, LoadError> {
         let p = || path.to_path_buf();
         if raw.is_empty() {
             return Err(LoadError::Empty { path: p() });
@@ -108,10 +129,10 @@ impl Sandbox {
             let ours = spec.package.split_once(':').map_or(&*spec.package, |(_, n)| n).to_string();
             return Err(LoadError::OtherGame { path: p(), import, theirs, ours });
         }
-        // Quick code shares no functions: finding each function's key (hashing it) and writing it would
-        // cost its compile more than they save it (an 18 MB Python player: 6.9 s against 4.4 s, and
-        // 3.2 s once CPython's functions are there).
-        let functions = self.cache.functions_dir().filter(|_| tier == super::Tier::Optimized);
+        // Quick code shares no functions until the sandbox is warmed for it: finding each function's
+        // key (hashing it) and writing it cost a first compile more than they save it (an 18 MB Python
+        // player: 6.9 s against 4.4 s; 3.2 s once CPython's functions are there).
+        let functions = self.cache.functions_dir().filter(|_| shares);
         let compile = || {
             let (limits, slots) = (&self.compile_limits, &self.compile_slots);
             super::compile::compile(self.engine(), &bytes, limits, &self.compiler, slots, functions.as_deref(), tier)

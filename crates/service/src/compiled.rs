@@ -50,9 +50,10 @@ fn warm(
     // Any import of WASI or of an `arena:` package: it is compiled, never instantiated.
     let spec = arena_sandbox::WorldSpec::new("any", "arena:", "any");
     let t = std::time::Instant::now();
-    // Quick code first (what validation games play; it is kept nowhere), then the optimised code.
+    // Quick code first (what validation games play; it is kept nowhere, but its functions are, and
+    // the quick compiles of uploads share them from now on), then the optimised code.
     let raw = std::fs::read(path).map_err(|e| format!("{}: cannot read: {e}", path.display()))?;
-    sandbox.load_bytes_as(path, &raw, &spec, arena_sandbox::Tier::Quick).map_err(|e| e.to_string())?;
+    sandbox.warm_quick(path, &raw, &spec).map_err(|e| e.to_string())?;
     let loaded = sandbox.load_bytes(path, &raw, &spec).map_err(|e| e.to_string())?;
     let took = t.elapsed();
     if !keep.contains(&loaded.hash) {
@@ -92,6 +93,7 @@ pub fn warm_in_background(sandbox: std::sync::Arc<Sandbox>, data: &Path, files: 
 /// compiles it again, and reports it.
 pub fn compile_for_play<G: arena_play::LoadPlayers + 'static>(
     game: std::sync::Arc<G>,
+    sandbox: Option<std::sync::Arc<Sandbox>>,
     path: std::path::PathBuf,
     permit: tokio::sync::OwnedSemaphorePermit,
 ) {
@@ -99,6 +101,17 @@ pub fn compile_for_play<G: arena_play::LoadPlayers + 'static>(
         // At the lowest priority: the verdicts and games somebody waits for come first.
         if let Err(e) = arena_sandbox::in_background(|| game.load(&path)) {
             tracing::warn!("{}: its code for play did not compile: {e}", path.display());
+        }
+        // The first upload validated as quick code warms the quick compiles of the next ones: its quick
+        // functions kept, they share them (an upload in the same language compiles only its own code).
+        if let Some(sandbox) = sandbox.filter(|s| !s.quick_functions_shared()) {
+            let spec = arena_sandbox::WorldSpec::new("any", "arena:", "any");
+            let warmed = std::fs::read(&path).map_err(|e| e.to_string()).and_then(|raw| {
+                arena_sandbox::in_background(|| sandbox.warm_quick(&path, &raw, &spec)).map_err(|e| e.to_string())
+            });
+            if let Err(e) = warmed {
+                tracing::warn!("{}: its quick functions were not kept: {e}", path.display());
+            }
         }
         drop(permit);
     });
