@@ -233,6 +233,30 @@ fn a_compile_over_its_cpu_or_memory_limit_is_stopped_and_nothing_is_cached() {
     }
 }
 
+/// A player too costly to optimise within the compile limits, but not to compile as quick code (what its
+/// validation game played), plays its quick code: a version accepted on its quick code can always be
+/// loaded, and a game of it is the game its optimised code would play (the same fuel). The Python
+/// player's optimised compile takes some 20 s of CPU, its quick compile some 9.
+#[test]
+fn a_player_too_costly_to_optimise_plays_its_quick_code() {
+    let dir = tempfile::tempdir().unwrap();
+    let py = player("yahtzee-py");
+    let check = |limit: &str| {
+        let dir = dir.path().to_str().unwrap();
+        let args = ["check", "--game", "yahtzee", "--seed", "7", "--no-cache", "--compile-cpu-s", limit, &py];
+        let out = arena().env("ARENA_CACHE_DIR", dir).args(args).bounded();
+        let text = String::from_utf8_lossy(&out.stdout).to_string();
+        assert!(out.status.success(), "{text}{}", String::from_utf8_lossy(&out.stderr));
+        text
+    };
+    let quick = check("15");
+    assert!(quick.contains("too costly to optimise within the compile limits: compiled as quick code"), "{quick}");
+    let optimised = check("300");
+    assert!(optimised.contains("  compiled in "), "{optimised}");
+    let fuel = |t: &str| t.lines().find(|l| l.contains("fuel: ")).map(str::to_string);
+    assert!(fuel(&quick).is_some() && fuel(&quick) == fuel(&optimised), "{quick}\n{optimised}");
+}
+
 /// A compile stopped at its CPU limit keeps the functions it compiled in the shared cache, so a second
 /// try of the same component carries on from there: what a legitimate Python player refused on a busy
 /// machine gets when its owner submits it again.

@@ -321,7 +321,9 @@ def upload_a_good_player():
         assert details[1].startswith("imports: "), details[1]
         assert re.search(r"validation game against \S+ \(seed \d+\): .* [\d,]+ fuel over \d+ calls", details[2]), \
             details[2]
-        assert re.fullmatch(r"compiled (in [\d.]+ s|already); its validation game took [\d.]+ s", details[3]), details[3]
+        compiled = r"compiled (in [\d.]+ s|already|as quick code for its validation game in [\d.]+ s \(the same fuel; its " \
+            r"code for games is being compiled now\))"
+        assert re.fullmatch(compiled + r"; its validation game took [\d.]+ s", details[3]), details[3]
         # The form keeps the game just used, and its result links to the player's page.
         assert page.eval_on_selector("#upload-form select[name=game]", "s => s.value") == "nim"
         assert page.get_attribute("#result-link", "href") == "/players/alice-nim"

@@ -137,7 +137,26 @@ impl Sandbox {
             let (limits, slots) = (&self.compile_limits, &self.compile_slots);
             super::compile::compile(self.engine(), &bytes, limits, &self.compiler, slots, functions.as_deref(), tier)
         };
-        let (component, compilation) = self.cache.get(self.engine(), &hash, tier, compile).map_err(|e| match e {
+        let got = match self.cache.get(self.engine(), &hash, tier, compile) {
+            // Too costly to optimise: its quick code, which validation games play and which spends the
+            // same fuel, plays instead (its seats get longer deadlines), compiled again at each load, so
+            // a version accepted on its quick code is never one that cannot be loaded. At most twice the
+            // compile limits a load; if that fails too, the first refusal stands.
+            Err(super::CompileError::TooCostly(why)) if tier == super::Tier::Optimized => {
+                let quick = || {
+                    let (limits, slots) = (&self.compile_limits, &self.compile_slots);
+                    let quick = super::Tier::Quick;
+                    super::compile::compile(self.engine(), &bytes, limits, &self.compiler, slots, None, quick)
+                };
+                let got = self.cache.get(self.engine(), &hash, super::Tier::Quick, quick);
+                if got.is_ok() {
+                    tracing::warn!("{}: too costly to optimise ({why}); it plays quick code", path.display());
+                }
+                got.map_err(|_| super::CompileError::TooCostly(why))
+            }
+            got => got,
+        };
+        let (component, compilation) = got.map_err(|e| match e {
             super::CompileError::Invalid(detail) => LoadError::Invalid { path: p(), detail },
             error => LoadError::Compile { path: p(), error },
         })?;

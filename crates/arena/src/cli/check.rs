@@ -66,7 +66,12 @@ async fn check<G: LoadPlayers>(
     println!("  size {} bytes, sha256 {}", loaded.size, loaded.hash);
     let kept = cache_dir.map(|d| format!(" (kept in {})", d.display())).unwrap_or_default();
     match loaded.compilation {
-        Compilation::Compiled(t) | Compilation::Quick(t) => println!("  compiled in {} ms{kept}", t.as_millis()),
+        Compilation::Compiled(t) => println!("  compiled in {} ms{kept}", t.as_millis()),
+        Compilation::Quick(t) => println!(
+            "  too costly to optimise within the compile limits: compiled as quick code in {} ms (the same fuel, \
+             four times the deadlines; not kept)",
+            t.as_millis()
+        ),
         Compilation::FromDisk(t) => println!("  loaded from the compile cache in {} ms{kept}", t.as_millis()),
         Compilation::InMemory => println!("  already compiled in this run"),
     }
