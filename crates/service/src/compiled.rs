@@ -38,9 +38,9 @@ fn referenced(data: &Path) -> Result<std::collections::HashSet<String>, StoreErr
 }
 
 /// Compiles the component `path` (any game's player or referee), as quick code and optimised, so that
-/// the functions it shares with later uploads are in the compile cache: every Python player carries the same CPython and every
-/// JavaScript player the same engine, so after one of them a server's uploads compile only their own
-/// code (`arena serve --warm`). The component itself is not kept unless it is in `keep` (what the
+/// the functions it shares with later uploads are in the compile cache: every Python player carries
+/// the same CPython and every JavaScript player the same engine, so after one of them a server's
+/// uploads compile only their own code (`arena serve --warm`). The component itself is not kept unless it is in `keep` (what the
 /// server's store and packages reference). How long the compile took, or why it failed.
 fn warm(
     sandbox: &Sandbox,
@@ -88,9 +88,11 @@ pub fn warm_in_background(sandbox: std::sync::Arc<Sandbox>, data: &Path, files: 
 }
 
 /// Compiles the optimised code of the stored component `path` of `game` on the blocking pool, at the
-/// lowest priority, holding `permit` until done: a version validated as quick code (see [`arena_sandbox::Tier::Quick`]), so
-/// that its first game does not wait for the compile. A failure is only logged: its first game's load
-/// compiles it again, and reports it.
+/// lowest priority, holding `permit` until done: a version validated as quick code (see
+/// [`arena_sandbox::Tier::Quick`]), so that its first game does not wait for the compile. Then, the
+/// first time (`sandbox` not warmed yet), its quick code again, its functions kept, for the quick
+/// compiles of the next uploads to share (see [`Sandbox::warm_quick`]). A failure is only logged: its
+/// first game's load compiles it again, and reports it.
 pub fn compile_for_play<G: arena_play::LoadPlayers + 'static>(
     game: std::sync::Arc<G>,
     sandbox: Option<std::sync::Arc<Sandbox>>,
