@@ -87,14 +87,11 @@ impl LoadPlayers for PackageGame {
     }
 
     fn load_bytes(&self, path: &Path, bytes: &[u8]) -> Result<(Loaded, Self::Player), LoadError> {
-        let name = path.file_stem().and_then(|s| s.to_str()).unwrap_or("player");
-        self.pkg.load_player_bytes(name, path, bytes).map_err(|e| self.load_error(path, e))
+        self.load_bytes_as(path, bytes, arena_sandbox::Tier::Optimized)
     }
 
     fn load_to_validate(&self, path: &Path, bytes: &[u8]) -> Result<(Loaded, Self::Player), LoadError> {
-        let name = path.file_stem().and_then(|s| s.to_str()).unwrap_or("player");
-        let quick = arena_sandbox::Tier::Quick;
-        self.pkg.load_player_bytes_as(name, path, bytes, quick).map_err(|e| self.load_error(path, e))
+        self.load_bytes_as(path, bytes, arena_sandbox::Tier::Quick)
     }
 
     fn forget(&self, hash: &str) {
@@ -107,6 +104,17 @@ impl LoadPlayers for PackageGame {
 }
 
 impl PackageGame {
+    /// [`LoadPlayers::load_bytes`] at `tier` (see [`Package::load_player_bytes_as`]).
+    fn load_bytes_as(
+        &self,
+        path: &Path,
+        bytes: &[u8],
+        tier: arena_sandbox::Tier,
+    ) -> Result<(Loaded, Arc<PackagePlayer>), LoadError> {
+        let name = path.file_stem().and_then(|s| s.to_str()).unwrap_or("player");
+        self.pkg.load_player_bytes_as(name, path, bytes, tier).map_err(|e| self.load_error(path, e))
+    }
+
     /// A game of `setup` forked from `record` at step `from` (see [`Package::fork`]).
     pub async fn fork(&self, setup: GameSetup<Arc<PackagePlayer>>, record: &[CallLine], from: u32) -> GameOutcome {
         self.play_or_fork(setup, Some((record, from))).await

@@ -31,12 +31,13 @@ pub(super) struct Seat {
     pub(super) host_failed: Option<String>,
     /// Where its samples go when its player is profiled.
     profile: Option<arena_sandbox::ProfileSink>,
-    /// Its limits, when not the sandbox's: quick code's longer deadlines.
-    limits: Option<arena_core::Limits>,
+    /// Its limits: the sandbox's, with quick code's longer deadlines (see [`Seat::quick`]).
+    limits: arena_core::Limits,
 }
 
 impl Seat {
     pub(super) fn new(sandbox: Arc<Sandbox>, pre: InstancePre<PlayerState>, seed: u64) -> Seat {
+        let limits = *sandbox.limits();
         Seat {
             sandbox,
             pre,
@@ -51,7 +52,7 @@ impl Seat {
             fuzzer: None,
             host_failed: None,
             profile: None,
-            limits: None,
+            limits,
         }
     }
 
@@ -59,16 +60,11 @@ impl Seat {
     /// is quick code (fuel, memory and everything else as for any seat).
     pub(super) fn quick(mut self, quick: bool) -> Seat {
         if quick {
-            let mut l = *self.sandbox.limits();
+            let l = &mut self.limits;
             (l.timeout, l.first_timeout) =
                 (l.timeout * arena_sandbox::QUICK_DEADLINES, l.first_timeout * arena_sandbox::QUICK_DEADLINES);
-            self.limits = Some(l);
         }
         self
-    }
-
-    fn limits(&self) -> &arena_core::Limits {
-        self.limits.as_ref().unwrap_or_else(|| self.sandbox.limits())
     }
 
     /// The seat, its player profiled into `sink` (when there is one).
@@ -134,7 +130,7 @@ impl Seat {
         if self.profile.is_some() {
             store.data_mut().profile();
         }
-        let guard = Guard::arm_with(self.limits(), &mut store, true, "instantiate");
+        let guard = Guard::arm_with(&self.limits, &mut store, true, "instantiate");
         let out = guard.run(Box::pin(self.pre.instantiate_async(&mut store))).await;
         self.count(guard.spent(&store));
         let (instance, fuel) = guard.finish(&mut store, out)?;
@@ -184,8 +180,7 @@ impl Seat {
         let Some(func) = instance.get_func(&mut *store, name) else {
             return Err(Fault::new(FaultKind::Crash, name, format!("exports no `{name}`")));
         };
-        let limits = self.limits.as_ref().unwrap_or_else(|| self.sandbox.limits());
-        let guard = Guard::arm_with(limits, store, first, name);
+        let guard = Guard::arm_with(&self.limits, store, first, name);
         let params: &[Val] = match arg {
             Some(Val::Tuple(items)) if spread => items,
             Some(arg) => std::slice::from_ref(arg),

@@ -90,7 +90,7 @@ impl Sandbox {
         spec: &WorldSpec,
         tier: super::Tier,
     ) -> Result<Loaded, LoadError> {
-        let shares = tier == super::Tier::Optimized || self.quick_shares.load(std::sync::atomic::Ordering::Relaxed);
+        let shares = tier == super::Tier::Optimized || self.quick_functions_shared();
         self.load_sharing(path, raw, spec, tier, shares)
     }
 
@@ -133,22 +133,18 @@ impl Sandbox {
         // key (hashing it) and writing it cost a first compile more than they save it (an 18 MB Python
         // player: 6.9 s against 4.4 s; 3.2 s once CPython's functions are there).
         let functions = self.cache.functions_dir().filter(|_| shares);
-        let compile = || {
+        let compile = |tier, functions: Option<&Path>| {
             let (limits, slots) = (&self.compile_limits, &self.compile_slots);
-            super::compile::compile(self.engine(), &bytes, limits, &self.compiler, slots, functions.as_deref(), tier)
+            super::compile::compile(self.engine(), &bytes, limits, &self.compiler, slots, functions, tier)
         };
-        let got = match self.cache.get(self.engine(), &hash, tier, compile) {
+        let got = match self.cache.get(self.engine(), &hash, tier, || compile(tier, functions.as_deref())) {
             // Too costly to optimise: its quick code, which validation games play and which spends the
             // same fuel, plays instead (its seats get longer deadlines), compiled again at each load, so
             // a version accepted on its quick code is never one that cannot be loaded. At most twice the
             // compile limits a load; if that fails too, the first refusal stands.
             Err(super::CompileError::TooCostly(why)) if tier == super::Tier::Optimized => {
-                let quick = || {
-                    let (limits, slots) = (&self.compile_limits, &self.compile_slots);
-                    let quick = super::Tier::Quick;
-                    super::compile::compile(self.engine(), &bytes, limits, &self.compiler, slots, None, quick)
-                };
-                let got = self.cache.get(self.engine(), &hash, super::Tier::Quick, quick);
+                let quick = super::Tier::Quick;
+                let got = self.cache.get(self.engine(), &hash, quick, || compile(quick, None));
                 if got.is_ok() {
                     tracing::warn!("{}: too costly to optimise ({why}); it plays quick code", path.display());
                 }

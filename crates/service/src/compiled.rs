@@ -90,31 +90,38 @@ pub fn warm_in_background(sandbox: std::sync::Arc<Sandbox>, data: &Path, files: 
 /// Compiles the optimised code of the stored component `path` of `game` on the blocking pool, at the
 /// lowest priority, holding `permit` until done: a version validated as quick code (see
 /// [`arena_sandbox::Tier::Quick`]), so that its first game does not wait for the compile. Then, the
-/// first time (`sandbox` not warmed yet), its quick code again, its functions kept, for the quick
+/// first time (`sandbox`, the game's, not warmed yet), its quick code again, its functions kept, for the quick
 /// compiles of the next uploads to share (see [`Sandbox::warm_quick`]). A failure is only logged: its
 /// first game's load compiles it again, and reports it.
 pub fn compile_for_play<G: arena_play::LoadPlayers + 'static>(
     game: std::sync::Arc<G>,
-    sandbox: Option<std::sync::Arc<Sandbox>>,
+    sandbox: std::sync::Arc<Sandbox>,
     path: std::path::PathBuf,
     permit: tokio::sync::OwnedSemaphorePermit,
 ) {
     tokio::task::spawn_blocking(move || {
-        // At the lowest priority: the verdicts and games somebody waits for come first.
-        if let Err(e) = arena_sandbox::in_background(|| game.load(&path)) {
-            tracing::warn!("{}: its code for play did not compile: {e}", path.display());
-        }
-        // The first upload validated as quick code warms the quick compiles of the next ones: its quick
-        // functions kept, they share them (an upload in the same language compiles only its own code).
-        if let Some(sandbox) = sandbox.filter(|s| !s.quick_functions_shared()) {
-            let spec = arena_sandbox::WorldSpec::new("any", "arena:", "any");
-            let warmed = std::fs::read(&path).map_err(|e| e.to_string()).and_then(|raw| {
-                arena_sandbox::in_background(|| sandbox.warm_quick(&path, &raw, &spec)).map_err(|e| e.to_string())
-            });
-            if let Err(e) = warmed {
-                tracing::warn!("{}: its quick functions were not kept: {e}", path.display());
+        let raw = match std::fs::read(&path) {
+            Ok(raw) => raw,
+            Err(e) => {
+                tracing::warn!("{}: cannot read it to compile its code for play: {e}", path.display());
+                return;
             }
-        }
+        };
+        // At the lowest priority: the verdicts and games somebody waits for come first.
+        arena_sandbox::in_background(|| {
+            if let Err(e) = game.load_bytes(&path, &raw) {
+                tracing::warn!("{}: its code for play did not compile: {e}", path.display());
+            }
+            // The first upload validated as quick code warms the quick compiles of the next ones: its
+            // quick functions kept, they share them (an upload in the same language compiles only its own
+            // code).
+            if !sandbox.quick_functions_shared() {
+                let spec = arena_sandbox::WorldSpec::new("any", "arena:", "any");
+                if let Err(e) = sandbox.warm_quick(&path, &raw, &spec) {
+                    tracing::warn!("{}: its quick functions were not kept: {e}", path.display());
+                }
+            }
+        });
         drop(permit);
     });
 }

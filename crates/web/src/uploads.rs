@@ -255,7 +255,7 @@ pub async fn store_upload(app: &Arc<App>, user: &User, f: UploadFields) -> Resul
         Ok(Stored::Version(a)) if a.validation.quick => {
             if let Ok(permit) = app.play_compiles.clone().try_acquire_owned() {
                 let path = arena_core::DataDir::new(app.data()).component(&a.version.hash);
-                arena_service::compiled::compile_for_play(game, Some(app.sandbox.clone()), path, permit);
+                arena_service::compiled::compile_for_play(game, app.sandbox.clone(), path, permit);
             }
         }
         _ => {}
