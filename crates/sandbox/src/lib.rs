@@ -70,15 +70,19 @@ pub struct Sandbox {
 
 /// The engine's configuration: the component model, fuel, epochs, and (for a sandbox that runs
 /// players, not for a compile worker) the pooling allocator. Both compile the same code for a tier;
-/// what either compiles at any tier loads in the other (the optimisation level and the register
-/// allocator are not part of a compiled component's compatibility).
+/// what either compiles at any tier loads in the other (the optimisation level, the register
+/// allocator, the address map and native unwind information are not part of a compiled component's
+/// compatibility). Quick code has neither of the last two: wasm backtraces (the profiles') name their
+/// frames without them, and nothing here unwinds through wasm natively.
 pub(crate) fn engine_config(pooling: bool, tier: Tier) -> Config {
     let mut config = Config::new();
     config.wasm_component_model(true).consume_fuel(true).epoch_interruption(true);
     if tier == Tier::Quick {
         config
             .cranelift_opt_level(wasmtime::OptLevel::None)
-            .cranelift_regalloc_algorithm(wasmtime::RegallocAlgorithm::SinglePass);
+            .cranelift_regalloc_algorithm(wasmtime::RegallocAlgorithm::SinglePass)
+            .generate_address_map(false)
+            .native_unwind_info(false);
     }
     // `ARENA_PERFMAP=1` names the guests' compiled functions for `perf` (in /tmp/perf-PID.map).
     if std::env::var_os("ARENA_PERFMAP").is_some() {
