@@ -946,11 +946,24 @@ impl Drop for Uploader {
 /// Python player of a server started with `--warm` and another Python player, once it is warmed.
 fn verdicts() {
     println!("\nthe verdict on a Python player, POST /api/players to its answer (goal: at most 5 s):");
-    let uploads = [("yahtzee", "yahtzee-py"), ("fish", "fish-py"), ("goofspiel", "goofspiel-py")];
-    let mut up = Uploader::start();
-    for (i, (game, file)) in uploads.iter().enumerate() {
-        let which = if i == 0 { "the first Python player" } else { "a later Python player" };
-        verdict(&mut up, game, file, i, which);
+    // The first upload to a fresh server (its store and compile cache empty), three times, each on a
+    // server of its own: the figure the goal is judged on is their median, as one compile swings with
+    // the machine's speed. The later uploads go to the last of them.
+    let mut firsts = vec![];
+    let mut up = None;
+    for run in 1..=3 {
+        drop(up.take());
+        let mut u = Uploader::start();
+        firsts.push(verdict(&mut u, "yahtzee", "yahtzee-py", 0, &format!("the first Python player, fresh server {run}")));
+        up = Some(u);
+    }
+    firsts.sort();
+    let median = firsts[1].as_secs_f64();
+    let judged = if median <= 5.0 { "met" } else { "not met" };
+    println!("  the first Python player's verdict, the median of 3 fresh servers: {median:.1} s (goal 5 s: {judged})");
+    let mut up = up.unwrap();
+    for (i, (game, file)) in [("fish", "fish-py"), ("goofspiel", "goofspiel-py")].iter().enumerate() {
+        verdict(&mut up, game, file, i + 1, "a later Python player");
     }
     drop(up);
     // A server started with `--warm` and another Python player (Santorini's): its first upload.
@@ -965,8 +978,8 @@ fn verdicts() {
 }
 
 /// Uploads the sample player `file` of `game` (as player `py{i}`) and prints its verdict's time, with
-/// its parts.
-fn verdict(up: &mut Uploader, game: &str, file: &str, i: usize, which: &str) {
+/// its parts; returns that time.
+fn verdict(up: &mut Uploader, game: &str, file: &str, i: usize, which: &str) -> Duration {
     let bytes = std::fs::read(players().join(format!("{file}.wasm"))).unwrap();
     let size = bytes.len();
     let t = Instant::now();
@@ -987,6 +1000,7 @@ fn verdict(up: &mut Uploader, game: &str, file: &str, i: usize, which: &str) {
         rest as f64 / 1000.0,
         if total.as_secs_f64() <= 5.0 { "met" } else { "not met" }
     );
+    total
 }
 
 /// A WebAssembly custom section named `name` holding `payload`, to append to a component: another

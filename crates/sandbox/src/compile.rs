@@ -11,7 +11,7 @@ use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode, Stdio};
 use std::sync::{Condvar, Mutex};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 use wasmtime::Engine;
 use wasmtime::component::Component;
 
@@ -82,25 +82,7 @@ impl Tier {
     }
 }
 
-std::thread_local! {
-    static BACKGROUND: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
-}
-
-/// Runs `f` with every compile it starts in a child process at the lowest priority (`nice` 19): a
-/// compile nobody waits for (the optimised code of a version validated as quick code) then takes only
-/// the CPU that the compiles and games somebody waits for leave.
-pub fn in_background<T>(f: impl FnOnce() -> T) -> T {
-    /// Sets the thread's mark back however `f` ends.
-    struct Reset;
-    impl Drop for Reset {
-        fn drop(&mut self) {
-            BACKGROUND.with(|b| b.set(false));
-        }
-    }
-    BACKGROUND.with(|b| b.set(true));
-    let _reset = Reset;
-    f()
-}
+pub use super::background::in_background;
 
 /// Where components are compiled.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -249,7 +231,7 @@ fn in_child(
         // arena of 64 MiB per compiling thread, and keep the threads few on a machine with many cores.
         .env("MALLOC_ARENA_MAX", "2")
         .env("RAYON_NUM_THREADS", COMPILE_THREADS.min(cores()).to_string())
-        .env(NICE_ENV, if BACKGROUND.with(|b| b.get()) { "19" } else { "0" })
+        .env(NICE_ENV, if super::background::is_background() { "19" } else { "0" })
         .env(PARENT_ENV, std::process::id().to_string())
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
@@ -286,7 +268,9 @@ fn in_child(
     // CPU time bounds the worker; the wall clock only catches one that waits (a starved machine gets
     // twice the CPU limit and more).
     let wall = limits.cpu * 2 + Duration::from_secs(10);
-    let start = Instant::now();
+    // A compile in the background is stopped while one somebody waits for runs: its deadline counts
+    // only the time it ran.
+    let mut turn = super::background::Turn::start(child.id());
     let mut killed = false;
     let status = loop {
         match child.try_wait() {
@@ -294,7 +278,7 @@ fn in_child(
             Ok(None) => {}
             Err(e) => return Err(worker(e)),
         }
-        if !killed && start.elapsed() > wall {
+        if !killed && turn.poll() > wall {
             let _ = child.kill();
             killed = true;
         }

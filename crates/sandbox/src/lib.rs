@@ -2,6 +2,7 @@
 //! validating components, fresh capability-free stores, and guarded calls that turn every way a call
 //! can fail into a `Fault`. It knows nothing of any game.
 
+mod background;
 mod cache;
 mod call;
 mod compile;
