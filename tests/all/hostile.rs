@@ -302,6 +302,27 @@ fn a_player_too_costly_to_optimise_plays_its_quick_code() {
         );
     }
     assert!(quick.contains("ok: no fault"), "{quick}");
+    // With a compile cache its quick code is kept for these limits: a later load plays it without
+    // paying the refused compile again; under other limits it tries again.
+    let cache = dir.path().join("cache");
+    let cached_check = |limit: &str| {
+        let args = ["check", "--game", "yahtzee", "--seed", "7", "--cache-dir", cache.to_str().unwrap()];
+        let out = arena().args(args).args(["--compile-cpu-s", limit, &costly]).bounded();
+        let text = String::from_utf8_lossy(&out.stdout).to_string();
+        assert!(out.status.success(), "{text}{}", String::from_utf8_lossy(&out.stderr));
+        assert!(text.contains("it plays quick code, as it is too costly to optimise"), "{text}");
+        assert_eq!(line(&text, "fuel: "), line(&optimised, "fuel: "), "{text}");
+        text
+    };
+    assert!(cached_check("4").contains("compiled as quick code in"));
+    assert!(cached_check("4").contains("loaded from the compile cache in"));
+    assert!(cached_check("5").contains("compiled as quick code in"), "other limits try to optimise it again");
+    let kept: Vec<String> = std::fs::read_dir(&cache)
+        .unwrap()
+        .filter_map(|e| e.ok()?.file_name().into_string().ok())
+        .filter(|n| n.ends_with(".cwasm"))
+        .collect();
+    assert!(kept.iter().any(|n| n.ends_with("-quick-4s-2048mib.cwasm")), "{kept:?}");
 }
 
 /// A submission whose quick code (what its validation game plays) is over the compile limits is refused

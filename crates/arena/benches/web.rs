@@ -954,7 +954,13 @@ fn verdicts() {
     for run in 1..=3 {
         drop(up.take());
         let mut u = Uploader::start();
-        firsts.push(verdict(&mut u, "yahtzee", "yahtzee-py", 0, &format!("the first Python player, fresh server {run}")));
+        firsts.push(verdict(
+            &mut u,
+            "yahtzee",
+            "yahtzee-py",
+            0,
+            &format!("the first Python player, fresh server {run}"),
+        ));
         up = Some(u);
     }
     firsts.sort();

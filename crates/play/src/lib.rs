@@ -263,7 +263,7 @@ impl Package {
             }
         }
         let pre = self.players.instantiate_pre(&loaded.component).map_err(|e| wrong(format!("{e:#}")))?;
-        let quick = matches!(loaded.compilation, arena_sandbox::Compilation::Quick(_));
+        let quick = loaded.quick;
         let player =
             Arc::new(PackagePlayer { name: name.to_string(), hash: loaded.hash.clone(), pre, profile: None, quick });
         Ok((loaded, player))

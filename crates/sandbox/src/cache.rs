@@ -48,7 +48,12 @@ struct Entry {
     component: Component,
     bytes: u64,
     used: u64,
+    /// Quick code, kept as the component was too costly to optimise.
+    quick: bool,
 }
+
+/// What [`Cache::get`] hands out: the component, how it was obtained, and whether it is quick code.
+pub(crate) type Got = (Component, Compilation, bool);
 
 pub(crate) struct Cache {
     memory: Mutex<Kept>,
@@ -97,15 +102,19 @@ impl Cache {
     }
 
     /// Lets go of the component whose sha256 is `hash`, in memory and on disk (a refused upload leaves
-    /// nothing compiled behind).
+    /// nothing compiled behind), its quick code kept for any limits too.
     pub(crate) fn forget(&self, hash: &str) {
         let mut kept = self.memory.lock().unwrap_or_else(|e| e.into_inner());
         if let Some(e) = kept.by_hash.remove(hash) {
             kept.bytes -= e.bytes;
         }
         drop(kept);
-        if let Some(f) = self.file(hash) {
-            let _ = std::fs::remove_file(f);
+        let Some(dir) = &self.dir else { return };
+        let prefix = format!("{hash}-{}", self.engine_key);
+        for e in std::fs::read_dir(dir).into_iter().flatten().flatten() {
+            if e.file_name().to_str().is_some_and(|n| n.starts_with(&prefix) && n.ends_with(".cwasm")) {
+                let _ = std::fs::remove_file(e.path());
+            }
         }
     }
 
@@ -125,8 +134,10 @@ impl Cache {
         for e in entries.flatten() {
             let name = e.file_name().to_string_lossy().to_string();
             let Some(stem) = name.strip_suffix(".cwasm") else { continue };
-            let kept =
-                stem.rsplit_once('-').is_some_and(|(hash, engine)| engine == self.engine_key && keep.contains(hash));
+            // `HASH-ENGINE`, or `HASH-ENGINE-LIMITS` for quick code kept (see `quick_file`).
+            let mut parts = stem.splitn(3, '-');
+            let (hash, engine) = (parts.next().unwrap_or(""), parts.next());
+            let kept = engine == Some(&self.engine_key) && keep.contains(hash);
             if !kept && std::fs::remove_file(e.path()).is_ok() {
                 removed += 1;
             }
@@ -148,17 +159,29 @@ impl Cache {
         self.dir.as_ref().map(|d| d.join(format!("{hash}-{}.cwasm", self.engine_key)))
     }
 
-    /// The component whose sha256 is `hash`, from memory, from disk, or compiled now by `compile` (and
-    /// then kept in both; a failed compile keeps nothing). Disk trouble never fails a load: it only
-    /// costs a compilation. Asked for `Tier::Quick`, the optimised code is still taken where it is
-    /// kept; quick code compiled now is handed out and kept nowhere.
+    /// Where the quick code of a component too costly to optimise within the compile limits `limits`
+    /// names is kept: a later load under the same limits plays it without trying to optimise it again;
+    /// under other limits it tries again.
+    fn quick_file(&self, hash: &str, limits: &str) -> Option<PathBuf> {
+        self.dir.as_ref().map(|d| d.join(format!("{hash}-{}-{limits}.cwasm", self.engine_key)))
+    }
+
+    /// The component whose sha256 is `hash`, from memory, from disk, or compiled now by `compile` at
+    /// `tier` (and then kept in both; a failed compile keeps nothing). Disk trouble never fails a load:
+    /// it only costs a compilation. Asked for `Tier::Quick`, the optimised code is still taken where it
+    /// is kept; quick code compiled now for it is handed out and kept nowhere. Asked for optimised code
+    /// that is too costly to compile within the limits `limits` names, it compiles quick code (which
+    /// spends the same fuel) and keeps that instead, in memory and on disk: a version accepted on its
+    /// quick code can always be played, and pays the refused compile once, not at every load. If the
+    /// quick compile fails too, the first refusal stands.
     pub(crate) fn get(
         &self,
         engine: &Engine,
         hash: &str,
         tier: Tier,
-        compile: impl FnOnce() -> Result<Compiled, CompileError>,
-    ) -> Result<(Component, Compilation), CompileError> {
+        limits: &str,
+        compile: impl Fn(Tier) -> Result<Compiled, CompileError>,
+    ) -> Result<Got, CompileError> {
         let claim = loop {
             {
                 let mut kept = self.memory.lock().unwrap_or_else(|e| e.into_inner());
@@ -166,7 +189,7 @@ impl Cache {
                 let tick = kept.tick;
                 if let Some(e) = kept.by_hash.get_mut(hash) {
                     e.used = tick;
-                    return Ok((e.component.clone(), Compilation::InMemory));
+                    return Ok((e.component.clone(), Compilation::InMemory, e.quick));
                 }
             }
             if tier == Tier::Quick {
@@ -181,27 +204,45 @@ impl Cache {
                 compiling = self.compiled.wait(compiling).unwrap_or_else(|e| e.into_inner());
             }
         };
-        let file = self.file(hash);
-        if let Some(f) = file.as_ref().filter(|f| f.is_file()) {
+        for (file, quick) in [(self.file(hash), false), (self.quick_file(hash, limits), true)] {
+            let Some(f) = file.filter(|f| f.is_file()) else { continue };
             let t = Instant::now();
             // SAFETY: the file is one this cache wrote with `Component::serialize` for an engine with
             // the same compatibility hash (it is in the name); a damaged or foreign file fails to
             // deserialize and is compiled afresh below.
-            match unsafe { Component::deserialize_file(engine, f) } {
+            match unsafe { Component::deserialize_file(engine, &f) } {
                 Ok(c) => {
-                    self.remember(hash, &c);
-                    return Ok((c, Compilation::FromDisk(t.elapsed())));
+                    self.remember(hash, &c, quick);
+                    return Ok((c, Compilation::FromDisk(t.elapsed()), quick));
                 }
                 Err(e) => tracing::warn!("{}: unusable compile cache entry, compiling again: {e:#}", f.display()),
             }
         }
         let t = Instant::now();
-        let (c, artifact) = compile()?;
+        let (c, artifact) = match compile(tier) {
+            Ok(got) if tier == Tier::Quick => return Ok((got.0, Compilation::Quick(t.elapsed()), true)),
+            Ok(got) => got,
+            Err(CompileError::TooCostly(why)) if tier == Tier::Optimized => {
+                let t = Instant::now();
+                let got = compile(Tier::Quick).map_err(|_| CompileError::TooCostly(why.clone()))?;
+                tracing::warn!("{hash}: too costly to optimise ({why}); it plays quick code");
+                let (c, artifact) = got;
+                let took = t.elapsed();
+                self.keep(hash, &c, artifact, self.quick_file(hash, limits), true);
+                drop(claim);
+                return Ok((c, Compilation::Quick(took), true));
+            }
+            Err(e) => return Err(e),
+        };
         let took = t.elapsed();
-        if tier == Tier::Quick {
-            return Ok((c, Compilation::Quick(took)));
-        }
-        self.remember(hash, &c);
+        self.keep(hash, &c, artifact, self.file(hash), false);
+        drop(claim);
+        Ok((c, Compilation::Compiled(took), false))
+    }
+
+    /// Keeps a component just compiled in memory and, when there is a disk cache, in `file`.
+    fn keep(&self, hash: &str, c: &Component, artifact: Option<Vec<u8>>, file: Option<PathBuf>, quick: bool) {
+        self.remember(hash, c, quick);
         if let Some(f) = file {
             let artifact = match artifact {
                 Some(a) => Ok(a),
@@ -211,19 +252,17 @@ impl Cache {
                 tracing::warn!("{}: cannot write the compile cache: {e}", f.display());
             }
         }
-        drop(claim);
-        Ok((c, Compilation::Compiled(took)))
     }
 
     /// Keeps `c` in memory, letting go of the least recently used past the cap or past
     /// [`MEMORY_ENTRIES`] (one component larger than the cap is kept alone).
-    fn remember(&self, hash: &str, c: &Component) {
+    fn remember(&self, hash: &str, c: &Component, quick: bool) {
         let range = c.image_range();
         let bytes = (range.end as usize).saturating_sub(range.start as usize) as u64;
         let mut kept = self.memory.lock().unwrap_or_else(|e| e.into_inner());
         kept.tick += 1;
         let used = kept.tick;
-        if let Some(old) = kept.by_hash.insert(hash.to_string(), Entry { component: c.clone(), bytes, used }) {
+        if let Some(old) = kept.by_hash.insert(hash.to_string(), Entry { component: c.clone(), bytes, used, quick }) {
             kept.bytes -= old.bytes;
         }
         kept.bytes += bytes;

@@ -35,6 +35,9 @@ pub struct Loaded {
     pub exports: Vec<String>,
     /// Compiled now, or found compiled.
     pub compilation: super::Compilation,
+    /// Quick code (see [`super::Tier::Quick`]): compiled for a validation game, or kept for a component
+    /// too costly to optimise within the compile limits. Its seats get longer deadlines.
+    pub quick: bool,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -133,26 +136,15 @@ impl Sandbox {
         // key (hashing it) and writing it cost a first compile more than they save it (an 18 MB Python
         // player: 6.9 s against 4.4 s; 3.2 s once CPython's functions are there).
         let functions = self.cache.functions_dir().filter(|_| shares);
-        let compile = |tier, functions: Option<&Path>| {
-            let (limits, slots) = (&self.compile_limits, &self.compile_slots);
-            super::compile::compile(self.engine(), &bytes, limits, &self.compiler, slots, functions, tier)
+        let limits = &self.compile_limits;
+        let compile = |t: super::Tier| {
+            // Quick code compiled in place of optimised code (too costly) shares no functions.
+            let functions = functions.as_deref().filter(|_| t == tier);
+            super::compile::compile(self.engine(), &bytes, limits, &self.compiler, &self.compile_slots, functions, t)
         };
-        let got = match self.cache.get(self.engine(), &hash, tier, || compile(tier, functions.as_deref())) {
-            // Too costly to optimise: its quick code, which validation games play and which spends the
-            // same fuel, plays instead (its seats get longer deadlines), compiled again at each load, so
-            // a version accepted on its quick code is never one that cannot be loaded. At most twice the
-            // compile limits a load; if that fails too, the first refusal stands.
-            Err(super::CompileError::TooCostly(why)) if tier == super::Tier::Optimized => {
-                let quick = super::Tier::Quick;
-                let got = self.cache.get(self.engine(), &hash, quick, || compile(quick, None));
-                if got.is_ok() {
-                    tracing::warn!("{}: too costly to optimise ({why}); it plays quick code", path.display());
-                }
-                got.map_err(|_| super::CompileError::TooCostly(why))
-            }
-            got => got,
-        };
-        let (component, compilation) = got.map_err(|e| match e {
+        let limits_key = format!("quick-{}s-{}mib", limits.cpu.as_secs(), limits.memory_bytes >> 20);
+        let got = self.cache.get(self.engine(), &hash, tier, &limits_key, compile);
+        let (component, compilation, quick) = got.map_err(|e| match e {
             super::CompileError::Invalid(detail) => LoadError::Invalid { path: p(), detail },
             error => LoadError::Compile { path: p(), error },
         })?;
@@ -168,7 +160,7 @@ impl Sandbox {
                 package: spec.package.to_string(),
             });
         }
-        Ok(Loaded { path: p(), component, hash, size: bytes.len(), imports, exports, compilation })
+        Ok(Loaded { path: p(), component, hash, size: bytes.len(), imports, exports, compilation, quick })
     }
 }
 

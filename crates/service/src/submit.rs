@@ -155,7 +155,7 @@ pub(crate) async fn validate<G: LoadPlayers>(
     let (loaded, player) = loaded.inspect_err(|_| forget())?;
     let (label, hash) = (s.label.to_string(), loaded.hash.clone());
     let me = Arc::new(Entry { name: s.name.to_string(), source: label.clone(), hash: Some(hash.clone()), player });
-    let quick = matches!(loaded.compilation, arena_sandbox::Compilation::Quick(_));
+    let quick = loaded.quick;
     let compile_ms = match loaded.compilation {
         arena_sandbox::Compilation::Compiled(took) | arena_sandbox::Compilation::Quick(took) => took.as_millis() as u64,
         _ => 0,

@@ -68,12 +68,17 @@ async fn check<G: LoadPlayers>(
     match loaded.compilation {
         Compilation::Compiled(t) => println!("  compiled in {} ms{kept}", t.as_millis()),
         Compilation::Quick(t) => println!(
-            "  too costly to optimise within the compile limits: compiled as quick code in {} ms (the same fuel, \
-             four times the deadlines; not kept)",
+            "  too costly to optimise within the compile limits: compiled as quick code in {} ms{kept}",
             t.as_millis()
         ),
         Compilation::FromDisk(t) => println!("  loaded from the compile cache in {} ms{kept}", t.as_millis()),
         Compilation::InMemory => println!("  already compiled in this run"),
+    }
+    if loaded.quick {
+        println!(
+            "  it plays quick code, as it is too costly to optimise within the compile limits (the same fuel, four \
+             times the deadlines)"
+        );
     }
     println!("  imports: {}", if loaded.imports.is_empty() { "nothing".into() } else { loaded.imports.join(", ") });
     println!("  exports: {}", loaded.exports.join(", "));
