@@ -64,7 +64,8 @@ pub enum Tier {
     Optimized,
     /// Unoptimised, its registers allocated in a single pass: compiles in about half the time and
     /// CPU (the 18 MB Python players: 5 s and 9 s of CPU against 11 s and 20 s), runs up to about three
-    /// times slower. For a validation game, whose verdict somebody is waiting for; never kept.
+    /// times slower. For a validation game, whose verdict somebody is waiting for (and then kept
+    /// nowhere), and for a component too costly to optimise within the compile limits (kept then).
     Quick,
 }
 

@@ -85,7 +85,7 @@ impl Sandbox {
     }
 
     /// [`Sandbox::load_bytes`], compiling at `tier` when the optimised code is not kept already (see
-    /// [`super::Tier::Quick`]: quick code is for one validation game, and kept nowhere).
+    /// [`super::Tier::Quick`]: quick code compiled for a validation game is kept nowhere).
     pub fn load_bytes_as(
         &self,
         path: &Path,
