@@ -223,3 +223,29 @@ fn a_server_warms_its_compile_cache_with_the_components_it_is_given() {
     assert!(!cached(&compiled, &looping), "a warming component nothing references was kept");
     assert!(cached(&compiled, &greedy), "a shipped sample player warmed was forgotten");
 }
+
+/// Warming the quick compiles compiles quick code into the functions cache even where the component's
+/// optimised code is compiled already (a server's first upload validated as quick code is warmed after
+/// its optimised compile): its quick functions are kept, and later quick compiles share them.
+#[test]
+fn warming_quick_compiles_keeps_quick_functions_also_where_the_optimised_code_is_kept() {
+    use arena_core::Limits;
+    use arena_sandbox::{CompileLimits, Compiler, Sandbox};
+    let dir = tempfile::tempdir().unwrap();
+    let exe = std::path::PathBuf::from(env!("CARGO_BIN_EXE_arena"));
+    let s = Sandbox::new(Limits::default())
+        .unwrap()
+        .with_compiler(Compiler::Child(exe), CompileLimits::default())
+        .with_cache_dir(dir.path().to_path_buf());
+    let file = player("yahtzee-greedy");
+    let bytes = std::fs::read(&file).unwrap();
+    let spec = arena_sandbox::WorldSpec::new("test", "arena:", "player");
+    s.load_bytes(std::path::Path::new(&file), &bytes, &spec).unwrap();
+    let optimised = function_files(dir.path());
+    assert!(optimised > 0 && !s.quick_functions_shared());
+    s.warm_quick(std::path::Path::new(&file), &bytes).unwrap();
+    assert!(function_files(dir.path()) > optimised, "its quick functions are kept beside its optimised ones");
+    assert!(s.quick_functions_shared());
+    let err = s.warm_quick(std::path::Path::new("notes.txt"), b"not wasm").unwrap_err().to_string();
+    assert!(err.starts_with("notes.txt: "), "{err}");
+}

@@ -93,27 +93,6 @@ impl Sandbox {
         spec: &WorldSpec,
         tier: super::Tier,
     ) -> Result<Loaded, LoadError> {
-        let shares = tier == super::Tier::Optimized || self.quick_functions_shared();
-        self.load_sharing(path, raw, spec, tier, shares)
-    }
-
-    /// Compiles `raw` as quick code sharing its functions (whatever [`Sandbox::share_quick_functions`]
-    /// says), then has later quick compiles share them: for a server warming its compile cache with a
-    /// player of the language its uploads are in.
-    pub fn warm_quick(&self, path: &Path, raw: &[u8], spec: &WorldSpec) -> Result<Loaded, LoadError> {
-        let loaded = self.load_sharing(path, raw, spec, super::Tier::Quick, true)?;
-        self.share_quick_functions();
-        Ok(loaded)
-    }
-
-    fn load_sharing(
-        &self,
-        path: &Path,
-        raw: &[u8],
-        spec: &WorldSpec,
-        tier: super::Tier,
-        shares: bool,
-    ) -> Result<Loaded, LoadError> {
         let p = || path.to_path_buf();
         if raw.is_empty() {
             return Err(LoadError::Empty { path: p() });
@@ -135,6 +114,7 @@ impl Sandbox {
         // Quick code shares no functions until the sandbox is warmed for it: finding each function's
         // key (hashing it) and writing it cost a first compile more than they save it (an 18 MB Python
         // player: 6.9 s against 4.4 s; 3.2 s once CPython's functions are there).
+        let shares = tier == super::Tier::Optimized || self.quick_functions_shared();
         let functions = self.cache.functions_dir().filter(|_| shares);
         let limits = &self.compile_limits;
         let compile = |t: super::Tier| {
@@ -144,10 +124,7 @@ impl Sandbox {
         };
         let limits_key = format!("quick-{}s-{}mib", limits.cpu.as_secs(), limits.memory_bytes >> 20);
         let got = self.cache.get(self.engine(), &hash, tier, &limits_key, compile);
-        let (component, compilation, quick) = got.map_err(|e| match e {
-            super::CompileError::Invalid(detail) => LoadError::Invalid { path: p(), detail },
-            error => LoadError::Compile { path: p(), error },
-        })?;
+        let (component, compilation, quick) = got.map_err(|e| compile_error(path, e))?;
         let ty = component.component_type();
         let imports: Vec<String> = ty.imports(self.engine()).map(|(n, _)| n.to_string()).collect();
         let exports: Vec<String> = ty.exports(self.engine()).map(|(n, _)| n.to_string()).collect();
@@ -161,6 +138,29 @@ impl Sandbox {
             });
         }
         Ok(Loaded { path: p(), component, hash, size: bytes.len(), imports, exports, compilation, quick })
+    }
+
+    /// Compiles `raw` (a component that loads) as quick code into the shared functions cache, whatever
+    /// the compile cache holds of it already (its functions are wanted, not its code), then has later
+    /// quick compiles share them: for a server warming its compile cache with a player of the language
+    /// its uploads are in.
+    pub fn warm_quick(&self, path: &Path, raw: &[u8]) -> Result<(), LoadError> {
+        let bytes = wat::parse_bytes(raw)
+            .map_err(|e| LoadError::NotWasm { path: path.to_path_buf(), detail: first_line(&e.to_string()) })?;
+        let (functions, limits, slots) = (self.cache.functions_dir(), &self.compile_limits, &self.compile_slots);
+        let quick = super::Tier::Quick;
+        super::compile::compile(self.engine(), &bytes, limits, &self.compiler, slots, functions.as_deref(), quick)
+            .map_err(|e| compile_error(path, e))?;
+        self.share_quick_functions();
+        Ok(())
+    }
+}
+
+/// A compile's failure as a load's: invalid input named as such.
+fn compile_error(path: &Path, e: super::CompileError) -> LoadError {
+    match e {
+        super::CompileError::Invalid(detail) => LoadError::Invalid { path: path.to_path_buf(), detail },
+        error => LoadError::Compile { path: path.to_path_buf(), error },
     }
 }
 

@@ -50,11 +50,11 @@ fn warm(
     // Any import of WASI or of an `arena:` package: it is compiled, never instantiated.
     let spec = arena_sandbox::WorldSpec::new("any", "arena:", "any");
     let t = std::time::Instant::now();
-    // Quick code first (what validation games play; it is kept nowhere, but its functions are, and
-    // the quick compiles of uploads share them from now on), then the optimised code.
+    // The optimised code, then quick code (what validation games play: it is kept nowhere, but its
+    // functions are, and the quick compiles of uploads share them from now on).
     let raw = std::fs::read(path).map_err(|e| format!("{}: cannot read: {e}", path.display()))?;
-    sandbox.warm_quick(path, &raw, &spec).map_err(|e| e.to_string())?;
     let loaded = sandbox.load_bytes(path, &raw, &spec).map_err(|e| e.to_string())?;
+    sandbox.warm_quick(path, &raw).map_err(|e| e.to_string())?;
     let took = t.elapsed();
     if !keep.contains(&loaded.hash) {
         sandbox.forget(&loaded.hash);
@@ -115,11 +115,10 @@ pub fn compile_for_play<G: arena_play::LoadPlayers + 'static>(
             // The first upload validated as quick code warms the quick compiles of the next ones: its
             // quick functions kept, they share them (an upload in the same language compiles only its own
             // code).
-            if !sandbox.quick_functions_shared() {
-                let spec = arena_sandbox::WorldSpec::new("any", "arena:", "any");
-                if let Err(e) = sandbox.warm_quick(&path, &raw, &spec) {
-                    tracing::warn!("{}: its quick functions were not kept: {e}", path.display());
-                }
+            if !sandbox.quick_functions_shared()
+                && let Err(e) = sandbox.warm_quick(&path, &raw)
+            {
+                tracing::warn!("{}: its quick functions were not kept: {e}", path.display());
             }
         });
         drop(permit);
