@@ -218,32 +218,21 @@ impl Cache {
                 Err(e) => tracing::warn!("{}: unusable compile cache entry, compiling again: {e:#}", f.display()),
             }
         }
-        let t = Instant::now();
-        let (c, artifact) = match compile(tier) {
+        let mut t = Instant::now();
+        let ((c, artifact), quick) = match compile(tier) {
             Ok(got) if tier == Tier::Quick => return Ok((got.0, Compilation::Quick(t.elapsed()), true)),
-            Ok(got) => got,
+            Ok(got) => (got, false),
             Err(CompileError::TooCostly(why)) if tier == Tier::Optimized => {
-                let t = Instant::now();
+                t = Instant::now();
                 let got = compile(Tier::Quick).map_err(|_| CompileError::TooCostly(why.clone()))?;
                 tracing::warn!("{hash}: too costly to optimise ({why}); it plays quick code");
-                let (c, artifact) = got;
-                let took = t.elapsed();
-                self.keep(hash, &c, artifact, self.quick_file(hash, limits), true);
-                drop(claim);
-                return Ok((c, Compilation::Quick(took), true));
+                (got, true)
             }
             Err(e) => return Err(e),
         };
         let took = t.elapsed();
-        self.keep(hash, &c, artifact, self.file(hash), false);
-        drop(claim);
-        Ok((c, Compilation::Compiled(took), false))
-    }
-
-    /// Keeps a component just compiled in memory and, when there is a disk cache, in `file`.
-    fn keep(&self, hash: &str, c: &Component, artifact: Option<Vec<u8>>, file: Option<PathBuf>, quick: bool) {
-        self.remember(hash, c, quick);
-        if let Some(f) = file {
+        self.remember(hash, &c, quick);
+        if let Some(f) = if quick { self.quick_file(hash, limits) } else { self.file(hash) } {
             let artifact = match artifact {
                 Some(a) => Ok(a),
                 None => c.serialize().map_err(std::io::Error::other),
@@ -252,6 +241,8 @@ impl Cache {
                 tracing::warn!("{}: cannot write the compile cache: {e}", f.display());
             }
         }
+        drop(claim);
+        Ok((c, if quick { Compilation::Quick(took) } else { Compilation::Compiled(took) }, quick))
     }
 
     /// Keeps `c` in memory, letting go of the least recently used past the cap or past
