@@ -41,6 +41,8 @@ mod probe;
 #[path = "games/quick.rs"]
 mod quick;
 
+// The allocator the `arena` binary runs with (mimalloc), so that both sides of a ratio use it.
+use arena as _;
 use arena_core::{Entry, Finals, Game, GameOutcome, Limits, MatchSoFar};
 use arena_play::{LoadPlayers, Package, PackageGame, PackagePlayer, values};
 use arena_sandbox::Sandbox;

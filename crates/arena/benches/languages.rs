@@ -6,6 +6,8 @@
 //! checker included), and the wall time of a decision; each beside Rust's. Self-play games of the
 //! package, as a tournament plays them.
 
+// The allocator the `arena` binary runs with (mimalloc), so that both sides of a ratio use it.
+use arena as _;
 use arena_core::{Finals, Limits, MatchSoFar};
 use arena_play::{Package, PackagePlayer};
 use arena_sandbox::Sandbox;
