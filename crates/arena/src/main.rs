@@ -4,9 +4,6 @@
 use clap::Parser;
 use std::process::ExitCode;
 
-/// mimalloc's setting of how much address space it reserves at a time (in KiB), read as it starts.
-const ALLOCATOR_RESERVE: &str = "MIMALLOC_ARENA_RESERVE";
-
 fn main() -> ExitCode {
     // A child process that compiles one component under limits (see `sandbox/compile.rs`).
     // Like other Unix tools, end quietly when whoever reads the output stops (`arena … | head`)
@@ -15,13 +12,6 @@ fn main() -> ExitCode {
     // worker) must keep SIGPIPE ignored, or a client that hangs up would end the process.
     // SAFETY: setting a signal's disposition to its default before any other thread exists.
     unsafe { libc::signal(libc::SIGPIPE, libc::SIG_DFL) };
-    // The allocator (mimalloc, see lib.rs) reserves a gigabyte of address space at a time; a compile
-    // worker runs under a limit on its address space, which that reserve would take (its threads could
-    // then not start), so the workers this process starts allocate from the system page by page.
-    // SAFETY: no other thread exists yet that could read the environment.
-    if std::env::var_os(ALLOCATOR_RESERVE).is_none() {
-        unsafe { std::env::set_var(ALLOCATOR_RESERVE, "0") };
-    }
     let args: Vec<String> = std::env::args().collect();
     if args.get(1).map(String::as_str) == Some(arena_service::engine::WORKER_ARG) {
         return arena_service::engine::compile_worker_main(&args[2..]);

@@ -228,9 +228,12 @@ fn in_child(
         .arg(limits.memory_bytes.to_string())
         .arg(tier.arg())
         .args(functions)
-        // Address space, not memory in use, is what the limit counts: keep glibc from reserving an
-        // arena of 64 MiB per compiling thread, and keep the threads few on a machine with many cores.
+        // Address space, not memory in use, is what the limit counts: keep the allocator from reserving
+        // it ahead (glibc's malloc an arena of 64 MiB per compiling thread; mimalloc, which the `arena`
+        // binary allocates with, a gigabyte at a time, after which the worker's threads could not
+        // start), and keep the threads few on a machine with many cores.
         .env("MALLOC_ARENA_MAX", "2")
+        .env("MIMALLOC_ARENA_RESERVE", "0")
         .env("RAYON_NUM_THREADS", COMPILE_THREADS.min(cores()).to_string())
         .env(NICE_ENV, if super::background::is_background() { "19" } else { "0" })
         .env(PARENT_ENV, std::process::id().to_string())
