@@ -98,11 +98,7 @@ impl Sandbox {
             return Err(LoadError::Empty { path: p() });
         }
         let hash = arena_core::sha256_hex(raw);
-        let bytes = if raw.starts_with(MAGIC) {
-            Cow::Borrowed(raw)
-        } else {
-            wat::parse_bytes(raw).map_err(|e| LoadError::NotWasm { path: p(), detail: first_line(&e.to_string()) })?
-        };
+        let bytes = wasm_bytes(path, raw)?;
         if bytes.len() >= 8 && bytes[4..8] == CORE_VERSION {
             return Err(LoadError::CoreModule { path: p(), world: spec.world.to_string() });
         }
@@ -145,8 +141,7 @@ impl Sandbox {
     /// quick compiles share them: for a server warming its compile cache with a player of the language
     /// its uploads are in.
     pub fn warm_quick(&self, path: &Path, raw: &[u8]) -> Result<(), LoadError> {
-        let bytes = wat::parse_bytes(raw)
-            .map_err(|e| LoadError::NotWasm { path: path.to_path_buf(), detail: first_line(&e.to_string()) })?;
+        let bytes = wasm_bytes(path, raw)?;
         let (functions, limits, slots) = (self.cache.functions_dir(), &self.compile_limits, &self.compile_slots);
         let quick = super::Tier::Quick;
         super::compile::compile(self.engine(), &bytes, limits, &self.compiler, slots, functions.as_deref(), quick)
@@ -154,6 +149,15 @@ impl Sandbox {
         self.share_quick_functions();
         Ok(())
     }
+}
+
+/// `raw` as binary wasm: as it is, or compiled from the WebAssembly text format.
+fn wasm_bytes<'r>(path: &Path, raw: &'r [u8]) -> Result<Cow<'r, [u8]>, LoadError> {
+    if raw.starts_with(MAGIC) {
+        return Ok(Cow::Borrowed(raw));
+    }
+    wat::parse_bytes(raw)
+        .map_err(|e| LoadError::NotWasm { path: path.to_path_buf(), detail: first_line(&e.to_string()) })
 }
 
 /// A compile's failure as a load's: invalid input named as such.
