@@ -560,12 +560,12 @@ struct Ready {
 }
 
 impl Ready {
-    /// A guarded call as a game calls a seat (the export looked up by name, fuel, deadline and CPU
-    /// clock armed, the outcome judged): the mean of `n`.
+    /// A guarded call as a game calls a seat (the export looked up once, fuel, deadline and CPU clock
+    /// armed, the outcome judged): the mean of `n`.
     async fn guarded(&mut self, sandbox: &Sandbox, n: u32) -> Duration {
+        let f = self.instance.get_func(&mut self.store, self.export).expect("the export");
         let t = Instant::now();
         for _ in 0..n {
-            let f = self.instance.get_func(&mut self.store, self.export).expect("the export");
             let guard = Guard::arm(sandbox, &mut self.store, false, self.export);
             let r = guard.run(f.call_async(&mut self.store, &self.params, &mut self.results)).await;
             guard.finish(&mut self.store, r).expect("an answer");

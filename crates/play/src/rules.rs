@@ -11,7 +11,7 @@ use arena_core::Limits;
 use arena_sandbox::{CHECK_CALL_FUEL, Guard, PlayerState, Sandbox};
 use std::sync::Arc;
 use wasmtime::component::types::{ComponentFunc, ComponentItem};
-use wasmtime::component::{Component, ComponentExportIndex, Instance, InstancePre, Linker, Val};
+use wasmtime::component::{Component, ComponentExportIndex, Func, Instance, InstancePre, Linker, Val};
 use wasmtime::{Engine, Store};
 
 /// An interface the referee exports, with its functions and their types.
@@ -54,6 +54,9 @@ struct Served {
 struct Checker {
     store: Store<PlayerState>,
     instance: Instance,
+    /// The functions checked so far, each found once (by its `Served`'s address): a player may check
+    /// thousands of times a decision.
+    funcs: Vec<(usize, Func)>,
 }
 
 /// Defines every exported interface of the referee in the players' `linker`.
@@ -108,12 +111,20 @@ async fn check(
                 Ok(v) => v,
                 Err(f) => return Err(host_failed(&mut store, format!("the game's rule checker failed to start: {f}"))),
             };
-            Box::new(Checker { store: cstore, instance })
+            Box::new(Checker { store: cstore, instance, funcs: Vec::new() })
         }
     };
     let limits = Limits { fuel: served.limits.fuel.min(left), ..served.limits };
-    let Some(func) = checker.instance.get_func(&mut checker.store, served.func) else {
-        return Err(host_failed(&mut store, format!("the game's rule checker has no `{}`", served.name)));
+    let key = std::ptr::from_ref(served) as usize;
+    let func = match checker.funcs.iter().find(|(k, _)| *k == key) {
+        Some(&(_, f)) => f,
+        None => {
+            let Some(f) = checker.instance.get_func(&mut checker.store, served.func) else {
+                return Err(host_failed(&mut store, format!("the game's rule checker has no `{}`", served.name)));
+            };
+            checker.funcs.push((key, f));
+            f
+        }
     };
     let guard = Guard::arm_with(&limits, &mut checker.store, false, served.name.as_str());
     // No wall-clock backstop of its own: the player's call, which this check is part of, has one.

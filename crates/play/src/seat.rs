@@ -8,13 +8,16 @@ use arena_sandbox::{Guard, PlayerState, Sandbox};
 use std::sync::Arc;
 use wasmtime::Store;
 use wasmtime::component::types::Type;
-use wasmtime::component::{Instance, InstancePre, Val};
+use wasmtime::component::{Func, Instance, InstancePre, Val};
 
 pub(super) struct Seat {
     sandbox: Arc<Sandbox>,
     pre: InstancePre<PlayerState>,
     seed: u64,
     live: Option<(Store<PlayerState>, Instance)>,
+    /// The exports called so far, each looked up once in the live instance: looking one up by name
+    /// (hashing the name, finding the function's code) cost a tenth of a call.
+    funcs: Vec<(Box<str>, Func)>,
     /// What it printed, kept when its instance is dropped (a fault, a ban): its owner's to read.
     kept_log: String,
     /// Its last words, kept with the log.
@@ -43,6 +46,7 @@ impl Seat {
             pre,
             seed,
             live: None,
+            funcs: Vec::new(),
             kept_log: String::new(),
             kept_words: String::new(),
             shown: 0,
@@ -112,6 +116,7 @@ impl Seat {
     /// The seat is banned: its instance is dropped (what it printed is kept), and it is never called
     /// again.
     pub(super) fn drop_instance(&mut self) {
+        self.funcs.clear();
         if let Some((mut store, _)) = self.live.take() {
             self.kept_log = store.data().log();
             self.kept_words = store.data().last_words();
@@ -177,8 +182,15 @@ impl Seat {
         let Some((store, instance)) = self.live.as_mut() else {
             return Err(Fault::new(FaultKind::Crash, name, "no instance"));
         };
-        let Some(func) = instance.get_func(&mut *store, name) else {
-            return Err(Fault::new(FaultKind::Crash, name, format!("exports no `{name}`")));
+        let func = match self.funcs.iter().find(|(n, _)| **n == *name) {
+            Some(&(_, f)) => f,
+            None => {
+                let Some(f) = instance.get_func(&mut *store, name) else {
+                    return Err(Fault::new(FaultKind::Crash, name, format!("exports no `{name}`")));
+                };
+                self.funcs.push((name.into(), f));
+                f
+            }
         };
         let guard = Guard::arm_with(&self.limits, store, first, name);
         let params: &[Val] = match arg {
