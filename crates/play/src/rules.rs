@@ -54,9 +54,9 @@ struct Served {
 struct Checker {
     store: Store<PlayerState>,
     instance: Instance,
-    /// The functions checked so far, each found once (by its `Served`'s address): a player may check
-    /// thousands of times a decision.
-    funcs: Vec<(usize, Func)>,
+    /// The functions checked so far, each found once: a player may check thousands of times a
+    /// decision.
+    funcs: Vec<(ComponentExportIndex, Func)>,
 }
 
 /// Defines every exported interface of the referee in the players' `linker`.
@@ -115,14 +115,13 @@ async fn check(
         }
     };
     let limits = Limits { fuel: served.limits.fuel.min(left), ..served.limits };
-    let key = std::ptr::from_ref(served) as usize;
-    let func = match checker.funcs.iter().find(|(k, _)| *k == key) {
+    let func = match checker.funcs.iter().find(|(index, _)| *index == served.func) {
         Some(&(_, f)) => f,
         None => {
             let Some(f) = checker.instance.get_func(&mut checker.store, served.func) else {
                 return Err(host_failed(&mut store, format!("the game's rule checker has no `{}`", served.name)));
             };
-            checker.funcs.push((key, f));
+            checker.funcs.push((served.func, f));
             f
         }
     };
